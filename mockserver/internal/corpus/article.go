@@ -1,0 +1,99 @@
+// Package corpus holds the mock server's article corpus: the record every
+// other part of the engine reads, the deterministic generator behind the
+// embedded default corpus, and the JSON Lines loader for users' own corpora.
+//
+// A Corpus is immutable once built. Every Server in a process shares the
+// default one, so nothing here may be modified after construction.
+package corpus
+
+import "time"
+
+// Article is one article record as the engine stores it. Times are in corpus
+// time (UTC, before any per-server date shift).
+type Article struct {
+	ID          string // 24 lower-case hex characters, unique in the corpus
+	Title       string
+	Description string
+	Body        string // the article body ("bodyText" on the wire)
+	URL         string
+	Site        string // site domain, lower case, without "www."
+	Image       string // image URL; "" is written as null
+	Favicon     string // URL of the site's icon
+	Category    string // "" is written as null
+	Language    string // ISO 639-1 code, lower case ("en", "es", ...)
+	Traffic     int    // the site's monthly-traffic percentile, 0..100 (100 = busiest)
+	Published   time.Time
+	Topics      []string // three topics
+	Sentiment   Sentiment
+	// Entities and Relationships are nil ("null" on the wire) on articles that
+	// were not encoded; Embedding is nil on those too. An article is
+	// "encoded" (toggle_state "Encoded Articles") when Entities and Embedding
+	// are both non-nil.
+	Entities      []Entity
+	Relationships []Relationship
+	Embedding     []float32
+	// Story is the generator's label for the event an article reports, or -1.
+	// It exists for the generator's own tests and corpus figures; search and
+	// clustering must never read it.
+	Story int32
+}
+
+// Encoded reports whether the article carries entities and embeddings.
+func (a *Article) Encoded() bool { return a.Entities != nil && a.Embedding != nil }
+
+// Sentiment holds the title and description sentiment scores, each in [-1, 1].
+type Sentiment struct {
+	Title       float64
+	Description float64
+}
+
+// Entity is a named entity linked to Wikidata.
+type Entity struct {
+	Name       string
+	Type       string // PERSON, ORGANIZATION, LOCATION, EVENT, PRODUCT
+	WikidataID string // "Q" followed by digits
+	Sentiment  float64
+	Confidence float64
+}
+
+// Relationship links two entities of the same article.
+type Relationship struct {
+	Source     string
+	Target     string
+	Relation   string
+	Confidence float64
+}
+
+// Corpus is an immutable set of articles with the sites and languages they use.
+type Corpus struct {
+	// Articles are ordered by Published ascending, ties by ID ascending. An
+	// article's index in this slice is its document number in the engine.
+	Articles []Article
+	// Sites lists every site of the corpus, sorted by Domain.
+	Sites []Site
+	// Languages lists every language of the corpus, sorted by Code.
+	Languages []Language
+}
+
+// Site is a news site of the corpus.
+type Site struct {
+	Domain   string
+	Traffic  int // monthly-traffic percentile, 0..100
+	Language string
+	Favicon  string
+}
+
+// Language is a language the corpus has articles in.
+type Language struct {
+	Code string // ISO 639-1, lower case
+	Name string // English name, capitalised ("English")
+}
+
+// Newest returns the publication time of the newest article, or the zero
+// time for an empty corpus.
+func (c *Corpus) Newest() time.Time {
+	if len(c.Articles) == 0 {
+		return time.Time{}
+	}
+	return c.Articles[len(c.Articles)-1].Published
+}
