@@ -1,0 +1,18 @@
+package keyphrase
+
+import "fmt"
+
+// SyntaxError reports a malformed key_phrases expression.
+type SyntaxError struct {
+	// Pos is the 1-based character (not byte) position of the mistake; it is
+	// one past the last character when the input ended too early.
+	Pos int
+	// Msg says what is wrong at Pos and, where it helps, how to fix it.
+	Msg string
+}
+
+// Error returns the message with its position and a reminder of the syntax.
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("key_phrases: syntax error at position %d: %s; "+
+		"write quoted phrases joined by and/or/not, e.g. ('elon' or 'musk') and not 'sam altman'", e.Pos, e.Msg)
+}

@@ -1,0 +1,383 @@
+// Package search is the mock server's search engine: an in-memory inverted
+// index over a corpus with BM25F ranking, the request filters (sites, dates,
+// language, traffic, encoded articles, key_phrases), both sort orders and
+// paging.
+//
+// Text is split into terms by package analysis (lower-cased, Latin diacritics
+// folded, no stemming, no stop words). Title, description and body are indexed
+// separately with word positions, so a quoted phrase must occur within one
+// field. An Index is immutable after New and safe for concurrent use.
+package search
+
+import (
+	"cmp"
+	"encoding/binary"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
+	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
+)
+
+// BM25F parameters: term-frequency saturation and length normalisation.
+const (
+	k1 = 1.2
+	b  = 0.75
+)
+
+// numFields counts the indexed fields: title, description and body.
+const numFields = 3
+
+// fieldWeights are the BM25F weights of title, description and body.
+var fieldWeights = [numFields]float64{3, 2, 1}
+
+// Index is an inverted index over one corpus.
+type Index struct {
+	c *corpus.Corpus
+
+	// The postings of term t are the entries termStart[t] to
+	// termStart[t+1]-1 of docs (ascending document numbers) and posOff. The
+	// positions of posting i are pos[posOff[i]:posOff[i+1]], as uvarint
+	// deltas, the first one absolute.
+	terms     map[string]int32 // term -> term id; ids are assigned in order of first appearance
+	termStart []uint32
+	docs      []int32
+	posOff    []uint32
+	pos       []byte
+	idf       []float64 // by term id
+
+	// Positions of one document run title 0..t-1, then description from
+	// t+1, then body from descEnd+1: the gaps keep phrases inside one field.
+	titleEnd []uint32 // by doc: first position after the title
+	descEnd  []uint32 // by doc: first position after the description
+	norms    []float64
+
+	idRank   []int32 // by doc: rank in ID order
+	dateRank []int32 // by doc: rank in ByDate order (Published desc, ID asc)
+
+	lang     []int32 // by doc: index into langs
+	langs    map[string]int32
+	traffic  []int32
+	encoded  []bool
+	sites    map[string]int32 // domain -> index into siteDocs
+	siteDocs [][]int32        // ascending docs of each site
+
+	scratch *sync.Pool // of *scratch
+}
+
+// termDocs returns the ascending documents of term t.
+func (ix *Index) termDocs(t int32) []int32 { return ix.docs[ix.termStart[t]:ix.termStart[t+1]] }
+
+// positions returns the encoded positions of posting i.
+func (ix *Index) positions(i int) []byte { return ix.pos[ix.posOff[i]:ix.posOff[i+1]] }
+
+// New indexes the corpus. Its articles must be in the order Corpus.Articles
+// documents (Published, then ID, ascending), and it must not change
+// afterwards.
+func New(c *corpus.Corpus) *Index { return build(c, runtime.GOMAXPROCS(0)) }
+
+// build indexes the corpus using up to workers goroutines; the result does
+// not depend on workers.
+func build(c *corpus.Corpus, workers int) *Index {
+	n := len(c.Articles)
+	ix := &Index{
+		c:        c,
+		terms:    map[string]int32{},
+		titleEnd: make([]uint32, n),
+		descEnd:  make([]uint32, n),
+		norms:    make([]float64, numFields*n),
+		lang:     make([]int32, n),
+		langs:    map[string]int32{},
+		traffic:  make([]int32, n),
+		encoded:  make([]bool, n),
+		sites:    map[string]int32{},
+	}
+	lengths := make([]uint32, numFields*n)
+	ix.indexText(lengths, workers)
+	ix.computeNorms(lengths)
+	ix.computeRanks()
+	ix.scratch = &sync.Pool{New: ix.newScratch}
+	for d := range c.Articles {
+		a := &c.Articles[d]
+		ix.traffic[d] = int32(a.Traffic)
+		ix.encoded[d] = a.Encoded()
+		code := strings.ToLower(a.Language)
+		l, ok := ix.langs[code]
+		if !ok {
+			l = int32(len(ix.langs))
+			ix.langs[code] = l
+		}
+		ix.lang[d] = l
+		site := normalizeSite(a.Site)
+		s, ok := ix.sites[site]
+		if !ok {
+			s = int32(len(ix.siteDocs))
+			ix.sites[site] = s
+			ix.siteDocs = append(ix.siteDocs, nil)
+		}
+		ix.siteDocs[s] = append(ix.siteDocs[s], int32(d))
+	}
+	return ix
+}
+
+// Corpus returns the indexed corpus.
+func (ix *Index) Corpus() *corpus.Corpus { return ix.c }
+
+// termState is one term's bookkeeping while the postings are built.
+type termState struct {
+	lastDoc int32  // the last document the term was seen in
+	lastPos uint32 // its last position there
+	count   uint32 // first pass: postings; second: the next posting to write
+	bytes   uint32 // first pass: position bytes; second: the next byte to write
+}
+
+// chunk is a contiguous range of documents that one goroutine indexes with
+// its own term ids ("local" ids).
+type chunk struct {
+	lo, hi int
+	dict   map[string]int32
+	terms  []string    // by local id
+	states []termState // by local id
+	stream [][]int32   // the local term id of every position, gaps left out, in blocks
+	global []int32     // by local id: the global term id
+}
+
+// indexText builds the postings and records each field's length in terms.
+// Chunks of documents are tokenized in parallel; their term ids are then
+// merged in chunk order, so a term's id is its rank by first appearance in
+// the corpus whatever the chunking; finally every chunk writes its share of
+// the flat, exactly sized posting arrays in parallel.
+func (ix *Index) indexText(lengths []uint32, workers int) {
+	n := len(ix.c.Articles)
+	workers = max(1, min(workers, n/minChunk))
+	chunks := make([]chunk, workers)
+	for w := range chunks {
+		chunks[w] = chunk{lo: n * w / workers, hi: n * (w + 1) / workers, dict: map[string]int32{}}
+	}
+	parallel(chunks, func(c *chunk) { ix.scanChunk(c, lengths) })
+
+	// Merge: global ids, list sizes, and where each chunk writes.
+	var counts, bytes []uint32
+	for w := range chunks {
+		c := &chunks[w]
+		c.global = make([]int32, len(c.terms))
+		for l, term := range c.terms {
+			g, found := ix.terms[term]
+			if !found {
+				g = int32(len(counts))
+				ix.terms[term] = g
+				counts = append(counts, 0)
+				bytes = append(bytes, 0)
+			}
+			c.global[l] = g
+			counts[g] += c.states[l].count
+			bytes[g] += c.states[l].bytes
+		}
+		c.dict = nil
+	}
+	numTerms := len(counts)
+	ix.termStart = make([]uint32, numTerms+1)
+	var postings, posBytes uint32
+	for t := range numTerms {
+		ix.termStart[t] = postings
+		postings += counts[t]
+		counts[t] = ix.termStart[t] // now the next posting to hand out
+		bytes[t], posBytes = posBytes, posBytes+bytes[t]
+	}
+	ix.termStart[numTerms] = postings
+	for w := range chunks {
+		c := &chunks[w]
+		for l, g := range c.global {
+			st := &c.states[l]
+			st.count, counts[g] = counts[g], counts[g]+st.count
+			st.bytes, bytes[g] = bytes[g], bytes[g]+st.bytes
+			st.lastDoc = -1
+		}
+	}
+	ix.docs = make([]int32, postings)
+	ix.posOff = make([]uint32, postings+1)
+	ix.posOff[postings] = posBytes
+	ix.pos = make([]byte, posBytes)
+	parallel(chunks, func(c *chunk) { ix.fillChunk(c, lengths) })
+
+	ix.idf = make([]float64, numTerms)
+	for t := range numTerms {
+		ix.idf[t] = logIDF(float64(n), float64(ix.termStart[t+1]-ix.termStart[t]))
+	}
+}
+
+// minChunk is the fewest documents worth a goroutine of their own.
+const minChunk = 2000
+
+// parallel runs fn on every chunk, each in its own goroutine.
+func parallel(chunks []chunk, fn func(*chunk)) {
+	var wg sync.WaitGroup
+	for w := range chunks {
+		wg.Go(func() { fn(&chunks[w]) })
+	}
+	wg.Wait()
+}
+
+// streamBlock is the size of the blocks of a chunk's term id stream; blocks
+// spare the copying of one ever-growing slice.
+const streamBlock = 1 << 16
+
+// scanChunk tokenizes the chunk's documents, assigning local term ids and
+// counting each term's postings and position bytes.
+func (ix *Index) scanChunk(c *chunk, lengths []uint32) {
+	var tk analysis.Tokenizer
+	block := make([]int32, 0, streamBlock)
+	for d := c.lo; d < c.hi; d++ {
+		a := &ix.c.Articles[d]
+		doc := int32(d)
+		pos := uint32(0)
+		for f, text := range [numFields]string{a.Title, a.Description, a.Body} {
+			start := pos
+			tk.Reset(text)
+			for tok, ok := tk.Next(); ok; tok, ok = tk.Next() {
+				id, found := c.dict[string(tok)]
+				if !found {
+					id = int32(len(c.states))
+					term := string(tok)
+					c.dict[term] = id
+					c.terms = append(c.terms, term)
+					c.states = append(c.states, termState{lastDoc: -1})
+				}
+				st := &c.states[id]
+				if st.lastDoc != doc {
+					st.lastDoc = doc
+					st.count++
+					st.bytes += uvarintLen(pos)
+				} else {
+					st.bytes += uvarintLen(pos - st.lastPos)
+				}
+				st.lastPos = pos
+				if len(block) == cap(block) {
+					c.stream = append(c.stream, block)
+					block = make([]int32, 0, streamBlock)
+				}
+				block = append(block, id)
+				pos++
+			}
+			lengths[numFields*d+f] = pos - start
+			pos++ // the gap between fields
+		}
+	}
+	c.stream = append(c.stream, block)
+}
+
+// fillChunk writes the chunk's postings where the merge placed them.
+func (ix *Index) fillChunk(c *chunk, lengths []uint32) {
+	var block []int32
+	blocks := c.stream
+	for d := c.lo; d < c.hi; d++ {
+		doc := int32(d)
+		pos := uint32(0)
+		for f := range numFields {
+			for range lengths[numFields*d+f] {
+				if len(block) == 0 {
+					block, blocks = blocks[0], blocks[1:]
+				}
+				st := &c.states[block[0]]
+				block = block[1:]
+				delta := pos - st.lastPos
+				if st.lastDoc != doc {
+					st.lastDoc = doc
+					ix.docs[st.count] = doc
+					ix.posOff[st.count] = st.bytes
+					st.count++
+					delta = pos
+				}
+				st.bytes += uint32(binary.PutUvarint(ix.pos[st.bytes:], uint64(delta)))
+				st.lastPos = pos
+				pos++
+			}
+			switch f {
+			case 0:
+				ix.titleEnd[d] = pos
+			case 1:
+				ix.descEnd[d] = pos
+			}
+			pos++
+		}
+	}
+	c.stream = nil
+}
+
+// uvarintLen is the encoded length of v.
+func uvarintLen(v uint32) uint32 {
+	n := uint32(1)
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// computeNorms precomputes, per document and field, weight / (1 - b + b *
+// length / average length), the factor a term frequency is multiplied by.
+func (ix *Index) computeNorms(lengths []uint32) {
+	n := len(ix.c.Articles)
+	var avg [numFields]float64
+	for d := range n {
+		for f := range numFields {
+			avg[f] += float64(lengths[numFields*d+f])
+		}
+	}
+	for f := range numFields {
+		if n > 0 {
+			avg[f] /= float64(n)
+		}
+	}
+	for d := range n {
+		for f := range numFields {
+			norm := 1.0
+			if avg[f] > 0 {
+				norm = 1 - b + b*float64(lengths[numFields*d+f])/avg[f]
+			}
+			ix.norms[numFields*d+f] = fieldWeights[f] / norm
+		}
+	}
+}
+
+// computeRanks orders the documents by ID and by date.
+func (ix *Index) computeRanks() {
+	arts := ix.c.Articles
+	n := len(arts)
+	order := make([]int32, n)
+	for d := range order {
+		order[d] = int32(d)
+	}
+	ix.idRank = make([]int32, n)
+	slices.SortFunc(order, func(x, y int32) int {
+		if c := strings.Compare(arts[x].ID, arts[y].ID); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
+	})
+	for r, d := range order {
+		ix.idRank[d] = int32(r)
+	}
+	ix.dateRank = make([]int32, n)
+	slices.SortFunc(order, func(x, y int32) int {
+		if c := arts[y].Published.Compare(arts[x].Published); c != 0 {
+			return c
+		}
+		if c := strings.Compare(arts[x].ID, arts[y].ID); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
+	})
+	for r, d := range order {
+		ix.dateRank[d] = int32(r)
+	}
+}
+
+// logIDF is the BM25 inverse document frequency of a term found in df of
+// total documents; it is always positive.
+func logIDF(total, df float64) float64 {
+	return math.Log(1 + (total-df+0.5)/(df+0.5))
+}

@@ -1,0 +1,219 @@
+package search
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/keyphrase"
+)
+
+// Order is the order of search results. Both orders are total, so pages of
+// one query never overlap.
+type Order int
+
+const (
+	// ByRelevance orders by score descending, then article ID ascending.
+	ByRelevance Order = iota
+	// ByDate orders by publication time descending (newest first), then
+	// article ID ascending.
+	ByDate
+)
+
+// Query describes one search. Every non-zero field narrows the result.
+type Query struct {
+	// Text is free text. Its terms are ANDed; a "double-quoted phrase" must
+	// occur as consecutive words within one field (an unbalanced quote closes
+	// at the end of the text). Text without any letters or digits, such as
+	// "", matches every document.
+	Text string
+	// KeyPhrases is a key_phrases expression (see package keyphrase) the
+	// matches must satisfy; "" or only spaces means none.
+	KeyPhrases string
+	// Sites keeps only articles of these site domains. Comparison ignores
+	// case, surrounding spaces, a scheme, a leading "www." and trailing
+	// slashes; a site the corpus does not have matches nothing. Empty means
+	// all.
+	Sites []string
+	// From and To are inclusive bounds on Article.Published; a zero time is
+	// unbounded.
+	From, To time.Time
+	// Language keeps only articles in this ISO 639-1 code (any case); ""
+	// means all.
+	Language string
+	// MinTraffic keeps only articles whose Traffic is at least this; 0 means
+	// all.
+	MinTraffic int
+	// EncodedOnly keeps only articles for which Article.Encoded is true.
+	EncodedOnly bool
+	// Order is the order of the hits.
+	Order Order
+}
+
+// Hit is one matching article.
+type Hit struct {
+	// Doc is the article's index in Corpus.Articles.
+	Doc int32
+	// Score is the article's BM25F relevance for the query text, >= 0; it is
+	// 0 for every article when the text has no terms. It does not depend on
+	// the filters or the order.
+	Score float64
+}
+
+// Result is one window of a search result.
+type Result struct {
+	// Total is the number of matching articles.
+	Total int
+	// Hits are the matches at positions offset to offset+limit-1 of the
+	// ordered result; nil when that window is empty.
+	Hits []Hit
+}
+
+// Search runs the query and returns the hits at positions offset (from 0) to
+// offset+limit-1 of its ordered result, with the total number of matches.
+// A negative offset counts as 0 and a negative limit as 0. The only error is
+// a malformed KeyPhrases expression, returned as a *keyphrase.SyntaxError.
+func (ix *Index) Search(q Query, offset, limit int) (Result, error) {
+	var expr *keyphrase.Expr
+	if strings.TrimSpace(q.KeyPhrases) != "" {
+		e, err := keyphrase.Parse(q.KeyPhrases)
+		if err != nil {
+			return Result{}, err
+		}
+		expr = e
+	}
+	offset, limit = max(offset, 0), max(limit, 0)
+	s := ix.scratch.Get().(*scratch)
+	defer func() {
+		s.release()
+		ix.scratch.Put(s)
+	}()
+	if !s.plan(ix, &q, expr) {
+		return Result{}, nil
+	}
+	k := 0
+	if limit > 0 && offset < s.hi-s.lo {
+		k = offset + min(limit, s.hi-s.lo-offset)
+	}
+	total := ix.collect(s, &q, expr, k)
+	if offset >= len(s.heap) {
+		return Result{Total: total}, nil
+	}
+	slices.SortFunc(s.heap, func(x, y entry) int {
+		if x.better(y) {
+			return -1
+		}
+		return 1
+	})
+	window := s.heap[offset : offset+min(limit, len(s.heap)-offset)]
+	hits := make([]Hit, len(window))
+	for i, e := range window {
+		hits[i] = Hit{Doc: e.doc, Score: e.score}
+		if q.Order == ByDate && len(s.ids) > 0 {
+			hits[i].Score = ix.scoreSearched(s.ids, e.doc)
+		}
+	}
+	return Result{Total: total, Hits: hits}, nil
+}
+
+// newScratch makes the working memory of one search.
+func (ix *Index) newScratch() any {
+	slot := make([]int32, len(ix.idf))
+	for i := range slot {
+		slot[i] = -1
+	}
+	return &scratch{ix: ix, slot: slot}
+}
+
+// collect walks the matches, counting them and keeping the best k in s.heap.
+func (ix *Index) collect(s *scratch, q *Query, expr *keyphrase.Expr, k int) int {
+	s.heap = s.heap[:0]
+	score := q.Order != ByDate && len(s.ids) > 0
+	ranks := ix.idRank
+	if q.Order == ByDate {
+		ranks = ix.dateRank
+	}
+	total := 0
+	visit := func(d int32) {
+		if !ix.accept(s, q, expr, d) {
+			return
+		}
+		total++
+		if k == 0 {
+			return
+		}
+		e := entry{doc: d, rank: ranks[d]}
+		if score {
+			e.score = ix.scoreCursors(s, d)
+		}
+		s.push(e, k)
+	}
+	if len(s.lists) == 0 {
+		// Newest first, so that ByDate fills its heap with the winners
+		// early and rejects the rest with one comparison each.
+		for d := s.hi - 1; d >= s.lo; d-- {
+			visit(int32(d))
+		}
+		return total
+	}
+	driver := &s.lists[0]
+	others := s.lists[1:]
+next:
+	for i, d := range driver.docs {
+		driver.i = i
+		for j := range others {
+			c := &others[j]
+			if !c.seek(d) {
+				if c.i == len(c.docs) {
+					break next
+				}
+				continue next
+			}
+		}
+		visit(d)
+	}
+	return total
+}
+
+// accept applies the per-document filters and the phrase checks.
+func (ix *Index) accept(s *scratch, q *Query, expr *keyphrase.Expr, d int32) bool {
+	if s.lang >= 0 && ix.lang[d] != s.lang ||
+		q.MinTraffic > 0 && int(ix.traffic[d]) < q.MinTraffic ||
+		q.EncodedOnly && !ix.encoded[d] {
+		return false
+	}
+	k := 0
+	for _, p := range s.phrases {
+		idx := s.pidx[:0]
+		for range p {
+			c := &s.lists[s.phraseList[k]]
+			k++
+			idx = append(idx, c.base+c.i)
+		}
+		s.pidx = idx
+		if !ix.phraseAt(s, idx) {
+			return false
+		}
+	}
+	if expr == nil {
+		return true
+	}
+	s.doc = d
+	clear(s.memo)
+	return expr.Eval(s.matchKeyPhrase)
+}
+
+// dateRange returns the documents published within [from, to] as the range
+// [lo, hi) of document numbers.
+func (ix *Index) dateRange(from, to time.Time) (lo, hi int) {
+	arts := ix.c.Articles
+	lo, hi = 0, len(arts)
+	if !from.IsZero() {
+		lo = sort.Search(len(arts), func(i int) bool { return !arts[i].Published.Before(from) })
+	}
+	if !to.IsZero() {
+		hi = sort.Search(len(arts), func(i int) bool { return arts[i].Published.After(to) })
+	}
+	return lo, max(lo, hi)
+}
