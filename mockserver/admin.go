@@ -1,0 +1,67 @@
+package mockserver
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+)
+
+// adminPrefix starts the paths of the mock's own control endpoints:
+//
+//	GET  /_mock/health   {"state": "SUCCESS", "articles": N, "jobs": N, "date_shift_seconds": N}
+//	GET  /_mock/journal  {"state": "SUCCESS", "entries": [JournalEntry…]}
+//	POST /_mock/reset    {"state": "SUCCESS"}; the same as Server.Reset
+//
+// They need no api_key, are not journaled and never get faults.
+const adminPrefix = "/_mock/"
+
+type adminRoute struct {
+	method string
+	serve  func(s *Server) any
+}
+
+var adminRoutes = map[string]adminRoute{
+	adminPrefix + "health": {http.MethodGet, func(s *Server) any {
+		return struct {
+			State     string `json:"state"`
+			Articles  int    `json:"articles"`
+			Jobs      int    `json:"jobs"`
+			DateShift int64  `json:"date_shift_seconds"`
+		}{"SUCCESS", s.corpus.Len(), s.jobs.Len(), int64(s.shift.Seconds())}
+	}},
+	adminPrefix + "journal": {http.MethodGet, func(s *Server) any {
+		return struct {
+			State   string         `json:"state"`
+			Entries []JournalEntry `json:"entries"`
+		}{"SUCCESS", s.Journal()}
+	}},
+	adminPrefix + "reset": {http.MethodPost, func(s *Server) any {
+		s.Reset()
+		return struct {
+			State string `json:"state"`
+		}{"SUCCESS"}
+	}},
+}
+
+// serveAdmin answers the /_mock/ endpoints.
+func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h["X-Request-Id"] = []string{"mock-" + strconv.FormatUint(s.adminSeq.Add(1), 10)}
+	h["Content-Type"] = []string{"application/json"}
+	route, found := adminRoutes[r.URL.Path]
+	var status int
+	var body []byte
+	switch {
+	case !found:
+		status, body = http.StatusNotFound, errorBody(fmt.Sprintf(
+			"there is no endpoint at %s: the mock's own endpoints are GET /_mock/health, GET /_mock/journal and POST /_mock/reset",
+			quoteShort(r.URL.Path)))
+	case r.Method != route.method:
+		h.Set("Allow", route.method)
+		status, body = http.StatusMethodNotAllowed, errorBody(fmt.Sprintf(
+			"%s does not accept %s: use %s", r.URL.Path, quoteShort(r.Method), route.method))
+	default:
+		status, body = http.StatusOK, mustJSON(route.serve(s))
+	}
+	writeRaw(w, status, 0, body, len(body))
+}

@@ -1,0 +1,236 @@
+package mockserver
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/cluster"
+	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
+	"github.com/newssearch/newssearch-go/mockserver/internal/search"
+)
+
+// Corpus is an immutable set of articles a Server searches. Its search
+// index, encoded article fragments and headline clusters are built on first
+// use and cached on the *Corpus, so every Server sharing one *Corpus shares
+// them. A Corpus is safe for concurrent use.
+type Corpus struct {
+	c      *corpus.Corpus
+	index  func() *search.Index
+	frags  []atomic.Pointer[fragments] // per article, encoded on first use
+	embeds []atomic.Pointer[[]byte]    // per article, encoded on first use
+
+	langCodes map[string]string // lower-case code or name -> code
+	langList  string            // "en (English), es (Spanish)" for messages
+
+	clusterMu sync.Mutex
+	clusters  map[[2]int]func() []cluster.Cluster // keyed by document range
+
+	results resultCache
+}
+
+// maxClusterCache bounds how many headline windows a Corpus remembers.
+const maxClusterCache = 64
+
+func newCorpus(c *corpus.Corpus) *Corpus {
+	pc := &Corpus{
+		c:         c,
+		frags:     make([]atomic.Pointer[fragments], len(c.Articles)),
+		embeds:    make([]atomic.Pointer[[]byte], len(c.Articles)),
+		langCodes: make(map[string]string, 2*len(c.Languages)),
+		clusters:  map[[2]int]func() []cluster.Cluster{},
+	}
+	pc.index = sync.OnceValue(func() *search.Index { return search.New(c) })
+	names := make([]string, 0, len(c.Languages))
+	for _, l := range c.Languages {
+		pc.langCodes[strings.ToLower(l.Code)] = l.Code
+		if l.Name != "" {
+			pc.langCodes[strings.ToLower(l.Name)] = l.Code
+			names = append(names, fmt.Sprintf("%s (%s)", l.Code, l.Name))
+		} else {
+			names = append(names, l.Code)
+		}
+	}
+	pc.langList = strings.Join(names, ", ")
+	return pc
+}
+
+// defaultCorpus is built once per process and shared by every Server.
+var defaultCorpus = sync.OnceValue(func() *Corpus {
+	c := newCorpus(corpus.Default())
+	c.index()
+	return c
+})
+
+// DefaultCorpus returns the embedded corpus every Server uses unless
+// WithCorpus says otherwise. It and its index are built once per process.
+func DefaultCorpus() *Corpus { return defaultCorpus() }
+
+// LoadCorpus reads a corpus in JSON Lines form, one article per line, for
+// WithCorpus. The error names the line and field at fault.
+func LoadCorpus(r io.Reader) (*Corpus, error) {
+	c, err := corpus.LoadJSONL(r)
+	if err != nil {
+		return nil, fmt.Errorf("mockserver: LoadCorpus: %w", err)
+	}
+	return newCorpus(c), nil
+}
+
+// LoadCorpusFile reads a corpus in JSON Lines form from the file at path
+// (see LoadCorpus).
+func LoadCorpusFile(path string) (*Corpus, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("mockserver: LoadCorpusFile: %w", err)
+	}
+	defer f.Close()
+	c, err := corpus.LoadJSONL(f)
+	if err != nil {
+		return nil, fmt.Errorf("mockserver: LoadCorpusFile %s: %w", path, err)
+	}
+	return newCorpus(c), nil
+}
+
+// Len returns the number of articles.
+func (c *Corpus) Len() int { return len(c.c.Articles) }
+
+// Newest returns the publication time of the newest article as stored,
+// before any date shift, or the zero time for an empty corpus.
+func (c *Corpus) Newest() time.Time { return c.c.Newest() }
+
+// search runs a query for one window of its result, remembering recent
+// results: the corpus is immutable, so a repeated query (a test polling
+// pages, a benchmark) is answered without searching again.
+func (c *Corpus) search(q search.Query, offset, limit int) (search.Result, error) {
+	key := resultKey(q, offset, limit)
+	if r, ok := c.results.get(key); ok {
+		return r, nil
+	}
+	r, err := c.index().Search(q, offset, limit)
+	if err == nil {
+		c.results.put(key, r)
+	}
+	return r, err
+}
+
+// resultKey encodes everything a search result depends on. Strings are
+// length-prefixed so no two queries share a key.
+func resultKey(q search.Query, offset, limit int) string {
+	b := make([]byte, 0, 64+len(q.Text)+len(q.KeyPhrases))
+	str := func(s string) {
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		b = append(b, ':')
+		b = append(b, s...)
+	}
+	num := func(n int64) {
+		b = strconv.AppendInt(b, n, 10)
+		b = append(b, ';')
+	}
+	str(q.Text)
+	str(q.KeyPhrases)
+	num(int64(len(q.Sites)))
+	for _, s := range q.Sites {
+		str(s)
+	}
+	for _, t := range []time.Time{q.From, q.To} {
+		if t.IsZero() {
+			b = append(b, '-')
+		} else {
+			num(t.Unix())
+			num(int64(t.Nanosecond()))
+		}
+	}
+	str(q.Language)
+	num(int64(q.MinTraffic))
+	if q.EncodedOnly {
+		b = append(b, 'E')
+	}
+	num(int64(q.Order))
+	num(int64(offset))
+	num(int64(limit))
+	return string(b)
+}
+
+// resultCache is a bounded map of recent search results: when the current
+// generation is full it becomes the previous one, so memory stays below two
+// generations and recently used entries survive.
+type resultCache struct {
+	mu        sync.Mutex
+	cur, prev map[string]search.Result
+}
+
+// resultCacheSize is the size of one generation of resultCache.
+const resultCacheSize = 1024
+
+func (rc *resultCache) get(key string) (search.Result, bool) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if r, ok := rc.cur[key]; ok {
+		return r, true
+	}
+	r, ok := rc.prev[key]
+	if ok {
+		rc.putLocked(key, r)
+	}
+	return r, ok
+}
+
+func (rc *resultCache) put(key string, r search.Result) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.putLocked(key, r)
+}
+
+func (rc *resultCache) putLocked(key string, r search.Result) {
+	if len(rc.cur) >= resultCacheSize {
+		rc.prev, rc.cur = rc.cur, nil
+	}
+	if rc.cur == nil {
+		rc.cur = make(map[string]search.Result, resultCacheSize)
+	}
+	rc.cur[key] = r
+}
+
+// language resolves a language code or English name (any case) to its code.
+func (c *Corpus) language(s string) (string, bool) {
+	code, ok := c.langCodes[strings.ToLower(strings.TrimSpace(s))]
+	return code, ok
+}
+
+// window returns the documents published within [from, to] (corpus time) as
+// the half-open range [lo, hi) of document numbers.
+func (c *Corpus) window(from, to time.Time) (lo, hi int) {
+	arts := c.c.Articles
+	lo = sort.Search(len(arts), func(i int) bool { return !arts[i].Published.Before(from) })
+	hi = sort.Search(len(arts), func(i int) bool { return arts[i].Published.After(to) })
+	return lo, max(lo, hi)
+}
+
+// headlineClusters returns the clusters of documents [lo, hi), computing
+// them once per range.
+func (c *Corpus) headlineClusters(lo, hi int) []cluster.Cluster {
+	key := [2]int{lo, hi}
+	c.clusterMu.Lock()
+	get, ok := c.clusters[key]
+	if !ok {
+		if len(c.clusters) >= maxClusterCache {
+			clear(c.clusters)
+		}
+		get = sync.OnceValue(func() []cluster.Cluster {
+			docs := make([]int32, hi-lo)
+			for i := range docs {
+				docs[i] = int32(lo + i)
+			}
+			return cluster.Build(c.c, docs)
+		})
+		c.clusters[key] = get
+	}
+	c.clusterMu.Unlock()
+	return get()
+}

@@ -1,0 +1,94 @@
+// Package mockserver is an in-memory mock of the news search service for
+// tests: the four endpoints of /api/v2/ (query, query-async, get-results,
+// headlines) with real search semantics over an embedded, deterministic
+// article corpus, plus fault injection, a request journal and rate limiting.
+//
+// # Attaching
+//
+//   - New starts a server on a free loopback port; URL, Client (an SDK
+//     client already pointed at it with a valid key), HTTPClient and Close
+//     do the rest. Start is New returning an error instead of panicking.
+//   - New(WithoutListener()) opens no socket: Transport, HTTPClient and
+//     Client serve requests in process.
+//   - Handler is the plain http.Handler, to mount in a server of your own.
+//   - Register installs the endpoints on an httpmock.MockTransport under any
+//     base URL; Responder is the bare httpmock.Responder.
+//
+// Client sets newssearch.WithoutEnvironment, the server's URL and key, its
+// HTTP client and short retry waits (ClientRetryWaitMin to
+// ClientRetryWaitMax); options passed to Client come after and win.
+//
+// # Corpus and dates
+//
+// The default corpus and its search index are built once per process and
+// shared by every Server, so the first New costs well under a second and
+// later ones microseconds. WithCorpus serves a corpus from LoadCorpus or
+// LoadCorpusFile instead; its index is built once per *Corpus.
+//
+// Every date is shifted by a fixed whole number of seconds so that the
+// newest article is published at the server clock's now when New runs (see
+// Server.DateShift; WithoutDateShift turns this off). Request date bounds
+// are inclusive; start_date and end_date take RFC 3339 (any fraction, any
+// offset) or YYYY-MM-DD, and a date-only end_date covers its whole day.
+//
+// # Requests
+//
+// Bodies are validated strictly and every failure is answered
+// {"state": "FAILED", "message": ...} with a fitting status: 400 bad input
+// (the message names the field, what was wrong and how to fix it), 401
+// missing or unknown api_key, 404 unknown path or unknown, expired or foreign
+// query_id, 405 wrong method (with Allow), 413 body over MaxBodyBytes, 429
+// rate limited (with Retry-After), and 5xx only for injected faults. The
+// API key is never echoed, logged or stored. Unknown JSON fields are
+// ignored; null counts as absent. Enumerated values (toggle_state,
+// sort_order, language) are matched ignoring case.
+//
+// key_phrases and sort_order belong to /api/v2/query-async. Sent to
+// /api/v2/query they are a 400 telling the caller to use query-async,
+// rather than being silently ignored, so a test never believes a filter
+// applied when it did not.
+//
+// Results come PageSize to a page; a page past the end is an empty success
+// with the true total. The same request to two servers with the same seed,
+// corpus and clock gets the same bytes.
+//
+// # Asynchronous jobs
+//
+// query-async validates the search at once (a bad one creates no job) and
+// returns a 32-hex-digit query_id derived from the seed and a counter (the
+// page it carries is validated, then left to get-results, where an absent
+// page means 1). A job stores its validated query, never its results. get-results answers
+// PENDING until the job has been polled more than WithPendingPolls times
+// (default 1: every client sees PENDING once) and WithPendingDuration has
+// passed (default 0), then SUCCESS with the page and both totalResults and
+// totalArticles. A query_id lives DefaultJobTTL (WithJobTTL) after its last
+// use on the server clock; beyond DefaultMaxJobs (WithMaxJobs) jobs the
+// least recently used is forgotten. A job is visible only to the key that
+// submitted it (compared as hashes): any other key gets the same 404 as an
+// unknown id.
+//
+// # Headlines
+//
+// /api/v2/headlines clusters the articles published in the HeadlineWindow
+// (48 hours) before the server clock's now: at most DefaultHeadlineClusters
+// clusters, largest first, each listing at most DefaultHeadlineArticles
+// articles with exactly the seven headline fields while count stays the
+// true cluster size (WithHeadlineLimits changes both limits).
+//
+// # Faults
+//
+// A request asks for a fault with the FaultHeader (X-Mock-Fault) header,
+// e.g. "status=503", "status=429;retry-after=2", "latency=150ms", "drop",
+// "truncate", "job=fail" or "job=stuck"; see ParseFault. FaultRule values
+// given to WithFaults or SetFaults inject faults by endpoint, on every Nth
+// matching request or with a seeded probability. Decisions depend only on
+// the seed and the order of requests.
+//
+// # Journal and control endpoints
+//
+// Every API request is recorded (Server.Journal, newest last, at most
+// DefaultJournalSize) with its redacted body. X-Request-Id is on every
+// response, derived from the seed and a counter. The server also answers
+// GET /_mock/health, GET /_mock/journal and POST /_mock/reset (see
+// Server.Reset), which need no key and are never journaled or faulted.
+package mockserver

@@ -1,0 +1,190 @@
+package mockserver
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
+	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
+	"github.com/newssearch/newssearch-go/mockserver/internal/search"
+)
+
+// jobQuery is what a job stores: its validated query, never its results.
+type jobQuery struct {
+	query      search.Query
+	embeddings bool
+}
+
+// search runs a validated query for one page. The query was validated
+// (key_phrases included), so Search cannot fail; should it ever, the
+// caller's expression is reported as bad input.
+func (s *Server) search(q search.Query, page int) (search.Result, *apiError) {
+	res, err := s.corpus.search(q, (page-1)*PageSize, PageSize)
+	if err != nil {
+		return res, badRequest("%s", err.Error())
+	}
+	return res, nil
+}
+
+// appendArticles writes the hits as a JSON array.
+func (s *Server) appendArticles(b []byte, hits []search.Hit, embeddings bool) []byte {
+	b = append(b, '[')
+	for i, h := range hits {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = s.appendArticle(b, h.Doc, h.Score, embeddings)
+	}
+	return append(b, ']')
+}
+
+func ok(buf *[]byte) response { return response{status: http.StatusOK, body: buf} }
+
+// serveQuery answers /api/v2/query:
+// {"results": {"totalResults": N, "articles": [...]}, "state": "SUCCESS"}.
+func (s *Server) serveQuery(_ *exchange, f fields) response {
+	p, aerr := s.parseSearch(f, false)
+	if aerr != nil {
+		return s.errorResponse(aerr)
+	}
+	res, aerr := s.search(p.query, p.page)
+	if aerr != nil {
+		return s.errorResponse(aerr)
+	}
+	buf := getBuf()
+	b := append(*buf, `{"results":{"totalResults":`...)
+	b = strconv.AppendInt(b, int64(res.Total), 10)
+	b = append(b, `,"articles":`...)
+	b = s.appendArticles(b, res.Hits, p.embeddings)
+	*buf = append(b, `},"state":"SUCCESS"}`...)
+	return ok(buf)
+}
+
+// serveQueryAsync answers /api/v2/query-async: the query is validated at
+// once (a bad one creates no job) and stored as a job.
+func (s *Server) serveQueryAsync(x *exchange, f fields) response {
+	p, aerr := s.parseSearch(f, true)
+	if aerr != nil {
+		return s.errorResponse(aerr)
+	}
+	id := s.ids.query(s.jobSeq.Add(1))
+	outcome := jobs.Succeed
+	switch x.fault.Job {
+	case fault.JobFail:
+		outcome = jobs.Fail
+	case fault.JobStuck:
+		outcome = jobs.Stuck
+	}
+	s.jobs.Submit(id, x.owner, jobQuery{query: p.query, embeddings: p.embeddings}, outcome, x.now)
+	x.entry.QueryID = id
+	buf := getBuf()
+	b := append(*buf, `{"query_id":"`...)
+	*buf = append(append(b, id...), `","state":"SUCCESS"}`...)
+	return ok(buf)
+}
+
+// maxEchoedID bounds the query_id kept in the journal.
+const maxEchoedID = 64
+
+// serveGetResults answers /api/v2/get-results for the job's owner: PENDING,
+// FAILED (HTTP 200), or SUCCESS with the page and both total fields.
+func (s *Server) serveGetResults(x *exchange, f fields) response {
+	id, present, aerr := f.str("query_id")
+	switch {
+	case aerr != nil:
+		return s.errorResponse(aerr)
+	case !present || strings.TrimSpace(id) == "":
+		return s.errorResponse(badRequest("query_id is missing: pass the query_id that /api/v2/query-async returned, e.g. %s", examples["query_id"]))
+	}
+	page, aerr := f.page()
+	if aerr != nil {
+		return s.errorResponse(aerr)
+	}
+	if len(id) <= maxEchoedID {
+		x.entry.QueryID = id
+	}
+	state, jq, found := s.jobs.Poll(id, x.owner, x.now)
+	if !found {
+		return s.errorResponse(&apiError{status: http.StatusNotFound, msg: fmt.Sprintf(
+			"query_id is unknown or has expired: ids expire %v after their last use (the least recently used go first beyond %d jobs) "+
+				"and are visible only to the api_key that submitted them; submit the query to /api/v2/query-async again",
+			s.jobTTL, s.maxJobs)})
+	}
+	buf := getBuf()
+	b := append(*buf, `{"query_id":`...)
+	b = appendString(b, id)
+	switch state {
+	case jobs.Pending:
+		*buf = append(b, `,"state":"PENDING"}`...)
+		return ok(buf)
+	case jobs.Failed:
+		b = append(b, `,"state":"FAILED","message":`...)
+		b = appendString(b, "the query job failed because a job=fail fault was injected when it was submitted: submit the query again without it")
+		*buf = append(b, '}')
+		return ok(buf)
+	}
+	res, aerr := s.search(jq.query, page)
+	if aerr != nil {
+		putBuf(buf)
+		return s.errorResponse(aerr)
+	}
+	b = append(b, `,"page":`...)
+	b = strconv.AppendInt(b, int64(page), 10)
+	b = append(b, `,"totalResults":`...)
+	b = strconv.AppendInt(b, int64(res.Total), 10)
+	b = append(b, `,"totalArticles":`...)
+	b = strconv.AppendInt(b, int64(res.Total), 10)
+	b = append(b, `,"articles":`...)
+	b = s.appendArticles(b, res.Hits, jq.embeddings)
+	*buf = append(b, `,"state":"SUCCESS"}`...)
+	return ok(buf)
+}
+
+// headlineBody is an encoded headlines answer for one document range.
+type headlineBody struct {
+	lo, hi int
+	body   []byte
+}
+
+type headlineCluster struct {
+	Topic    string            `json:"topic"`
+	Count    int               `json:"count"`
+	Articles []headlineArticle `json:"articles"`
+}
+
+// serveHeadlines answers /api/v2/headlines: the clusters of the articles
+// published in the HeadlineWindow before the server clock's now, largest
+// first, abbreviated to the headline limits. The answer is cached per
+// document range.
+func (s *Server) serveHeadlines(x *exchange, _ fields) response {
+	to := x.now.Add(-s.shift)
+	lo, hi := s.corpus.window(to.Add(-HeadlineWindow), to)
+	hb := s.headlines.Load()
+	if hb == nil || hb.lo != lo || hb.hi != hi {
+		hb = &headlineBody{lo: lo, hi: hi, body: s.encodeHeadlines(lo, hi)}
+		s.headlines.Store(hb)
+	}
+	buf := getBuf()
+	*buf = append(*buf, hb.body...)
+	return ok(buf)
+}
+
+func (s *Server) encodeHeadlines(lo, hi int) []byte {
+	out := struct {
+		Headlines []headlineCluster `json:"headlines"`
+		State     string            `json:"state"`
+	}{Headlines: []headlineCluster{}, State: "SUCCESS"}
+	if lo < hi {
+		clusters := s.corpus.headlineClusters(lo, hi)
+		for _, c := range clusters[:min(len(clusters), s.headlineClusters)] {
+			hc := headlineCluster{Topic: c.Topic, Count: c.Count, Articles: []headlineArticle{}}
+			for _, d := range c.Docs[:min(len(c.Docs), s.headlineArticles)] {
+				hc.Articles = append(hc.Articles, s.headlineJSON(d))
+			}
+			out.Headlines = append(out.Headlines, hc)
+		}
+	}
+	return mustJSON(out)
+}

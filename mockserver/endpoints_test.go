@@ -1,0 +1,430 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
+	"github.com/newssearch/newssearch-go/mockserver/internal/search"
+)
+
+// articleKeys are the members of a search-result article without embeddings.
+var articleKeys = []string{
+	"_id", "bodyText", "category", "datePublished", "description", "entities", "entity_relationships",
+	"favicon", "image", "language", "score", "sentiment", "site", "title", "topics", "url",
+}
+
+func keysOf(m map[string]json.RawMessage) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// byID indexes the corpus articles by id.
+func byID(s *Server) map[string]*corpus.Article {
+	m := make(map[string]*corpus.Article, s.corpus.Len())
+	for i := range s.corpus.c.Articles {
+		a := &s.corpus.c.Articles[i]
+		m[a.ID] = a
+	}
+	return m
+}
+
+// titleWords counts, per corpus, the titles each plain lower-case word of
+// five letters or more appears in.
+var titleWords sync.Map // *Corpus -> map[string]int
+
+func wordCounts(s *Server) map[string]int {
+	if m, ok := titleWords.Load(s.corpus); ok {
+		return m.(map[string]int)
+	}
+	counts := map[string]int{}
+	for _, a := range s.corpus.c.Articles {
+		for _, w := range strings.Fields(strings.ToLower(a.Title)) {
+			if len(w) >= 5 && strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
+				counts[w]++
+			}
+		}
+	}
+	titleWords.Store(s.corpus, counts)
+	return counts
+}
+
+// commonWord returns a word of the corpus found in a few pages' worth of
+// titles: the rarest word in at least 3 pages of titles (ties by spelling).
+func commonWord(t testing.TB, s *Server) string {
+	t.Helper()
+	best, n := "", 0
+	for w, c := range wordCounts(s) {
+		if c >= 3*PageSize+1 && (n == 0 || c < n || c == n && w < best) {
+			best, n = w, c
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no word shared by %d titles", 3*PageSize+1)
+	}
+	return best
+}
+
+func TestQueryArticleShape(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	corpusByID := byID(s)
+	for _, embeddings := range []bool{false, true} {
+		r := post(t, s, "/api/v2/query", map[string]any{"query": "*", "embeddings": embeddings})
+		if r.Status != http.StatusOK {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		if got := r.Header.Get("Content-Type"); got != "application/json" {
+			t.Errorf("Content-Type %q", got)
+		}
+		var raw struct {
+			Results struct {
+				TotalResults int                          `json:"totalResults"`
+				Articles     []map[string]json.RawMessage `json:"articles"`
+			} `json:"results"`
+			State string `json:"state"`
+		}
+		if err := json.Unmarshal(r.Body, &raw); err != nil {
+			t.Fatal(err)
+		}
+		if raw.State != "SUCCESS" || raw.Results.TotalResults != s.corpus.Len() || len(raw.Results.Articles) != PageSize {
+			t.Fatalf("state %q, total %d (corpus %d), %d articles", raw.State, raw.Results.TotalResults, s.corpus.Len(), len(raw.Results.Articles))
+		}
+		want := articleKeys
+		if embeddings {
+			want = append(slices.Clone(articleKeys), "embeddings")
+			sort.Strings(want)
+		}
+		for _, m := range raw.Results.Articles {
+			if diff := cmp.Diff(want, keysOf(m)); diff != "" {
+				t.Fatalf("article keys (-want +got):\n%s", diff)
+			}
+		}
+		for _, a := range decode[queryReply](t, r).Results.Articles {
+			c := corpusByID[a.ID]
+			if c == nil {
+				t.Fatalf("article %s is not in the corpus", a.ID)
+			}
+			want := wireArticle{
+				ID: c.ID, Title: c.Title, Description: c.Description, BodyText: c.Body, URL: c.URL, Site: c.Site,
+				Image: nullable(c.Image), Favicon: c.Favicon, Category: nullable(c.Category), Language: c.Language,
+				DatePublished: c.Published.Add(s.DateShift()).UTC().Format(http.TimeFormat),
+				Score:         0, Topics: c.Topics,
+				Sentiment: map[string]float64{"title": c.Sentiment.Title, "description": c.Sentiment.Description},
+			}
+			// Entities and relationships are compared by count: their
+			// encoding is covered by the SDK round trip.
+			if len(a.Entities) != len(c.Entities) || (a.Entities == nil) != (c.Entities == nil) ||
+				len(a.EntityRelationships) != len(c.Relationships) || (a.EntityRelationships == nil) != (c.Relationships == nil) {
+				t.Errorf("%s: entities %v / relationships %v do not match the corpus", a.ID, a.Entities, a.EntityRelationships)
+			}
+			if embeddings {
+				want.Embeddings = c.Embedding
+			}
+			a.Entities, a.EntityRelationships = nil, nil
+			if diff := cmp.Diff(want, a); diff != "" {
+				t.Errorf("article %s (-want +got):\n%s", a.ID, diff)
+			}
+		}
+	}
+}
+
+func TestQueryPagePastTheEnd(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	word := commonWord(t, s)
+	first := query(t, s, map[string]any{"query": word})
+	past := post(t, s, "/api/v2/query", map[string]any{"query": word, "page": first.Results.TotalResults/PageSize + 2})
+	want := `{"results":{"totalResults":` + itoa(first.Results.TotalResults) + `,"articles":[]},"state":"SUCCESS"}`
+	if diff := cmp.Diff(want, string(past.Body)); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// allPages fetches every page of a search through fetch.
+func allPages(t *testing.T, total int, fetch func(page int) []wireArticle) []string {
+	t.Helper()
+	var got []string
+	for page := 1; page <= (total+PageSize-1)/PageSize; page++ {
+		arts := fetch(page)
+		if want := min(PageSize, total-(page-1)*PageSize); len(arts) != want {
+			t.Fatalf("page %d has %d articles, want %d", page, len(arts), want)
+		}
+		got = append(got, ids(arts)...)
+	}
+	return got
+}
+
+func engineIDs(t *testing.T, s *Server, q search.Query) []string {
+	t.Helper()
+	res, err := s.index.Search(q, 0, s.corpus.Len())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(res.Hits))
+	for i, h := range res.Hits {
+		out[i] = s.corpus.c.Articles[h.Doc].ID
+	}
+	return out
+}
+
+func TestPaginationIsConsistent(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	word := commonWord(t, s)
+	first := query(t, s, map[string]any{"query": word})
+	total := first.Results.TotalResults
+	got := allPages(t, total, func(page int) []wireArticle {
+		r := query(t, s, map[string]any{"query": word, "page": page})
+		if r.Results.TotalResults != total {
+			t.Fatalf("page %d: total %d, page 1 said %d", page, r.Results.TotalResults, total)
+		}
+		return r.Results.Articles
+	})
+	if diff := cmp.Diff(engineIDs(t, s, search.Query{Text: word}), got); diff != "" {
+		t.Fatalf("sync pages (-whole result +pages):\n%s", diff)
+	}
+	seen := map[string]bool{}
+	for _, id := range got {
+		if seen[id] {
+			t.Fatalf("article %s on two pages", id)
+		}
+		seen[id] = true
+	}
+	for _, order := range []string{"Relevance", "Date Published"} {
+		id := submit(t, s, map[string]any{"query": word, "sort_order": order})
+		got := allPages(t, total, func(page int) []wireArticle { return results(t, s, id, page).Articles })
+		q := search.Query{Text: word}
+		if order == "Date Published" {
+			q.Order = search.ByDate
+		}
+		if diff := cmp.Diff(engineIDs(t, s, q), got); diff != "" {
+			t.Fatalf("async %s pages (-whole result +pages):\n%s", order, diff)
+		}
+	}
+}
+
+func TestSortOrders(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	word := commonWord(t, s)
+	byRelevance := results(t, s, submit(t, s, map[string]any{"query": word}), 1).Articles
+	for i := 1; i < len(byRelevance); i++ {
+		a, b := byRelevance[i-1], byRelevance[i]
+		if a.Score < b.Score || a.Score == b.Score && a.ID > b.ID {
+			t.Fatalf("relevance order broken at %d: %v/%s before %v/%s", i, a.Score, a.ID, b.Score, b.ID)
+		}
+	}
+	if byRelevance[0].Score <= 0 {
+		t.Fatalf("top score %v, want > 0", byRelevance[0].Score)
+	}
+	byDate := results(t, s, submit(t, s, map[string]any{"query": word, "sort_order": "date published"}), 1).Articles
+	for i := 1; i < len(byDate); i++ {
+		a, b := byDate[i-1], byDate[i]
+		ta, _ := time.Parse(http.TimeFormat, a.DatePublished)
+		tb, _ := time.Parse(http.TimeFormat, b.DatePublished)
+		if ta.Before(tb) || ta.Equal(tb) && a.ID > b.ID {
+			t.Fatalf("date order broken at %d: %s/%s before %s/%s", i, a.DatePublished, a.ID, b.DatePublished, b.ID)
+		}
+	}
+	if slices.Equal(ids(byRelevance), ids(byDate)) {
+		t.Fatal("both orders gave the same page")
+	}
+}
+
+func TestFilters(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	c := s.corpus.c
+	shift := s.DateShift()
+	mid := c.Articles[len(c.Articles)/2].Published.Add(shift) // in served time
+	day := mid.UTC().Format(time.DateOnly)
+	dayStart, _ := time.Parse(time.DateOnly, day)
+	site0, site1 := c.Sites[0], c.Sites[len(c.Sites)-1]
+	lang := c.Languages[len(c.Languages)-1]
+	tests := []struct {
+		name   string
+		fields map[string]any
+		keep   func(a *corpus.Article) bool
+	}{
+		{"sites", map[string]any{"sites": []string{site0.Domain, site1.Domain}},
+			func(a *corpus.Article) bool { return a.Site == site0.Domain || a.Site == site1.Domain }},
+		{"site written as a URL", map[string]any{"sites": []string{"https://www." + strings.ToUpper(site0.Domain) + "/"}},
+			func(a *corpus.Article) bool { return a.Site == site0.Domain }},
+		{"language code", map[string]any{"language": lang.Code},
+			func(a *corpus.Article) bool { return a.Language == lang.Code }},
+		{"language name in capitals", map[string]any{"language": strings.ToUpper(lang.Name)},
+			func(a *corpus.Article) bool { return a.Language == lang.Code }},
+		{"language all", map[string]any{"language": "ALL"}, func(*corpus.Article) bool { return true }},
+		{"traffic rank", map[string]any{"traffic_rank": 95}, func(a *corpus.Article) bool { return a.Traffic >= 95 }},
+		{"traffic rank 0", map[string]any{"traffic_rank": 0}, func(*corpus.Article) bool { return true }},
+		{"encoded articles", map[string]any{"toggle_state": "Encoded Articles"}, (*corpus.Article).Encoded},
+		{"all articles", map[string]any{"toggle_state": "all articles"}, func(*corpus.Article) bool { return true }},
+		{"start date RFC 3339", map[string]any{"start_date": mid.Format(time.RFC3339Nano)},
+			func(a *corpus.Article) bool { return !a.Published.Add(shift).Before(mid) }},
+		{"start date in lower case", map[string]any{"start_date": strings.ToLower(mid.Format(time.RFC3339))},
+			func(a *corpus.Article) bool { return !a.Published.Add(shift).Before(mid.Truncate(time.Second)) }},
+		{"end date with offset and fraction", map[string]any{"end_date": mid.In(time.FixedZone("", -5*3600)).Format("2006-01-02T15:04:05.000000-07:00")},
+			func(a *corpus.Article) bool { return !a.Published.Add(shift).After(mid.Truncate(time.Microsecond)) }},
+		{"one whole day", map[string]any{"start_date": day, "end_date": day},
+			func(a *corpus.Article) bool {
+				p := a.Published.Add(shift)
+				return !p.Before(dayStart) && p.Before(dayStart.Add(24*time.Hour))
+			}},
+		{"everything at once", map[string]any{"sites": []string{site0.Domain}, "language": site0.Language, "traffic_rank": site0.Traffic,
+			"toggle_state": "Encoded Articles", "end_date": day},
+			func(a *corpus.Article) bool {
+				return a.Site == site0.Domain && a.Language == site0.Language && a.Traffic >= site0.Traffic && a.Encoded() &&
+					a.Published.Add(shift).Before(dayStart.Add(24*time.Hour))
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var want []string
+			for i := range c.Articles {
+				if tt.keep(&c.Articles[i]) {
+					want = append(want, c.Articles[i].ID)
+				}
+			}
+			if len(want) == 0 || len(want) == len(c.Articles) && !strings.Contains(tt.name, "all") && !strings.Contains(tt.name, " 0") {
+				t.Fatalf("filter keeps %d of %d articles: pick another value", len(want), len(c.Articles))
+			}
+			sort.Strings(want) // "*" scores every article 0, so the order is by id
+			fields := map[string]any{"query": "*"}
+			for k, v := range tt.fields {
+				fields[k] = v
+			}
+			got := query(t, s, fields)
+			if got.Results.TotalResults != len(want) {
+				t.Fatalf("totalResults %d, want %d", got.Results.TotalResults, len(want))
+			}
+			if diff := cmp.Diff(want[:min(len(want), PageSize)], ids(got.Results.Articles)); diff != "" {
+				t.Fatalf("first page (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDateShift(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2030, 6, 1, 8, 30, 15, 999, time.UTC)
+	s := start(t, WithClock(func() time.Time { return at }))
+	newest := s.corpus.Newest()
+	if want := at.Sub(newest).Truncate(time.Second); s.DateShift() != want {
+		t.Fatalf("DateShift %v, want %v", s.DateShift(), want)
+	}
+	if s.DateShift()%time.Second != 0 {
+		t.Fatalf("DateShift %v is not whole seconds", s.DateShift())
+	}
+	r := results(t, s, submit(t, s, map[string]any{"query": "*", "sort_order": "Date Published"}), 1)
+	got, err := time.Parse(http.TimeFormat, r.Articles[0].DatePublished)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := at.Sub(got); d < 0 || d >= time.Second {
+		t.Fatalf("newest article dated %v, clock %v", got, at)
+	}
+	plain := start(t, WithoutDateShift(), WithClock(func() time.Time { return at }))
+	if plain.DateShift() != 0 {
+		t.Fatalf("WithoutDateShift: DateShift %v", plain.DateShift())
+	}
+	r = results(t, plain, submit(t, plain, map[string]any{"query": "*", "sort_order": "Date Published"}), 1)
+	if want := newest.UTC().Format(http.TimeFormat); r.Articles[0].DatePublished != want {
+		t.Fatalf("WithoutDateShift: newest dated %s, want %s", r.Articles[0].DatePublished, want)
+	}
+}
+
+func TestHeadlines(t *testing.T) {
+	t.Parallel()
+	clock := newTestClock(t0)
+	s := start(t, WithClock(clock.Now))
+	r := post(t, s, "/api/v2/headlines", nil)
+	if r.Status != http.StatusOK {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	var raw struct {
+		Headlines []struct {
+			Topic    string                       `json:"topic"`
+			Count    int                          `json:"count"`
+			Articles []map[string]json.RawMessage `json:"articles"`
+		} `json:"headlines"`
+		State string `json:"state"`
+	}
+	if err := json.Unmarshal(r.Body, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if raw.State != "SUCCESS" || len(raw.Headlines) == 0 || len(raw.Headlines) > DefaultHeadlineClusters {
+		t.Fatalf("state %q, %d clusters", raw.State, len(raw.Headlines))
+	}
+	wantKeys := []string{"category", "datePublished", "favicon", "image", "site", "title", "url"}
+	for i, h := range raw.Headlines {
+		if h.Topic == "" || len(h.Articles) == 0 || len(h.Articles) > DefaultHeadlineArticles || h.Count < len(h.Articles) {
+			t.Errorf("cluster %d: topic %q, count %d, %d articles", i, h.Topic, h.Count, len(h.Articles))
+		}
+		if i > 0 && h.Count > raw.Headlines[i-1].Count {
+			t.Errorf("cluster %d (count %d) follows a smaller one (%d)", i, h.Count, raw.Headlines[i-1].Count)
+		}
+		for _, a := range h.Articles {
+			if diff := cmp.Diff(wantKeys, keysOf(a)); diff != "" {
+				t.Fatalf("headline article keys (-want +got):\n%s", diff)
+			}
+			var date string
+			if err := json.Unmarshal(a["datePublished"], &date); err != nil {
+				t.Fatal(err)
+			}
+			at, err := time.Parse(time.DateTime, date)
+			if err != nil {
+				t.Fatalf("datePublished %q: %v", date, err)
+			}
+			if at.After(t0) || at.Before(t0.Add(-HeadlineWindow-time.Second)) {
+				t.Errorf("datePublished %s outside the 48 hours before %s", date, t0)
+			}
+		}
+	}
+	// Same window, same bytes; a later clock moves the window.
+	if again := post(t, s, "/api/v2/headlines", nil); string(again.Body) != string(r.Body) {
+		t.Fatal("second headlines call differs")
+	}
+	clock.Advance(72 * time.Hour)
+	later := post(t, s, "/api/v2/headlines", nil)
+	if diff := cmp.Diff(`{"headlines":[],"state":"SUCCESS"}`, string(later.Body)); diff != "" {
+		t.Fatalf("headlines 72 h after the newest article (-want +got):\n%s", diff)
+	}
+}
+
+func TestHeadlineLimits(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithHeadlineLimits(2, 1))
+	r := post(t, s, "/api/v2/headlines", nil)
+	var got struct {
+		Headlines []struct {
+			Count    int              `json:"count"`
+			Articles []map[string]any `json:"articles"`
+		} `json:"headlines"`
+	}
+	if err := json.Unmarshal(r.Body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Headlines) != 2 {
+		t.Fatalf("%d clusters, want 2", len(got.Headlines))
+	}
+	for _, h := range got.Headlines {
+		if len(h.Articles) != 1 {
+			t.Fatalf("%d articles in a cluster of %d, want 1", len(h.Articles), h.Count)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package mockserver_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/jarcoal/httpmock"
+	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/mockserver"
+)
+
+// A test starts a server, takes a client already pointed at it, and
+// searches the embedded corpus.
+func Example() {
+	s := mockserver.New()
+	defer s.Close()
+
+	c := s.Client()
+	res, err := c.Search(context.Background(), newssearch.SearchParams{Query: "election"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("articles on page 1:", len(res.Articles))
+	fmt.Println("more pages:", res.TotalResults > newssearch.PageSize)
+	// Output:
+	// articles on page 1: 25
+	// more pages: true
+}
+
+// WithoutListener opens no socket at all: the client reaches the server
+// through its in-process Transport.
+func Example_noSocket() {
+	s := mockserver.New(mockserver.WithoutListener())
+	defer s.Close()
+
+	fmt.Println(s.URL())
+	h, err := s.Client().Headlines(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("clusters:", len(h.Headlines) > 0)
+	// Output:
+	// http://mockserver.invalid
+	// clusters: true
+}
+
+// Register serves the mock's endpoints from an httpmock transport, under
+// whatever base URL the code under test uses.
+func Example_httpmock() {
+	s := mockserver.New(mockserver.WithoutListener())
+	defer s.Close()
+
+	mt := httpmock.NewMockTransport()
+	for _, route := range s.Register(mt, "https://app.runathena.com") {
+		fmt.Println(route)
+	}
+	c, err := newssearch.NewClient(newssearch.WithoutEnvironment(), newssearch.WithAPIKey("my-key"),
+		newssearch.WithHTTPClient(&http.Client{Transport: mt}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := c.Search(context.Background(), newssearch.SearchParams{Query: "bank"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("calls:", mt.GetCallCountInfo()["POST https://app.runathena.com/api/v2/query"])
+	// Output:
+	// POST https://app.runathena.com/api/v2/query
+	// POST https://app.runathena.com/api/v2/query-async
+	// POST https://app.runathena.com/api/v2/get-results
+	// POST https://app.runathena.com/api/v2/headlines
+	// GET https://app.runathena.com/_mock/health
+	// GET https://app.runathena.com/_mock/journal
+	// POST https://app.runathena.com/_mock/reset
+	// calls: 1
+}
+
+// An asynchronous job answers PENDING to its first poll, then SUCCESS.
+func Example_asyncJob() {
+	s := mockserver.New(mockserver.WithoutListener())
+	defer s.Close()
+
+	ctx := context.Background()
+	c := s.Client()
+	job, err := c.SubmitQuery(ctx, newssearch.AsyncSearchParams{
+		SearchParams: newssearch.SearchParams{Query: "earthquake"},
+		SortOrder:    newssearch.SortDatePublished,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for range 2 {
+		page, err := c.GetResults(ctx, job.QueryID, 1)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(page.State, len(page.Articles) > 0)
+	}
+	// Output:
+	// PENDING false
+	// SUCCESS true
+}
+
+// Any client, in any language, can ask for a fault with the X-Mock-Fault
+// header; rules given to WithFaults or SetFaults inject them from Go.
+func Example_faults() {
+	s := mockserver.New(mockserver.WithFaults(mockserver.FaultRule{
+		Endpoint: mockserver.EndpointHeadlines, Times: 1, Fault: mockserver.Fault{Status: 503},
+	}))
+	defer s.Close()
+
+	post := func(header string) {
+		req, _ := http.NewRequest(http.MethodPost, s.URL()+"/api/v2/headlines", strings.NewReader(`{"api_key": "k"}`))
+		req.Header.Set(mockserver.FaultHeader, header)
+		resp, err := s.HTTPClient().Do(req)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		fmt.Println(resp.StatusCode, resp.Header.Get("Retry-After"), len(body) > 0)
+	}
+	post("")                         // the rule fires once
+	post("status=429;retry-after=2") // the header asks for a 429
+	post("")                         // no fault
+	for _, e := range s.Journal() {
+		fmt.Printf("%d %q\n", e.Status, e.Fault)
+	}
+	// Output:
+	// 503  true
+	// 429 2 true
+	// 200  true
+	// 503 "rule 0: status=503"
+	// 429 "header: status=429;retry-after=2"
+	// 200 ""
+}

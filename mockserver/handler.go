@@ -1,0 +1,287 @@
+package mockserver
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
+	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
+)
+
+// endpoint is one API endpoint.
+type endpoint struct {
+	name        string // as in FaultRule.Endpoint
+	path        string
+	createsJobs bool
+	example     string // a minimal valid body, for messages
+	serve       func(s *Server, x *exchange, f fields) response
+}
+
+// exchange is the state of one API request.
+type exchange struct {
+	entry    JournalEntry
+	body     []byte
+	started  time.Time
+	recorded bool
+	now      time.Time // the server clock, read once per request
+	owner    jobs.Owner
+	fault    fault.Action
+}
+
+// finish records the request in the journal and the log, once. It runs
+// before the answer is written, so a client that has its answer finds the
+// request in the journal.
+func (s *Server) finish(x *exchange) {
+	if !x.recorded {
+		x.recorded = true
+		s.record(&x.entry, x.body, x.started)
+	}
+}
+
+// response is an answer ready to send; body comes from bufPool.
+type response struct {
+	status     int
+	body       *[]byte
+	retryAfter int
+}
+
+// endpoints are the API endpoints in documentation order; routes finds
+// them by path.
+var (
+	endpoints = []*endpoint{
+		{name: EndpointQuery, serve: (*Server).serveQuery,
+			example: `{"api_key": "<your key>", "query": "electric cars"}`},
+		{name: EndpointQueryAsync, createsJobs: true, serve: (*Server).serveQueryAsync,
+			example: `{"api_key": "<your key>", "query": "electric cars"}`},
+		{name: EndpointGetResults, serve: (*Server).serveGetResults,
+			example: `{"api_key": "<your key>", "query_id": "<the id /api/v2/query-async returned>"}`},
+		{name: EndpointHeadlines, serve: (*Server).serveHeadlines,
+			example: `{"api_key": "<your key>"}`},
+	}
+	routes = map[string]*endpoint{}
+)
+
+func init() {
+	for _, ep := range endpoints {
+		ep.path = "/api/v2/" + ep.name
+		routes[ep.path] = ep
+	}
+}
+
+// apiPaths lists the endpoints for messages.
+const apiPaths = "POST /api/v2/query, /api/v2/query-async, /api/v2/get-results and /api/v2/headlines"
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.enter() {
+		w.Header().Set("X-Request-Id", s.ids.request(s.reqSeq.Add(1)))
+		w.Header().Set("Content-Type", "application/json")
+		b := errorBody("the mock server is closed: start a new one with mockserver.New")
+		writeRaw(w, http.StatusServiceUnavailable, 0, b, len(b))
+		return
+	}
+	defer s.inflight.Done()
+	if strings.HasPrefix(r.URL.Path, adminPrefix) {
+		s.serveAdmin(w, r)
+		return
+	}
+	s.serveAPI(w, r)
+}
+
+// serveAPI answers one request to the API, recording it in the journal. Any
+// panic becomes a logged 500 (or, once the answer has started, a dropped
+// connection); http.ErrAbortHandler, used by drop and truncate faults, is
+// passed on.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
+	n := s.reqSeq.Add(1)
+	x := &exchange{started: time.Now(), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method, Path: r.URL.Path}}
+	e := &x.entry
+	h := w.Header()
+	h["X-Request-Id"] = []string{e.RequestID}
+	h["Content-Type"] = []string{"application/json"}
+	defer func() {
+		p := recover()
+		abort := p == http.ErrAbortHandler
+		if p != nil && !abort {
+			s.logger.Error("mockserver: recovered from a panic while serving a request",
+				"request_id", e.RequestID, "path", e.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			if e.Status == 0 {
+				s.send(w, x, s.errorResponse(&apiError{status: http.StatusInternalServerError, msg: fmt.Sprintf(
+					"internal error in the mock server (request %s): this is a bug in mockserver; the server log has the details", e.RequestID)}), false)
+			} else { // the answer has started: all that is left is to cut it
+				abort = true
+			}
+		}
+		s.finish(x)
+		if abort {
+			panic(http.ErrAbortHandler)
+		}
+	}()
+	e.Time = s.clock()
+	x.now = e.Time
+	ep := routes[r.URL.Path]
+	if ep == nil {
+		s.send(w, x, s.errorResponse(&apiError{status: http.StatusNotFound, msg: fmt.Sprintf(
+			"there is no endpoint at %s: use %s", quoteShort(r.URL.Path), apiPaths)}), false)
+		return
+	}
+	if r.Method != http.MethodPost {
+		h.Set("Allow", http.MethodPost)
+		s.send(w, x, s.errorResponse(&apiError{status: http.StatusMethodNotAllowed, msg: fmt.Sprintf(
+			"%s does not accept %s: send a POST with a JSON body", ep.path, quoteShort(r.Method))}), false)
+		return
+	}
+	var aerr *apiError
+	if x.body, aerr = readBody(w, r); aerr != nil {
+		s.send(w, x, s.errorResponse(aerr), false)
+		return
+	}
+	var source string
+	if x.fault, source, aerr = s.decideFault(r.Header.Values(FaultHeader), ep); aerr != nil {
+		s.send(w, x, s.errorResponse(aerr), false)
+		return
+	}
+	if source != "" {
+		e.Fault = source + ": " + x.fault.String()
+	}
+	if err := fault.Wait(r.Context(), x.fault.Latency); err != nil {
+		e.Fault += " (request cancelled during the latency)"
+		s.finish(x)
+		panic(http.ErrAbortHandler)
+	}
+	if x.fault.Drop {
+		s.finish(x)
+		panic(http.ErrAbortHandler)
+	}
+	var resp response
+	if x.fault.Status != 0 {
+		resp = s.errorResponse(&apiError{status: x.fault.Status, retryAfter: x.fault.RetryAfter, msg: fmt.Sprintf(
+			"injected fault (%s): the mock server was told to answer %d %s; retry, or remove the fault",
+			source, x.fault.Status, http.StatusText(x.fault.Status))})
+	} else {
+		resp = s.serveEndpoint(ep, x)
+	}
+	s.send(w, x, resp, x.fault.Truncate)
+}
+
+// serveEndpoint parses the body, authenticates, applies the rate limit and
+// runs the endpoint.
+func (s *Server) serveEndpoint(ep *endpoint, x *exchange) response {
+	f, aerr := parseBody(x.body, ep.example)
+	if aerr != nil {
+		return s.errorResponse(aerr)
+	}
+	if x.owner, aerr = s.authenticate(f); aerr != nil {
+		return s.errorResponse(aerr)
+	}
+	if s.limiter != nil {
+		if ok, wait := s.limiter.allow(x.owner, x.now); !ok {
+			return s.errorResponse(&apiError{status: http.StatusTooManyRequests, retryAfter: wait, msg: fmt.Sprintf(
+				"rate limit exceeded: this key may make %v requests per second in bursts of up to %v; retry after %d s (see Retry-After)",
+				s.limiter.rate, s.limiter.burst, wait)})
+		}
+	}
+	return ep.serve(s, x, f)
+}
+
+// readBody reads at most MaxBodyBytes of the body.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
+	if r.Body == nil {
+		return nil, nil
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return nil, &apiError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(
+			"the request body is larger than 1 MiB (%d bytes): send only the documented fields", MaxBodyBytes)}
+	case err != nil:
+		return nil, badRequest("the request body could not be read (%v): send the whole body with the request", err)
+	}
+	return b, nil
+}
+
+// authenticate checks the api_key member and returns its hash. Accepted
+// keys are compared as hashes in constant time.
+func (s *Server) authenticate(f fields) (jobs.Owner, *apiError) {
+	key, ok, aerr := f.str("api_key")
+	switch {
+	case aerr != nil:
+		return jobs.Owner{}, aerr
+	case !ok:
+		return jobs.Owner{}, &apiError{status: http.StatusUnauthorized, msg: fmt.Sprintf(
+			"api_key is missing: put your API key in the JSON body, e.g. %s", examples["api_key"])}
+	case strings.TrimSpace(key) == "":
+		return jobs.Owner{}, &apiError{status: http.StatusUnauthorized, msg: fmt.Sprintf(
+			"api_key is blank: put your API key in the JSON body, e.g. %s", examples["api_key"])}
+	}
+	owner := jobs.Owner(sha256.Sum256([]byte(key)))
+	if s.keyHashes == nil {
+		return owner, nil
+	}
+	match := 0
+	for _, k := range s.keyHashes {
+		match |= subtle.ConstantTimeCompare(owner[:], k[:])
+	}
+	if match != 1 {
+		return jobs.Owner{}, &apiError{status: http.StatusUnauthorized, msg: "api_key is not accepted by this mock server: " +
+			"use a key given to mockserver.WithAPIKeys (Server.Client and Server.APIKey provide one)"}
+	}
+	return owner, nil
+}
+
+// errorResponse encodes a failure as {"state": "FAILED", "message": …}.
+// A 429 always carries Retry-After.
+func (s *Server) errorResponse(e *apiError) response {
+	buf := getBuf()
+	*buf = append(*buf, errorBody(e.msg)...)
+	retry := e.retryAfter
+	if e.status == http.StatusTooManyRequests && retry == 0 {
+		retry = 1
+	}
+	return response{status: e.status, body: buf, retryAfter: retry}
+}
+
+func errorBody(msg string) []byte {
+	b := append([]byte(`{"state":"FAILED","message":`), appendString(nil, msg)...)
+	return append(b, '}')
+}
+
+// send records the request, then writes a response and returns its buffer
+// to the pool. With truncate it sends the headers and half the body, then
+// aborts the connection.
+func (s *Server) send(w http.ResponseWriter, x *exchange, resp response, truncate bool) {
+	x.entry.Status = resp.status
+	s.finish(x)
+	b := *resp.body
+	n := len(b)
+	if truncate {
+		b = b[:n/2]
+	}
+	writeRaw(w, resp.status, resp.retryAfter, b, n)
+	if truncate {
+		_ = http.NewResponseController(w).Flush() // without a flusher the abort still cuts the body
+		putBuf(resp.body)
+		panic(http.ErrAbortHandler)
+	}
+	putBuf(resp.body)
+}
+
+// writeRaw writes status and b, announcing a body of length n (more than
+// len(b) for a truncated answer).
+func writeRaw(w http.ResponseWriter, status, retryAfter int, b []byte, n int) {
+	h := w.Header()
+	if retryAfter > 0 {
+		h["Retry-After"] = []string{strconv.Itoa(retryAfter)}
+	}
+	h["Content-Length"] = []string{strconv.Itoa(n)}
+	w.WriteHeader(status)
+	_, _ = w.Write(b) // a write error means the client went away; nothing to do
+}

@@ -1,0 +1,193 @@
+// Package fault decides which injected fault, if any, the mock server applies
+// to a request: the X-Mock-Fault header syntax, programmatic rules that fire
+// on every Nth matching request or with a seeded probability, and a
+// cancellable wait for injected latency.
+//
+// Every decision is a pure function of the seed, the rules and the order in
+// which requests arrive, so a test that replays the same requests sees the
+// same faults.
+package fault
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Job is the outcome forced on an asynchronous job.
+type Job uint8
+
+// Job outcomes.
+const (
+	JobNormal Job = iota // the job runs and succeeds
+	JobFail              // the job ends FAILED once its pending period is over
+	JobStuck             // the job stays PENDING until it expires
+)
+
+// Limits on header and rule values.
+const (
+	MaxLatency    = 5 * time.Minute
+	MaxRetryAfter = 24 * 60 * 60 // seconds
+)
+
+// Action is what an injected fault does to one request. The zero Action does
+// nothing.
+type Action struct {
+	Latency    time.Duration // wait this long first (cancelled with the request)
+	Status     int           // answer this status (400..599) instead of serving the request
+	RetryAfter int           // seconds sent in Retry-After with Status; 0 = none (1 for 429)
+	Drop       bool          // close the connection without any response
+	Truncate   bool          // send the headers and part of the body, then close
+	Job        Job           // on query-async: the fate of the job created
+}
+
+// IsZero reports whether the action does nothing.
+func (a Action) IsZero() bool { return a == Action{} }
+
+// String returns the action in X-Mock-Fault header syntax, items in a fixed
+// order, e.g. "latency=150ms;status=503;retry-after=2".
+func (a Action) String() string {
+	var items []string
+	if a.Latency > 0 {
+		items = append(items, "latency="+a.Latency.String())
+	}
+	if a.Status != 0 {
+		items = append(items, "status="+strconv.Itoa(a.Status))
+	}
+	if a.RetryAfter != 0 {
+		items = append(items, "retry-after="+strconv.Itoa(a.RetryAfter))
+	}
+	if a.Drop {
+		items = append(items, "drop")
+	}
+	if a.Truncate {
+		items = append(items, "truncate")
+	}
+	switch a.Job {
+	case JobFail:
+		items = append(items, "job=fail")
+	case JobStuck:
+		items = append(items, "job=stuck")
+	}
+	return strings.Join(items, ";")
+}
+
+// Validate reports an action whose parts contradict each other or are out
+// of range. The message names the field as it is spelled in the header.
+func (a Action) Validate() error {
+	switch {
+	case a.Latency < 0 || a.Latency > MaxLatency:
+		return fmt.Errorf("latency %v is out of range: use a duration from 0 to %v", a.Latency, MaxLatency)
+	case a.Status != 0 && (a.Status < 400 || a.Status > 599):
+		return fmt.Errorf("status %d is out of range: use an HTTP error status from 400 to 599", a.Status)
+	case a.RetryAfter < 0 || a.RetryAfter > MaxRetryAfter:
+		return fmt.Errorf("retry-after %d is out of range: use whole seconds from 0 to %d", a.RetryAfter, MaxRetryAfter)
+	case a.RetryAfter != 0 && a.Status == 0:
+		return errors.New("retry-after needs a status to go with it, e.g. status=429;retry-after=2")
+	case a.Drop && (a.Status != 0 || a.Truncate || a.Job != JobNormal):
+		return errors.New("drop sends no response, so it cannot be combined with status, truncate or job")
+	case a.Job > JobStuck:
+		return fmt.Errorf("job outcome %d is unknown: use fail or stuck", a.Job)
+	case a.Job != JobNormal && (a.Status != 0 || a.Truncate):
+		return errors.New("job=fail and job=stuck need the submission to succeed, so they cannot be combined with status or truncate")
+	}
+	return nil
+}
+
+// Syntax describes the X-Mock-Fault header grammar for error messages.
+const Syntax = `items separated by ";": status=<400-599>, retry-after=<seconds>, ` +
+	`latency=<duration, e.g. 150ms>, drop, truncate, job=fail, job=stuck; ` +
+	`e.g. "status=429;retry-after=2" or "latency=150ms;truncate"`
+
+// ParseHeader parses an X-Mock-Fault header value. A blank value is the zero
+// Action. Item names are case-insensitive and may be surrounded by spaces.
+func ParseHeader(s string) (Action, error) {
+	var a Action
+	seen := map[string]bool{}
+	for item := range strings.SplitSeq(s, ";") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, value, hasValue := strings.Cut(item, "=")
+		name = strings.ToLower(strings.TrimSpace(name))
+		value = strings.TrimSpace(value)
+		if seen[name] {
+			return Action{}, fmt.Errorf("%q is given twice; give each item once", name)
+		}
+		seen[name] = true
+		if err := a.set(name, value, hasValue); err != nil {
+			return Action{}, err
+		}
+	}
+	if err := a.Validate(); err != nil {
+		return Action{}, err
+	}
+	return a, nil
+}
+
+func (a *Action) set(name, value string, hasValue bool) error {
+	flag := func() error {
+		if hasValue {
+			return fmt.Errorf("%q takes no value; write just %q", name, name)
+		}
+		return nil
+	}
+	switch name {
+	case "drop":
+		a.Drop = true
+		return flag()
+	case "truncate":
+		a.Truncate = true
+		return flag()
+	case "status":
+		n, err := strconv.Atoi(value)
+		if err != nil {
+			return fmt.Errorf("status=%q is not a whole number; write e.g. status=503", value)
+		}
+		a.Status = n
+	case "retry-after":
+		n, err := strconv.Atoi(value)
+		if err != nil {
+			return fmt.Errorf("retry-after=%q is not a whole number of seconds; write e.g. retry-after=2", value)
+		}
+		a.RetryAfter = n
+	case "latency":
+		d, err := time.ParseDuration(value)
+		if err != nil {
+			return fmt.Errorf("latency=%q is not a duration; write e.g. latency=150ms or latency=2s", value)
+		}
+		a.Latency = d
+	case "job":
+		switch strings.ToLower(value) {
+		case "fail":
+			a.Job = JobFail
+		case "stuck":
+			a.Job = JobStuck
+		default:
+			return fmt.Errorf("job=%q is unknown; write job=fail or job=stuck", value)
+		}
+	default:
+		return fmt.Errorf("unknown item %q", name)
+	}
+	return nil
+}
+
+// Wait sleeps for d or until ctx is done, whichever comes first, and returns
+// ctx's error in the latter case. A d of 0 or less returns nil at once.
+func Wait(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

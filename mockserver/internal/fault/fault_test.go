@@ -1,0 +1,223 @@
+package fault
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseHeader(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want Action
+	}{
+		{"", Action{}},
+		{"  ", Action{}},
+		{"status=503", Action{Status: 503}},
+		{"status=429;retry-after=2", Action{Status: 429, RetryAfter: 2}},
+		{" Status = 500 ; Latency=150ms ;", Action{Status: 500, Latency: 150 * time.Millisecond}},
+		{"latency=150ms", Action{Latency: 150 * time.Millisecond}},
+		{"drop", Action{Drop: true}},
+		{"latency=1s;drop", Action{Latency: time.Second, Drop: true}},
+		{"truncate", Action{Truncate: true}},
+		{"status=502;truncate", Action{Status: 502, Truncate: true}},
+		{"job=fail", Action{Job: JobFail}},
+		{"job=STUCK;latency=5ms", Action{Job: JobStuck, Latency: 5 * time.Millisecond}},
+	}
+	for _, tt := range tests {
+		got, err := ParseHeader(tt.in)
+		if err != nil {
+			t.Errorf("ParseHeader(%q): %v", tt.in, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("ParseHeader(%q) (-want +got):\n%s", tt.in, diff)
+		}
+		again, err := ParseHeader(got.String())
+		if err != nil || again != got {
+			t.Errorf("round trip of %q through %q gave %+v, %v", tt.in, got.String(), again, err)
+		}
+	}
+}
+
+func TestParseHeaderErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"sttus=503", `unknown item "sttus"`},
+		{"status=abc", `status="abc" is not a whole number; write e.g. status=503`},
+		{"status=200", "status 200 is out of range: use an HTTP error status from 400 to 599"},
+		{"status=503;status=500", `"status" is given twice; give each item once`},
+		{"retry-after=2", "retry-after needs a status to go with it, e.g. status=429;retry-after=2"},
+		{"status=429;retry-after=soon", `retry-after="soon" is not a whole number of seconds; write e.g. retry-after=2`},
+		{"status=429;retry-after=-1", "retry-after -1 is out of range: use whole seconds from 0 to 86400"},
+		{"latency=fast", `latency="fast" is not a duration; write e.g. latency=150ms or latency=2s`},
+		{"latency=-1s", "latency -1s is out of range: use a duration from 0 to 5m0s"},
+		{"latency=6m", "latency 6m0s is out of range: use a duration from 0 to 5m0s"},
+		{"drop=yes", `"drop" takes no value; write just "drop"`},
+		{"drop;status=503", "drop sends no response, so it cannot be combined with status, truncate or job"},
+		{"drop;truncate", "drop sends no response, so it cannot be combined with status, truncate or job"},
+		{"job=maybe", `job="maybe" is unknown; write job=fail or job=stuck`},
+		{"job=fail;status=500", "job=fail and job=stuck need the submission to succeed, so they cannot be combined with status or truncate"},
+	}
+	for _, tt := range tests {
+		_, err := ParseHeader(tt.in)
+		if err == nil {
+			t.Errorf("ParseHeader(%q) succeeded, want error %q", tt.in, tt.want)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			t.Errorf("ParseHeader(%q) error (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+func TestRuleValidate(t *testing.T) {
+	t.Parallel()
+	act := Action{Status: 503}
+	tests := []struct {
+		r    Rule
+		want string
+	}{
+		{Rule{Every: -1, Action: act}, "field Every is -1: use a positive count, or 0 with Probability"},
+		{Rule{Probability: 1.5, Action: act}, "field Probability is 1.5: use a chance from 0 to 1"},
+		{Rule{Every: 2, Probability: 0.5, Action: act}, "fields Every and Probability are both set: set one of them"},
+		{Rule{Times: -2, Action: act}, "field Times is -2: use a positive limit, or 0 for no limit"},
+		{Rule{}, "the rule has no action: set a latency, status, drop, truncate or job outcome"},
+		{Rule{Action: Action{Status: 302}}, "status 302 is out of range: use an HTTP error status from 400 to 599"},
+		{Rule{Action: Action{Job: 9}}, "job outcome 9 is unknown: use fail or stuck"},
+	}
+	for _, tt := range tests {
+		err := tt.r.Validate()
+		if err == nil {
+			t.Errorf("%+v: no error, want %q", tt.r, tt.want)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			t.Errorf("%+v (-want +got):\n%s", tt.r, diff)
+		}
+	}
+	if _, err := NewInjector(1, []Rule{{Action: act}, {}}); err == nil || err.Error() != "fault rule 1: the rule has no action: set a latency, status, drop, truncate or job outcome" {
+		t.Errorf("NewInjector with a bad rule: %v", err)
+	}
+}
+
+// fired returns, for n requests to endpoint, the indices of the rules applied.
+func fired(in *Injector, endpoint string, jobs bool, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		_, out[i] = in.Decide(endpoint, jobs)
+	}
+	return out
+}
+
+func TestInjectorEveryNth(t *testing.T) {
+	t.Parallel()
+	in, err := NewInjector(7, []Rule{{Endpoint: "query", Every: 3, Action: Action{Status: 503}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{-1, -1, 0, -1, -1, 0, -1}
+	if diff := cmp.Diff(want, fired(in, "query", false, 7)); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]int{-1, -1, -1}, fired(in, "headlines", false, 3)); diff != "" {
+		t.Fatalf("other endpoint (-want +got):\n%s", diff)
+	}
+	in.Reset()
+	if diff := cmp.Diff(want, fired(in, "query", false, 7)); diff != "" {
+		t.Fatalf("after Reset (-want +got):\n%s", diff)
+	}
+}
+
+func TestInjectorOrderTimesAndJobs(t *testing.T) {
+	t.Parallel()
+	in, err := NewInjector(1, []Rule{
+		{Action: Action{Job: JobFail}},                            // only job-creating endpoints
+		{Endpoint: "query", Times: 2, Action: Action{Drop: true}}, // the first two queries
+		{Every: 2, Action: Action{Status: 500}},                   // every second request anywhere
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// query: rule 1 wins twice (rule 2 counts 1, 2 meanwhile), then rule 2 on its 4th match.
+	if diff := cmp.Diff([]int{1, 1, -1, 2}, fired(in, "query", false, 4)); diff != "" {
+		t.Fatalf("query (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]int{0, 0}, fired(in, "query-async", true, 2)); diff != "" {
+		t.Fatalf("query-async (-want +got):\n%s", diff)
+	}
+	act, i := in.Decide("headlines", false) // rule 2's 7th match
+	if i != -1 || !act.IsZero() {
+		t.Fatalf("headlines: rule %d %+v", i, act)
+	}
+	if act, i := in.Decide("headlines", false); i != 2 || act != (Action{Status: 500}) {
+		t.Fatalf("headlines: rule %d %+v", i, act)
+	}
+}
+
+func TestInjectorProbabilityIsSeeded(t *testing.T) {
+	t.Parallel()
+	rules := []Rule{{Probability: 0.3, Action: Action{Status: 503}}}
+	run := func(seed uint64) []int {
+		in, err := NewInjector(seed, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fired(in, "query", false, 2000)
+	}
+	a, b := run(42), run(42)
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Fatalf("same seed, different faults (-first +second):\n%s", diff)
+	}
+	if cmp.Equal(a, run(43)) {
+		t.Fatal("seeds 42 and 43 gave the same faults")
+	}
+	n := 0
+	for _, i := range a {
+		if i == 0 {
+			n++
+		}
+	}
+	if n < 500 || n > 700 {
+		t.Fatalf("fired %d of 2000 times with probability 0.3", n)
+	}
+}
+
+func TestSetKeepsOldRulesOnError(t *testing.T) {
+	t.Parallel()
+	in, err := NewInjector(1, []Rule{{Action: Action{Status: 503}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Set([]Rule{{Every: -1, Action: Action{Drop: true}}}); err == nil {
+		t.Fatal("Set accepted a bad rule")
+	}
+	if act, _ := in.Decide("query", false); act.Status != 503 {
+		t.Fatalf("old rule lost: %+v", act)
+	}
+	if err := in.Set(nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, i := in.Decide("query", false); i != -1 {
+		t.Fatalf("rule %d fired after clearing", i)
+	}
+}
+
+func TestWait(t *testing.T) {
+	t.Parallel()
+	if err := Wait(context.Background(), time.Millisecond); err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Wait(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Wait on a cancelled context = %v, want context.Canceled", err)
+	}
+	if err := Wait(ctx, 0); err != nil {
+		t.Fatalf("Wait(0) on a cancelled context = %v, want nil: there is nothing to wait for", err)
+	}
+}

@@ -1,0 +1,133 @@
+package fault
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// Rule injects Action into matching requests. A request matches when Endpoint
+// is "" or equals the request's endpoint name and, for an Action with a Job
+// outcome, the endpoint creates jobs.
+type Rule struct {
+	Endpoint string
+	// Every fires the rule on every Every-th matching request (the Every-th,
+	// 2×Every-th, ...). Probability instead fires it on each matching
+	// request with that chance, drawn from the seed. With neither set the
+	// rule fires on every matching request; setting both is an error.
+	Every       int
+	Probability float64
+	// Times stops the rule after it has applied this many times; 0 = never.
+	Times  int
+	Action Action
+}
+
+// Validate reports a rule that cannot work.
+func (r Rule) Validate() error {
+	switch {
+	case r.Every < 0:
+		return fmt.Errorf("field Every is %d: use a positive count, or 0 with Probability", r.Every)
+	case r.Probability < 0 || r.Probability > 1:
+		return fmt.Errorf("field Probability is %v: use a chance from 0 to 1", r.Probability)
+	case r.Every > 0 && r.Probability > 0:
+		return errors.New("fields Every and Probability are both set: set one of them")
+	case r.Times < 0:
+		return fmt.Errorf("field Times is %d: use a positive limit, or 0 for no limit", r.Times)
+	case r.Action.IsZero():
+		return errors.New("the rule has no action: set a latency, status, drop, truncate or job outcome")
+	}
+	return r.Action.Validate()
+}
+
+// Injector applies a list of rules. It is safe for concurrent use.
+type Injector struct {
+	mu      sync.Mutex
+	seed    uint64
+	rules   []Rule
+	matched []uint64 // per rule: matching requests seen
+	applied []int    // per rule: times applied
+}
+
+// NewInjector returns an injector for the rules, drawing probabilities from
+// seed. It reports the first invalid rule.
+func NewInjector(seed uint64, rules []Rule) (*Injector, error) {
+	in := &Injector{seed: seed}
+	if err := in.Set(rules); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// Set replaces the rules and restarts every counter. On error the previous
+// rules stay in force.
+func (in *Injector) Set(rules []Rule) error {
+	for i, r := range rules {
+		if err := r.Validate(); err != nil {
+			return fmt.Errorf("fault rule %d: %w", i, err)
+		}
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.rules = append([]Rule(nil), rules...)
+	in.matched = make([]uint64, len(rules))
+	in.applied = make([]int, len(rules))
+	return nil
+}
+
+// Reset restarts every counter, so the rules fire again as they did from the
+// start.
+func (in *Injector) Reset() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	clear(in.matched)
+	clear(in.applied)
+}
+
+// Decide counts the request against every rule it matches and returns the
+// action of the first rule that fires, with that rule's index. It returns
+// the zero Action and -1 when no rule fires.
+func (in *Injector) Decide(endpoint string, createsJobs bool) (Action, int) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	chosen := -1
+	for i, r := range in.rules {
+		if r.Endpoint != "" && r.Endpoint != endpoint || r.Action.Job != JobNormal && !createsJobs {
+			continue
+		}
+		in.matched[i]++
+		if chosen >= 0 || r.Times > 0 && in.applied[i] >= r.Times || !in.fires(i, r) {
+			continue
+		}
+		chosen = i
+		in.applied[i]++
+	}
+	if chosen < 0 {
+		return Action{}, -1
+	}
+	return in.rules[chosen].Action, chosen
+}
+
+func (in *Injector) fires(i int, r Rule) bool {
+	n := in.matched[i]
+	switch {
+	case r.Every > 0:
+		return n%uint64(r.Every) == 0
+	case r.Probability > 0:
+		return unitFloat(in.seed, uint64(i), n) < r.Probability
+	}
+	return true
+}
+
+// unitFloat returns a number in [0, 1) that depends only on its arguments.
+func unitFloat(seed, rule, n uint64) float64 {
+	x := mix(seed ^ mix(rule+0x632be59bd9b4e019) ^ mix(n))
+	return float64(x>>11) / (1 << 53)
+}
+
+// mix is the SplitMix64 finaliser: a bijection with good avalanche.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}

@@ -1,0 +1,190 @@
+package jobs
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var (
+	t0    = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	alice = Owner{1}
+	bob   = Owner{2}
+)
+
+type poll struct {
+	State State
+	Query string
+	OK    bool
+}
+
+func pollAt(s *Store[string], id string, o Owner, now time.Time) poll {
+	st, q, ok := s.Poll(id, o, now)
+	return poll{st, q, ok}
+}
+
+func TestPendingForFirstPollByDefault(t *testing.T) {
+	t.Parallel()
+	s := New[string](Config{TTL: time.Hour, Max: 10, PendingPolls: 1})
+	s.Submit("a", alice, "cars", Succeed, t0)
+	want := []poll{{Pending, "cars", true}, {Succeeded, "cars", true}, {Succeeded, "cars", true}}
+	got := []poll{pollAt(s, "a", alice, t0), pollAt(s, "a", alice, t0), pollAt(s, "a", alice, t0)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestReadyAtOnceWithoutPending(t *testing.T) {
+	t.Parallel()
+	s := New[string](Config{TTL: time.Hour, Max: 10})
+	s.Submit("a", alice, "q", Succeed, t0)
+	if diff := cmp.Diff(poll{Succeeded, "q", true}, pollAt(s, "a", alice, t0)); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestPendingByTimeAndPolls(t *testing.T) {
+	t.Parallel()
+	s := New[string](Config{TTL: time.Hour, Max: 10, PendingPolls: 2, PendingFor: 10 * time.Second})
+	s.Submit("a", alice, "q", Succeed, t0)
+	got := []State{}
+	for _, at := range []time.Duration{0, 20 * time.Second, 20 * time.Second, 5 * time.Second} {
+		p := pollAt(s, "a", alice, t0.Add(at))
+		got = append(got, p.State)
+	}
+	// Polls 1 and 2 are within PendingPolls; poll 3 is past both limits;
+	// once ready a job stays ready even if the clock goes back.
+	if diff := cmp.Diff([]State{Pending, Pending, Succeeded, Succeeded}, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	s.Submit("b", alice, "q", Succeed, t0)
+	got = got[:0]
+	for _, at := range []time.Duration{0, time.Second, 2 * time.Second, 9 * time.Second, 10 * time.Second} {
+		got = append(got, pollAt(s, "b", alice, t0.Add(at)).State)
+	}
+	if diff := cmp.Diff([]State{Pending, Pending, Pending, Pending, Succeeded}, got); diff != "" {
+		t.Fatalf("by time (-want +got):\n%s", diff)
+	}
+}
+
+func TestOutcomes(t *testing.T) {
+	t.Parallel()
+	s := New[string](Config{TTL: time.Hour, Max: 10, PendingPolls: 1})
+	s.Submit("f", alice, "q", Fail, t0)
+	s.Submit("s", alice, "q", Stuck, t0)
+	var got []State
+	for range 3 {
+		got = append(got, pollAt(s, "f", alice, t0).State, pollAt(s, "s", alice, t0.Add(time.Minute)).State)
+	}
+	want := []State{Pending, Pending, Failed, Pending, Failed, Pending}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestOtherOwnerAndUnknownID(t *testing.T) {
+	t.Parallel()
+	s := New[string](Config{TTL: time.Hour, Max: 10})
+	s.Submit("a", alice, "q", Succeed, t0)
+	if got := pollAt(s, "a", bob, t0); got.OK {
+		t.Fatalf("bob saw alice's job: %+v", got)
+	}
+	if got := pollAt(s, "nope", alice, t0); got.OK {
+		t.Fatalf("unknown id found: %+v", got)
+	}
+	// Bob's attempts neither count as polls nor refresh the job.
+	if diff := cmp.Diff(poll{Succeeded, "q", true}, pollAt(s, "a", alice, t0)); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestTTLCountsFromLastUse(t *testing.T) {
+	t.Parallel()
+	s := New[string](Config{TTL: time.Hour, Max: 10})
+	s.Submit("a", alice, "q", Succeed, t0)
+	s.Submit("b", alice, "q", Succeed, t0)
+	if !pollAt(s, "a", alice, t0.Add(59*time.Minute)).OK {
+		t.Fatal("a expired before its TTL")
+	}
+	if pollAt(s, "b", alice, t0.Add(time.Hour)).OK {
+		t.Fatal("b still there an hour after its last use")
+	}
+	if !pollAt(s, "a", alice, t0.Add(time.Hour+58*time.Minute)).OK {
+		t.Fatal("a expired although it was used 59 minutes before")
+	}
+	if pollAt(s, "a", alice, t0.Add(2*time.Hour+59*time.Minute)).OK {
+		t.Fatal("a still there an hour after its last use")
+	}
+	if n := s.Len(); n != 0 {
+		t.Fatalf("Len = %d after expiry, want 0", n)
+	}
+}
+
+func TestExpiredJobNotAtFrontIsGone(t *testing.T) {
+	t.Parallel()
+	s := New[string](Config{TTL: time.Hour, Max: 10})
+	s.Submit("late", alice, "q", Succeed, t0.Add(3*time.Hour)) // clock went back afterwards
+	s.Submit("early", alice, "q", Succeed, t0)
+	if pollAt(s, "early", alice, t0.Add(time.Hour)).OK {
+		t.Fatal("expired job behind an unexpired one was still found")
+	}
+}
+
+func TestCapEvictsLeastRecentlyUsed(t *testing.T) {
+	t.Parallel()
+	s := New[string](Config{TTL: time.Hour, Max: 3})
+	for i := range 3 {
+		s.Submit(fmt.Sprint(i), alice, "q", Succeed, t0)
+	}
+	pollAt(s, "0", alice, t0) // 0 is now the most recently used
+	s.Submit("3", alice, "q", Succeed, t0)
+	s.Submit("4", alice, "q", Succeed, t0)
+	var got []string
+	for i := range 5 {
+		if pollAt(s, fmt.Sprint(i), alice, t0).OK {
+			got = append(got, fmt.Sprint(i))
+		}
+	}
+	if diff := cmp.Diff([]string{"0", "3", "4"}, got); diff != "" {
+		t.Fatalf("kept (-want +got):\n%s", diff)
+	}
+	if s.Len() != 3 {
+		t.Fatalf("Len = %d, want 3", s.Len())
+	}
+}
+
+func TestManyJobsStayBounded(t *testing.T) {
+	t.Parallel()
+	s := New[string](Config{TTL: time.Hour, Max: 100})
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 1000 {
+				id := fmt.Sprint(g, "-", i)
+				s.Submit(id, alice, "q", Succeed, t0)
+				s.Poll(id, alice, t0)
+			}
+		})
+	}
+	wg.Wait()
+	if n := s.Len(); n != 100 {
+		t.Fatalf("Len = %d, want 100", n)
+	}
+	s.Reset()
+	if n := s.Len(); n != 0 {
+		t.Fatalf("Len after Reset = %d", n)
+	}
+}
+
+func TestResubmitSameIDReplaces(t *testing.T) {
+	t.Parallel()
+	s := New[string](Config{TTL: time.Hour, Max: 2})
+	s.Submit("a", alice, "old", Succeed, t0)
+	s.Submit("a", bob, "new", Succeed, t0)
+	if got := pollAt(s, "a", bob, t0); got.Query != "new" || s.Len() != 1 {
+		t.Fatalf("got %+v, Len %d", got, s.Len())
+	}
+}

@@ -1,0 +1,130 @@
+package journal
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRingKeepsNewestInOrder(t *testing.T) {
+	t.Parallel()
+	r := New[int](3)
+	if diff := cmp.Diff([]int{}, r.Snapshot()); diff != "" {
+		t.Fatalf("empty snapshot (-want +got):\n%s", diff)
+	}
+	r.Add(1)
+	r.Add(2)
+	if diff := cmp.Diff([]int{1, 2}, r.Snapshot()); diff != "" {
+		t.Fatalf("partial snapshot (-want +got):\n%s", diff)
+	}
+	for i := 3; i <= 7; i++ {
+		r.Add(i)
+	}
+	if diff := cmp.Diff([]int{5, 6, 7}, r.Snapshot()); diff != "" {
+		t.Fatalf("wrapped snapshot (-want +got):\n%s", diff)
+	}
+	r.Reset()
+	r.Add(8)
+	if diff := cmp.Diff([]int{8}, r.Snapshot()); diff != "" {
+		t.Fatalf("after reset (-want +got):\n%s", diff)
+	}
+}
+
+func TestRingZeroSizeStoresNothing(t *testing.T) {
+	t.Parallel()
+	for _, size := range []int{0, -4} {
+		r := New[string](size)
+		r.Add("x")
+		if got := r.Snapshot(); len(got) != 0 {
+			t.Errorf("New(%d) stored %q", size, got)
+		}
+	}
+}
+
+func TestRingConcurrentAdds(t *testing.T) {
+	t.Parallel()
+	r := New[int](50)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 100 {
+				r.Add(g*1000 + i)
+				_ = r.Snapshot()
+			}
+		})
+	}
+	wg.Wait()
+	if got := len(r.Snapshot()); got != 50 {
+		t.Fatalf("len = %d, want 50", got)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	t.Parallel()
+	const canary = "CANARY-d41d8cd98f00"
+	tests := []struct {
+		name, body, want string
+	}{
+		{"empty", "", ""},
+		{"blank", "  \n", ""},
+		{"top level", `{"api_key":"` + canary + `","query":"x"}`, `{"api_key":"[redacted]","query":"x"}`},
+		{"spaces kept", `{ "query" : "x" , "api_key" :  "` + canary + `" }`, `{ "query" : "x" , "api_key" :  "[redacted]" }`},
+		{"any case", `{"API_Key":"` + canary + `"}`, `{"API_Key":"[redacted]"}`},
+		{"escaped name", `{"api\u005fkey":"` + canary + `"}`, `{"api\u005fkey":"[redacted]"}`},
+		{"duplicates", `{"api_key":"a","api_key":"` + canary + `"}`, `{"api_key":"[redacted]","api_key":"[redacted]"}`},
+		{"nested", `{"x":{"api_key":["` + canary + `"]},"y":[{"api_key":1}]}`, `{"x":{"api_key":"[redacted]"},"y":[{"api_key":"[redacted]"}]}`},
+		{"number value", `{"api_key":12345,"page":2}`, `{"api_key":"[redacted]","page":2}`},
+		{"value named like the key", `{"query":"api_key","api_key":"` + canary + `"}`, `{"query":"api_key","api_key":"[redacted]"}`},
+		{"array top level", `["api_key","` + canary + `"]`, `["api_key","` + canary + `"]`},
+		{"no key", `{"query":"cars","sites":["a.com"]}`, `{"query":"cars","sites":["a.com"]}`},
+		{"malformed", `{"api_key":"` + canary + `",`, "[body of 33 bytes not stored: not valid JSON]"},
+		{"unterminated", `{"api_key":"` + canary, "[body of 31 bytes not stored: not valid JSON]"},
+		{"garbage", `api_key=` + canary, "[body of 27 bytes not stored: not valid JSON]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := Redact([]byte(tt.body), 1<<10)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Redact(%q) (-want +got):\n%s", tt.body, diff)
+			}
+			if strings.Contains(got, canary) && !strings.HasPrefix(tt.body, "[") {
+				t.Errorf("Redact(%q) kept the key: %q", tt.body, got)
+			}
+		})
+	}
+}
+
+func TestRedactCutsLongBodies(t *testing.T) {
+	t.Parallel()
+	body := `{"query":"` + strings.Repeat("é", 20) + `"}`
+	got := Redact([]byte(body), 14)
+	want := fmt.Sprintf(`{"query":"éé…[%d more bytes not stored]`, len(body)-14)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	odd := Redact([]byte(body), 13) // would split a rune
+	if !strings.HasPrefix(odd, `{"query":"é…`) {
+		t.Fatalf("cut inside a rune: %q", odd)
+	}
+}
+
+func TestMembers(t *testing.T) {
+	t.Parallel()
+	body := []byte(` { "a" : 1 ,"b\u0062":{"x":[1,"}]\"",{"y":null}]}, "c":"s\"t",` + "\n" + `"d":[] ,"a":true, "e": -1.5e3 } `)
+	type m struct{ Name, Value string }
+	var got []m
+	for _, x := range Members(body) {
+		got = append(got, m{x.Name, string(body[x.Start:x.End])})
+	}
+	want := []m{{"a", "1"}, {"bb", `{"x":[1,"}]\"",{"y":null}]}`}, {"c", `"s\"t"`}, {"d", "[]"}, {"a", "true"}, {"e", "-1.5e3"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	if got := Members([]byte(`{}`)); len(got) != 0 {
+		t.Fatalf("empty object: %v", got)
+	}
+}

@@ -1,0 +1,79 @@
+package journal
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Redacted replaces the value of every "api_key" member of a stored body.
+const Redacted = `"[redacted]"`
+
+// keyField is the member whose value is never stored. Matching ignores case,
+// because encoding/json matches struct fields case-insensitively too.
+const keyField = "api_key"
+
+type span struct{ start, end int64 }
+
+// Redact returns the body as it may be stored in the journal: every
+// "api_key" member's value, at any depth and in any letter case, replaced by
+// "[redacted]", and the result cut to at most limit bytes (plus a marker
+// saying how much was dropped). A body that is not valid JSON cannot be
+// redacted reliably, so only a placeholder giving its length is returned.
+// An empty body gives "".
+func Redact(body []byte, limit int) string {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return ""
+	}
+	if !json.Valid(body) {
+		return fmt.Sprintf("[body of %d bytes not stored: not valid JSON]", len(body))
+	}
+	first := skipSpace(body, 0)
+	spans := keySpans(body, first, skipValue(body, first), nil)
+	var b strings.Builder
+	b.Grow(len(body))
+	prev := int64(0)
+	for _, s := range spans {
+		b.Write(body[prev:s.start])
+		b.WriteString(Redacted)
+		prev = s.end
+	}
+	b.Write(body[prev:])
+	return cut(b.String(), limit)
+}
+
+// cut shortens s to at most limit bytes on a rune boundary and says how many
+// bytes were dropped.
+func cut(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	n := max(limit, 0)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s…[%d more bytes not stored]", s[:n], len(s)-n)
+}
+
+// keySpans returns the byte ranges of every api_key member value within
+// the valid JSON value at body[start:end], in order.
+func keySpans(body []byte, start, end int, spans []span) []span {
+	v := body[start:end]
+	switch v[0] {
+	case '{':
+		for _, m := range Members(v) {
+			if strings.EqualFold(m.Name, keyField) {
+				spans = append(spans, span{int64(start + m.Start), int64(start + m.End)})
+			} else {
+				spans = keySpans(body, start+m.Start, start+m.End, spans)
+			}
+		}
+	case '[':
+		for _, e := range elements(v) {
+			spans = keySpans(body, start+e[0], start+e[1], spans)
+		}
+	}
+	return spans
+}

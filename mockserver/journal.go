@@ -1,0 +1,63 @@
+package mockserver
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
+)
+
+// JournalEntry records one request to an API endpoint (requests to /_mock/
+// are not recorded). API keys are never stored: the body keeps every
+// "api_key" member with its value replaced by "[redacted]", and a body that
+// is not valid JSON is not stored at all (only its length).
+type JournalEntry struct {
+	// Seq numbers API requests from 1 in arrival order (Reset restarts it).
+	Seq uint64 `json:"seq"`
+	// Time is the server clock when the request arrived.
+	Time      time.Time `json:"time"`
+	RequestID string    `json:"request_id"`
+	Method    string    `json:"method"`
+	Path      string    `json:"path"`
+	// Status is the HTTP status sent, or 0 when no response was sent (a
+	// drop fault, or the request was cancelled during injected latency).
+	Status int `json:"status"`
+	// Fault describes an injected fault and where it came from, e.g.
+	// "header: status=503" or "rule 0: latency=150ms;drop"; "" for none.
+	Fault string `json:"fault,omitempty"`
+	// QueryID is the job id submitted (query-async) or asked for
+	// (get-results).
+	QueryID string `json:"query_id,omitempty"`
+	// Body is the redacted request body, at most MaxJournalBody bytes.
+	Body string `json:"body"`
+}
+
+// Journal returns the recorded requests, oldest first: at most the journal
+// size (WithJournalSize) most recent ones.
+func (s *Server) Journal() []JournalEntry { return s.journal.Snapshot() }
+
+// record adds a finished request to the journal and the log.
+func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
+	if s.journalOn {
+		e.Body = journal.Redact(body, MaxJournalBody)
+		s.journal.Add(*e)
+	}
+	if !s.logger.Enabled(context.Background(), slog.LevelInfo) {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.String("method", e.Method),
+		slog.String("path", e.Path),
+		slog.Int("status", e.Status),
+		slog.String("request_id", e.RequestID),
+		slog.Duration("duration", time.Since(started)),
+	}
+	if e.Fault != "" {
+		attrs = append(attrs, slog.String("fault", e.Fault))
+	}
+	if e.QueryID != "" {
+		attrs = append(attrs, slog.String("query_id", e.QueryID))
+	}
+	s.logger.LogAttrs(context.Background(), slog.LevelInfo, "mockserver request", attrs...)
+}

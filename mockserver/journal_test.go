@@ -1,0 +1,193 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func TestJournal(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithSeed(3))
+	id := submit(t, s, map[string]any{"query": "cars", "page": 1})
+	poll(t, s, s.APIKey(), id)
+	call(t, s, http.MethodGet, "/api/v2/query", "")
+	call(t, s, http.MethodGet, "/_mock/health", "") // not journaled
+	want := []JournalEntry{
+		{Seq: 1, Time: t0, RequestID: s.ids.request(1), Method: "POST", Path: "/api/v2/query-async", Status: 200, QueryID: id,
+			Body: `{"api_key":"[redacted]","page":1,"query":"cars"}`},
+		{Seq: 2, Time: t0, RequestID: s.ids.request(2), Method: "POST", Path: "/api/v2/get-results", Status: 200, QueryID: id,
+			Body: `{"api_key":"[redacted]","query_id":"` + id + `"}`},
+		{Seq: 3, Time: t0, RequestID: s.ids.request(3), Method: "GET", Path: "/api/v2/query", Status: 405},
+	}
+	if diff := cmp.Diff(want, s.Journal()); diff != "" {
+		t.Fatalf("Journal (-want +got):\n%s", diff)
+	}
+	var overHTTP struct {
+		State   string         `json:"state"`
+		Entries []JournalEntry `json:"entries"`
+	}
+	if err := json.Unmarshal(call(t, s, http.MethodGet, "/_mock/journal", "").Body, &overHTTP); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, overHTTP.Entries); diff != "" || overHTTP.State != "SUCCESS" {
+		t.Fatalf("GET /_mock/journal: state %q (-want +got):\n%s", overHTTP.State, diff)
+	}
+}
+
+func TestJournalSize(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithJournalSize(2))
+	for range 5 {
+		post(t, s, "/api/v2/headlines", nil)
+	}
+	var seqs []uint64
+	for _, e := range s.Journal() {
+		seqs = append(seqs, e.Seq)
+	}
+	if diff := cmp.Diff([]uint64{4, 5}, seqs); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	off := start(t, WithJournalSize(0))
+	post(t, off, "/api/v2/headlines", nil)
+	if n := len(off.Journal()); n != 0 {
+		t.Fatalf("WithJournalSize(0) kept %d entries", n)
+	}
+}
+
+func TestResetAndAdminEndpoints(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	first := post(t, s, "/api/v2/query-async", map[string]any{"query": "*"})
+	id := submit(t, s, map[string]any{"query": "*"})
+	health := call(t, s, http.MethodGet, "/_mock/health", "")
+	wantHealth := fmt.Sprintf(`{"state":"SUCCESS","articles":%d,"jobs":2,"date_shift_seconds":%d}`, s.corpus.Len(), int64(s.DateShift().Seconds()))
+	if diff := cmp.Diff(wantHealth, string(health.Body)); diff != "" || health.Header.Get("X-Request-Id") != "mock-1" {
+		t.Fatalf("health, X-Request-Id %q (-want +got):\n%s", health.Header.Get("X-Request-Id"), diff)
+	}
+	reset := call(t, s, http.MethodPost, "/_mock/reset", "")
+	if diff := cmp.Diff(`{"state":"SUCCESS"}`, string(reset.Body)); diff != "" {
+		t.Fatalf("reset (-want +got):\n%s", diff)
+	}
+	if n := len(s.Journal()); n != 0 || s.jobs.Len() != 0 {
+		t.Fatalf("after reset: %d journal entries, %d jobs", n, s.jobs.Len())
+	}
+	if r := poll(t, s, s.APIKey(), id); r.Status != http.StatusNotFound {
+		t.Fatalf("job survived reset: %d", r.Status)
+	}
+	s.Reset()
+	again := post(t, s, "/api/v2/query-async", map[string]any{"query": "*"})
+	if string(again.Body) != string(first.Body) || again.Header.Get("X-Request-Id") != first.Header.Get("X-Request-Id") {
+		t.Fatalf("after Reset the first answer differs: %s %s vs %s %s", again.Header.Get("X-Request-Id"), again.Body,
+			first.Header.Get("X-Request-Id"), first.Body)
+	}
+}
+
+func TestKeyNeverLeaks(t *testing.T) {
+	t.Parallel()
+	const canary = "CANARY-0f9e8d7c-do-not-print"
+	var logs syncBuffer
+	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	accepting := start(t, WithAPIKeys(canary), WithLogger(logger), WithRateLimit(1, 1))
+	rejecting := start(t, WithAPIKeys("another-key"), WithLogger(logger))
+	var bodies []string
+	send := func(s *Server, path, body string, headers ...string) {
+		r, _ := tryCall(s, http.MethodPost, path, body, headers...) // truncate makes an error
+		bodies = append(bodies, string(r.Body), fmt.Sprint(r.Header))
+	}
+	for _, s := range []*Server{accepting, rejecting} {
+		send(s, "/api/v2/query", `{"api_key":"`+canary+`","query":"*"}`)
+		send(s, "/api/v2/query", `{"api_key":"`+canary+`","query":"*"}`) // rate limited on the first
+		send(s, "/api/v2/query", `{"API_KEY":"`+canary+`","query":"*","page":0}`)
+		send(s, "/api/v2/query", `{"api_key":"`+canary+`","query":}`)
+		send(s, "/api/v2/query", `{"api_key":"`+canary+`"`)
+		send(s, "/api/v2/query-async", `{"api_key":"`+canary+`","query":"*"}`, FaultHeader, "job=fail")
+		send(s, "/api/v2/get-results", `{"api_key":"`+canary+`","query_id":"nope"}`)
+		send(s, "/api/v2/headlines", `{"api_key":"`+canary+`"}`, FaultHeader, "status=503")
+		send(s, "/api/v2/headlines", `{"api_key":"`+canary+`"}`, FaultHeader, "truncate;status=500")
+		send(s, "/api/v2/headlines", `{"api_key":"`+canary+`", "nested": {"api_key": "`+canary+`"}}`)
+		send(s, "/api/v2/headlines", `{"api_key":["`+canary+`"]}`)
+		send(s, "/api/v2/nowhere", `{"api_key":"`+canary+`"}`)
+		bodies = append(bodies, string(call(t, s, http.MethodGet, "/_mock/journal", "").Body))
+		j, err := json.Marshal(s.Journal())
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, string(j), fmt.Sprintf("%v %+v %#v %s", s, s, s, s))
+	}
+	for i, b := range append(bodies, logs.String()) {
+		if strings.Contains(b, canary) {
+			t.Errorf("text %d contains the key: %s", i, b)
+		}
+	}
+	if !strings.Contains(logs.String(), `"status":429`) || !strings.Contains(logs.String(), "mockserver request") {
+		t.Errorf("the log is missing requests: %s", logs.String())
+	}
+	if n := len(accepting.Journal()); n != 12 {
+		t.Errorf("journal has %d entries, want 12", n)
+	}
+}
+
+func TestPanicBecomesLogged500(t *testing.T) {
+	t.Parallel()
+	var boom atomic.Bool
+	clock := func() time.Time {
+		if boom.Load() {
+			panic("clock exploded")
+		}
+		return t0
+	}
+	var logs syncBuffer
+	s := start(t, WithClock(clock), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	boom.Store(true)
+	r := post(t, s, "/api/v2/headlines", nil)
+	want := failure{"FAILED", "internal error in the mock server (request " + s.ids.request(1) +
+		"): this is a bug in mockserver; the server log has the details"}
+	if diff := cmp.Diff(want, decode[failure](t, r)); diff != "" || r.Status != http.StatusInternalServerError {
+		t.Fatalf("status %d (-want +got):\n%s", r.Status, diff)
+	}
+	if !strings.Contains(logs.String(), "recovered from a panic") || !strings.Contains(logs.String(), "clock exploded") {
+		t.Fatalf("log: %s", logs.String())
+	}
+	// The plain handler recovers too.
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/api/v2/headlines", strings.NewReader(`{"api_key":"k"}`)))
+	if rec.Code != http.StatusInternalServerError {
+		t.Fatalf("Handler: %d", rec.Code)
+	}
+	boom.Store(false)
+	if r := post(t, s, "/api/v2/headlines", nil); r.Status != http.StatusOK {
+		t.Fatalf("after the panic: %d", r.Status)
+	}
+	if got := s.Journal()[0].Status; got != http.StatusInternalServerError {
+		t.Fatalf("journal status %d", got)
+	}
+}

@@ -1,0 +1,299 @@
+package mockserver
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+)
+
+// Defaults of the options. Each names the option that changes it.
+const (
+	// DefaultAPIKey is the key Client and APIKey use when WithAPIKeys is not
+	// given. Without WithAPIKeys the server accepts any non-empty key.
+	DefaultAPIKey = "mockserver-test-key"
+	// DefaultPendingPolls is how many get-results polls of a job answer
+	// PENDING before it is ready (WithPendingPolls): every client sees
+	// PENDING once, and the second poll succeeds.
+	DefaultPendingPolls = 1
+	// DefaultPendingDuration is how long, on the server clock, a job stays
+	// pending at the least (WithPendingDuration).
+	DefaultPendingDuration time.Duration = 0
+	// DefaultJobTTL is how long a query_id lives after its last use
+	// (submission or get-results poll), on the server clock (WithJobTTL).
+	DefaultJobTTL = time.Hour
+	// DefaultMaxJobs is how many jobs the server holds at most; beyond it
+	// the least recently used job is forgotten (WithMaxJobs).
+	DefaultMaxJobs = 10_000
+	// DefaultJournalSize is how many requests the journal keeps, newest
+	// last (WithJournalSize).
+	DefaultJournalSize = 1_000
+	// DefaultHeadlineClusters is the most clusters /api/v2/headlines lists
+	// (WithHeadlineLimits).
+	DefaultHeadlineClusters = 20
+	// DefaultHeadlineArticles is the most articles listed per cluster; the
+	// cluster's count stays the true count (WithHeadlineLimits).
+	DefaultHeadlineArticles = 5
+	// DefaultAddr is the address New listens on (WithAddr).
+	DefaultAddr = "127.0.0.1:0"
+	// NoListenerURL is the URL of a server started WithoutListener: only its
+	// Transport, HTTPClient and Client reach it.
+	NoListenerURL = "http://mockserver.invalid"
+)
+
+// Fixed limits of the service the mock imitates.
+const (
+	// PageSize is the number of articles per page of results.
+	PageSize = 25
+	// MaxBodyBytes is the largest request body accepted (1 MiB); a larger
+	// one is answered 413.
+	MaxBodyBytes = 1 << 20
+	// HeadlineWindow is how far back /api/v2/headlines looks from the
+	// server clock's now.
+	HeadlineWindow = 48 * time.Hour
+	// MaxJournalBody is how many bytes of each (redacted) request body the
+	// journal keeps.
+	MaxJournalBody = 8 << 10
+)
+
+// Option configures a Server. Options apply in order; a later one overrides
+// an earlier one. A nil Option is ignored.
+type Option func(*config)
+
+// config is what the options ask for; Start validates it.
+type config struct {
+	keys             []string
+	corpus           *Corpus
+	clock            func() time.Time
+	pendingPolls     int
+	pendingFor       time.Duration
+	seed             uint64
+	ratePerSecond    float64
+	rateBurst        int
+	rateSet          bool
+	faults           []FaultRule
+	logger           *slog.Logger
+	noDateShift      bool
+	jobTTL           time.Duration
+	maxJobs          int
+	journalSize      int
+	noListener       bool
+	addr             string
+	headlineClusters int
+	headlineArticles int
+	errs             []error
+}
+
+func defaultConfig() config {
+	return config{
+		clock:            time.Now,
+		pendingPolls:     DefaultPendingPolls,
+		pendingFor:       DefaultPendingDuration,
+		jobTTL:           DefaultJobTTL,
+		maxJobs:          DefaultMaxJobs,
+		journalSize:      DefaultJournalSize,
+		addr:             DefaultAddr,
+		headlineClusters: DefaultHeadlineClusters,
+		headlineArticles: DefaultHeadlineArticles,
+	}
+}
+
+func (c *config) fail(format string, args ...any) {
+	c.errs = append(c.errs, fmt.Errorf("mockserver: "+format, args...))
+}
+
+// WithAPIKeys makes the server accept only these API keys (401 for any
+// other). Client and APIKey use the first. Without this option any non-empty
+// key is accepted and Client uses DefaultAPIKey. The server keeps only the
+// first key in memory as given (for Client); the others are kept as hashes.
+func WithAPIKeys(keys ...string) Option {
+	return func(c *config) {
+		if len(keys) == 0 {
+			c.fail("WithAPIKeys(): give at least one key, or leave the option out to accept any key")
+			return
+		}
+		for i, k := range keys {
+			if strings.TrimSpace(k) == "" {
+				c.fail("WithAPIKeys: key %d is blank: give non-empty keys", i)
+				return
+			}
+		}
+		c.keys = append([]string(nil), keys...)
+	}
+}
+
+// WithCorpus serves the given corpus instead of the default one. The
+// corpus's search index is built on first use and cached on the *Corpus, so
+// reuse one *Corpus across servers.
+func WithCorpus(corpus *Corpus) Option {
+	return func(c *config) {
+		if corpus == nil {
+			c.fail("WithCorpus(nil): pass a corpus from LoadCorpus or LoadCorpusFile, or leave the option out")
+			return
+		}
+		c.corpus = corpus
+	}
+}
+
+// WithClock sets the server clock (default time.Now). It drives the date
+// shift, the headline window, job pending times and TTLs, rate limiting and
+// journal times. Latency faults always wait in real time.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) {
+		if now == nil {
+			c.fail("WithClock(nil): pass a func() time.Time, or leave the option out for time.Now")
+			return
+		}
+		c.clock = now
+	}
+}
+
+// WithPendingPolls sets how many get-results polls of a job answer PENDING
+// before it is ready (default DefaultPendingPolls; 0 = ready at the first
+// poll). A job is ready once both this and WithPendingDuration are satisfied.
+func WithPendingPolls(n int) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.fail("WithPendingPolls(%d): pass 0 or more polls", n)
+			return
+		}
+		c.pendingPolls = n
+	}
+}
+
+// WithPendingDuration sets how long after submission, on the server clock, a
+// job stays pending at the least (default 0).
+func WithPendingDuration(d time.Duration) Option {
+	return func(c *config) {
+		if d < 0 {
+			c.fail("WithPendingDuration(%v): pass a duration of 0 or more", d)
+			return
+		}
+		c.pendingFor = d
+	}
+}
+
+// WithSeed sets the seed of every generated value: request ids, query ids
+// and probabilistic faults (default 0). Two servers with the same seed,
+// corpus and clock give byte-identical answers to the same requests.
+func WithSeed(seed uint64) Option {
+	return func(c *config) { c.seed = seed }
+}
+
+// WithRateLimit limits each API key to perSecond requests per second with
+// bursts of up to burst requests (a token bucket on the server clock). A
+// request over the limit is answered 429 with a Retry-After header. Without
+// this option there is no limit.
+func WithRateLimit(perSecond float64, burst int) Option {
+	return func(c *config) {
+		if !(perSecond > 0) || burst < 1 {
+			c.fail("WithRateLimit(%v, %d): pass a positive rate and a burst of 1 or more", perSecond, burst)
+			return
+		}
+		c.ratePerSecond, c.rateBurst, c.rateSet = perSecond, burst, true
+	}
+}
+
+// WithFaults installs fault rules (see FaultRule); SetFaults replaces them
+// at run time. A fault asked for by a request's X-Mock-Fault header takes
+// precedence over the rules.
+func WithFaults(rules ...FaultRule) Option {
+	return func(c *config) { c.faults = append([]FaultRule(nil), rules...) }
+}
+
+// WithLogger makes the server log each API request (Info: method, path,
+// status, request id, fault, query id, duration) and any recovered panic
+// (Error). It never logs API keys or bodies. The default logs nothing.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}
+
+// WithoutDateShift serves corpus dates as they are. By default every date is
+// shifted by a fixed amount so the newest article is about the server clock's
+// now at New (the shift is whole seconds; see Server.DateShift).
+func WithoutDateShift() Option {
+	return func(c *config) { c.noDateShift = true }
+}
+
+// WithJobTTL sets how long a query_id lives after its last use, on the
+// server clock (default DefaultJobTTL).
+func WithJobTTL(d time.Duration) Option {
+	return func(c *config) {
+		if d <= 0 {
+			c.fail("WithJobTTL(%v): pass a positive duration", d)
+			return
+		}
+		c.jobTTL = d
+	}
+}
+
+// WithMaxJobs sets how many jobs the server holds at most (default
+// DefaultMaxJobs); beyond it the least recently used job is forgotten.
+func WithMaxJobs(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.fail("WithMaxJobs(%d): pass 1 or more", n)
+			return
+		}
+		c.maxJobs = n
+	}
+}
+
+// WithJournalSize sets how many requests the journal keeps (default
+// DefaultJournalSize); 0 turns the journal off.
+func WithJournalSize(n int) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.fail("WithJournalSize(%d): pass 0 (no journal) or more", n)
+			return
+		}
+		c.journalSize = n
+	}
+}
+
+// WithoutListener starts no socket: the server is reached only through
+// Transport, HTTPClient, Client, Responder and Register, and URL returns
+// NoListenerURL.
+func WithoutListener() Option {
+	return func(c *config) { c.noListener = true }
+}
+
+// WithAddr sets the TCP address New listens on (default DefaultAddr, a free
+// loopback port).
+func WithAddr(addr string) Option {
+	return func(c *config) {
+		if strings.TrimSpace(addr) == "" {
+			c.fail("WithAddr(%q): pass a host:port such as %q", addr, DefaultAddr)
+			return
+		}
+		c.addr = addr
+	}
+}
+
+// WithHeadlineLimits sets the most clusters /api/v2/headlines lists and the
+// most articles listed per cluster (defaults DefaultHeadlineClusters and
+// DefaultHeadlineArticles). Counts stay the true cluster sizes.
+func WithHeadlineLimits(clusters, articlesPerCluster int) Option {
+	return func(c *config) {
+		if clusters < 1 || articlesPerCluster < 1 {
+			c.fail("WithHeadlineLimits(%d, %d): pass 1 or more for both", clusters, articlesPerCluster)
+			return
+		}
+		c.headlineClusters, c.headlineArticles = clusters, articlesPerCluster
+	}
+}
+
+// build applies the options and reports every invalid one.
+func build(opts []Option) (config, error) {
+	c := defaultConfig()
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if c.noListener && c.addr != DefaultAddr {
+		c.fail("WithAddr and WithoutListener contradict each other: drop one")
+	}
+	return c, errors.Join(c.errs...)
+}

@@ -1,0 +1,400 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
+	"github.com/newssearch/newssearch-go/mockserver/internal/keyphrase"
+	"github.com/newssearch/newssearch-go/mockserver/internal/search"
+)
+
+// apiError is a failed call: its status and the message of the
+// {"state": "FAILED", "message": …} body.
+type apiError struct {
+	status     int
+	msg        string
+	retryAfter int // seconds; 0 = no Retry-After header
+}
+
+func badRequest(format string, args ...any) *apiError {
+	return &apiError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
+}
+
+// fields are the members of a request body, by exact name; for a name
+// given twice the last one counts, as with encoding/json.
+type fields struct {
+	body    []byte
+	members []journal.Member
+}
+
+// Examples used in messages, per field.
+var examples = map[string]string{
+	"api_key":      `"api_key": "<your key>"`,
+	"query":        `"query": "electric cars"`,
+	"page":         `"page": 2`,
+	"sites":        `"sites": ["bbc.co.uk"]`,
+	"start_date":   `"start_date": "2025-03-01T00:00:00Z"`,
+	"end_date":     `"end_date": "2025-03-07"`,
+	"toggle_state": `"toggle_state": "Encoded Articles"`,
+	"embeddings":   `"embeddings": true`,
+	"language":     `"language": "en"`,
+	"traffic_rank": `"traffic_rank": 95`,
+	"key_phrases":  `"key_phrases": "('elon' or 'musk') and not 'sam altman'"`,
+	"sort_order":   `"sort_order": "Date Published"`,
+	"query_id":     `"query_id": "<the id /api/v2/query-async returned>"`,
+}
+
+// parseBody decodes a request body into its members. example is a minimal
+// valid body for the endpoint, shown when the body is unusable.
+func parseBody(body []byte, example string) (fields, *apiError) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return fields{}, badRequest("the request body is empty: send a JSON object such as %s", example)
+	}
+	if trimmed[0] != '{' {
+		return fields{}, badRequest("the request body must be a JSON object, not %s: send a JSON object such as %s", kindOf(trimmed), example)
+	}
+	if !json.Valid(body) {
+		err := json.Unmarshal(body, &struct{}{}) // only to learn where the syntax breaks
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			at := se.Offset - 1 // the byte the decoder choked on
+			if strings.HasPrefix(se.Error(), "unexpected end") {
+				at = int64(len(body))
+			}
+			return fields{}, badRequest("the request body is not valid JSON: %s %s: send a JSON object such as %s",
+				se.Error(), position(body, at), example)
+		}
+		return fields{}, badRequest("the request body is not valid JSON: send a JSON object such as %s", example)
+	}
+	return fields{body: body, members: journal.Members(body)}, nil
+}
+
+// position describes where byte i of body is: a 1-based line and column
+// (in characters), or the end of the body.
+func position(body []byte, i int64) string {
+	if i < 0 || i >= int64(len(body)) {
+		return "at the end of the body"
+	}
+	before := body[:i]
+	line := bytes.Count(before, []byte{'\n'}) + 1
+	lineStart := bytes.LastIndexByte(before, '\n') + 1
+	return fmt.Sprintf("at line %d, column %d", line, utf8.RuneCount(before[lineStart:])+1)
+}
+
+// kindOf names the JSON type of a raw value for messages.
+func kindOf(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func typeError(name, want string, raw []byte) *apiError {
+	return badRequest("field %q must be %s, not %s: write e.g. %s", name, want, kindOf(raw), examples[name])
+}
+
+// raw returns a member's value, or nil when it is absent or null.
+func (f fields) raw(name string) []byte {
+	for i := len(f.members) - 1; i >= 0; i-- {
+		if m := f.members[i]; m.Name == name {
+			if r := f.body[m.Start:m.End]; string(r) != "null" {
+				return r
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+func (f fields) has(name string) bool { return f.raw(name) != nil }
+
+// str returns a string member; ok is false when it is absent or null.
+func (f fields) str(name string) (s string, ok bool, err *apiError) {
+	r := f.raw(name)
+	if r == nil {
+		return "", false, nil
+	}
+	if r[0] != '"' {
+		return "", false, typeError(name, "a string", r)
+	}
+	if inner := r[1 : len(r)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true, nil // nothing to unescape
+	}
+	if json.Unmarshal(r, &s) != nil { // unreachable for a member of a valid object
+		return "", false, typeError(name, "a string", r)
+	}
+	return s, true, nil
+}
+
+// boolean returns a boolean member, false when absent or null.
+func (f fields) boolean(name string) (bool, *apiError) {
+	r := f.raw(name)
+	switch string(r) {
+	case "", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	}
+	return false, typeError(name, "true or false", r)
+}
+
+// integer returns a whole-number member within [lo, hi]; ok is false when
+// it is absent or null. rangeHint explains the range in the error message.
+func (f fields) integer(name string, lo, hi int64, rangeHint string) (n int64, ok bool, err *apiError) {
+	r := f.raw(name)
+	if r == nil {
+		return 0, false, nil
+	}
+	if kindOf(r) != "a number" {
+		return 0, false, typeError(name, "a whole number", r)
+	}
+	n, perr := strconv.ParseInt(string(r), 10, 64)
+	var ne *strconv.NumError
+	switch {
+	case errors.As(perr, &ne) && errors.Is(ne.Err, strconv.ErrRange):
+		return 0, false, badRequest("%s %s is out of range: %s", name, r, rangeHint)
+	case perr != nil:
+		return 0, false, badRequest("field %q must be a whole number, not %s: write e.g. %s", name, r, examples[name])
+	case n < lo || n > hi:
+		return 0, false, badRequest("%s %d is out of range: %s", name, n, rangeHint)
+	}
+	return n, true, nil
+}
+
+// Page limits.
+const (
+	maxPage   = 1_000_000_000
+	pageRange = "pages start at 1 and go up to 1000000000; omit page for the first page"
+)
+
+// page returns the page member: absent means 1.
+func (f fields) page() (int, *apiError) {
+	n, ok, err := f.integer("page", 1, maxPage, pageRange)
+	if err != nil || !ok {
+		return 1, err
+	}
+	return int(n), nil
+}
+
+// quoteShort quotes a caller's value for a message, cutting long ones.
+func quoteShort(s string) string {
+	const limit = 60
+	if utf8.RuneCountInString(s) <= limit {
+		return strconv.Quote(s)
+	}
+	r := []rune(s)
+	return strconv.Quote(string(r[:limit])) + "…"
+}
+
+// Allowed values of the enumerated fields.
+const (
+	toggleAll     = "All Articles"
+	toggleEncoded = "Encoded Articles"
+	sortRelevance = "Relevance"
+	sortDate      = "Date Published"
+)
+
+// enum returns which of the allowed values (compared ignoring case and
+// surrounding space) the member holds; "" when absent.
+func (f fields) enum(name string, allowed ...string) (string, *apiError) {
+	s, ok, err := f.str(name)
+	if err != nil || !ok {
+		return "", err
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(strings.TrimSpace(s), a) {
+			return a, nil
+		}
+	}
+	quoted := make([]string, len(allowed))
+	for i, a := range allowed {
+		quoted[i] = strconv.Quote(a)
+	}
+	return "", badRequest("%s %s is not allowed: use %s", name, quoteShort(s), strings.Join(quoted, " or "))
+}
+
+// date parses a start_date or end_date member: RFC 3339 with any fraction
+// and offset (and either letter case), or YYYY-MM-DD (the whole day, UTC). An end date given as a day
+// covers that day to its last instant.
+func (f fields) date(name string, end bool) (time.Time, string, *apiError) {
+	s, ok, err := f.str(name)
+	if err != nil || !ok {
+		return time.Time{}, "", err
+	}
+	v := strings.ToUpper(strings.TrimSpace(s)) // RFC 3339 allows a lower-case t and z
+	if t, perr := time.Parse(time.RFC3339Nano, v); perr == nil {
+		return t, s, nil
+	}
+	if t, perr := time.Parse(time.DateOnly, v); perr == nil {
+		if end {
+			t = t.Add(24*time.Hour - time.Nanosecond)
+		}
+		return t, s, nil
+	}
+	return time.Time{}, "", badRequest(
+		`%s %s is not a date: use RFC 3339 such as "2025-03-01T15:04:05Z" or "2025-03-01T15:04:05.123+01:00", or a plain date such as "2025-03-01"`,
+		name, quoteShort(s))
+}
+
+// searchParams is a validated search request.
+type searchParams struct {
+	query      search.Query // dates in corpus time
+	page       int
+	embeddings bool
+}
+
+// parseSearch validates the search members of a /api/v2/query (async false)
+// or /api/v2/query-async (async true) body and maps them to a query in
+// corpus time.
+func (s *Server) parseSearch(f fields, async bool) (searchParams, *apiError) {
+	var p searchParams
+	q := &p.query
+	text, ok, err := f.str("query")
+	switch {
+	case err != nil:
+		return p, err
+	case !ok:
+		return p, badRequest("query is missing: say what to search for, e.g. %s", examples["query"])
+	case strings.TrimSpace(text) == "":
+		return p, badRequest("query is blank: say what to search for, e.g. %s", examples["query"])
+	}
+	q.Text = text
+	if p.page, err = f.page(); err != nil {
+		return p, err
+	}
+	if q.Sites, err = f.sites(); err != nil {
+		return p, err
+	}
+	if err := s.parseDates(f, q); err != nil {
+		return p, err
+	}
+	toggle, err := f.enum("toggle_state", toggleAll, toggleEncoded)
+	if err != nil {
+		return p, err
+	}
+	q.EncodedOnly = toggle == toggleEncoded
+	if p.embeddings, err = f.boolean("embeddings"); err != nil {
+		return p, err
+	}
+	if q.Language, err = s.parseLanguage(f); err != nil {
+		return p, err
+	}
+	rank, _, err := f.integer("traffic_rank", 0, 100, "use a whole number from 0 to 100 (95 keeps the top 5% of sites)")
+	if err != nil {
+		return p, err
+	}
+	q.MinTraffic = int(rank)
+	if !async {
+		for _, name := range []string{"key_phrases", "sort_order"} {
+			if f.has(name) {
+				return p, badRequest("%s is accepted only by /api/v2/query-async: submit this search there, or remove %s", name, name)
+			}
+		}
+		return p, nil
+	}
+	phrases, _, err := f.str("key_phrases")
+	if err != nil {
+		return p, err
+	}
+	if strings.TrimSpace(phrases) != "" {
+		if _, perr := keyphrase.Parse(phrases); perr != nil {
+			return p, badRequest("%s", perr.Error())
+		}
+		q.KeyPhrases = phrases
+	}
+	order, err := f.enum("sort_order", sortRelevance, sortDate)
+	if err != nil {
+		return p, err
+	}
+	if order == sortDate {
+		q.Order = search.ByDate
+	}
+	return p, nil
+}
+
+// sites returns the sites member: an array of non-blank strings.
+func (f fields) sites() ([]string, *apiError) {
+	r := f.raw("sites")
+	if r == nil {
+		return nil, nil
+	}
+	if r[0] != '[' {
+		return nil, typeError("sites", "an array of strings", r)
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(r, &items) != nil { // unreachable for valid JSON
+		return nil, typeError("sites", "an array of strings", r)
+	}
+	sites := make([]string, 0, len(items))
+	for i, it := range items {
+		var site string
+		if it[0] != '"' || json.Unmarshal(it, &site) != nil {
+			return nil, badRequest("sites[%d] must be a string, not %s: write e.g. %s", i, kindOf(it), examples["sites"])
+		}
+		if strings.TrimSpace(site) == "" {
+			return nil, badRequest("sites[%d] is blank: give site domains, e.g. %s", i, examples["sites"])
+		}
+		sites = append(sites, site)
+	}
+	return sites, nil
+}
+
+// parseDates sets the query's bounds, converted to corpus time.
+func (s *Server) parseDates(f fields, q *search.Query) *apiError {
+	from, fromRaw, err := f.date("start_date", false)
+	if err != nil {
+		return err
+	}
+	to, toRaw, err := f.date("end_date", true)
+	if err != nil {
+		return err
+	}
+	if !from.IsZero() && !to.IsZero() && from.After(to) {
+		return badRequest("start_date %s is after end_date %s: swap them, or widen the range", quoteShort(fromRaw), quoteShort(toRaw))
+	}
+	if !from.IsZero() {
+		q.From = from.Add(-s.shift)
+	}
+	if !to.IsZero() {
+		q.To = to.Add(-s.shift)
+	}
+	return nil
+}
+
+// parseLanguage returns the ISO code asked for, or "" for all languages.
+func (s *Server) parseLanguage(f fields) (string, *apiError) {
+	lang, ok, err := f.str("language")
+	if err != nil || !ok {
+		return "", err
+	}
+	if v := strings.TrimSpace(lang); v == "" || strings.EqualFold(v, "all") {
+		return "", nil
+	}
+	code, ok := s.corpus.language(lang)
+	if !ok {
+		return "", badRequest("language %s is not supported: use all, or one of %s (code or English name, any case)",
+			quoteShort(lang), s.corpus.langList)
+	}
+	return code, nil
+}

@@ -1,0 +1,322 @@
+package mockserver
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
+	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
+	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
+	"github.com/newssearch/newssearch-go/mockserver/internal/search"
+)
+
+// Retry waits Client sets: short, so tests that exercise retries stay fast.
+const (
+	ClientRetryWaitMin = time.Millisecond
+	ClientRetryWaitMax = 20 * time.Millisecond
+)
+
+// Server is a running mock of the news search service. Create one with New
+// (or Start) and Close it when done. A Server is safe for concurrent use.
+//
+// Printing a Server shows its URL, never an API key.
+type Server struct {
+	corpus *Corpus
+	index  *search.Index
+	shift  time.Duration
+	clock  func() time.Time
+	logger *slog.Logger
+	ids    idGen
+
+	apiKey    string     // the key Client uses
+	keyHashes [][32]byte // accepted keys; nil = any non-empty key
+
+	faults    *fault.Injector
+	jobs      *jobs.Store[jobQuery]
+	jobTTL    time.Duration
+	maxJobs   int
+	journal   *journal.Ring[JournalEntry]
+	journalOn bool
+	limiter   *rateLimiter // nil = no limit
+
+	headlineClusters int
+	headlineArticles int
+	headlines        atomic.Pointer[headlineBody]
+
+	reqSeq   atomic.Uint64
+	jobSeq   atomic.Uint64
+	adminSeq atomic.Uint64
+
+	handler    http.Handler
+	url        string
+	httpServer *http.Server
+	serveDone  chan struct{}
+	transport  *http.Transport // the socket client's; nil WithoutListener
+	httpClient *http.Client
+
+	baseCtx  context.Context // cancelled by Close
+	cancel   context.CancelFunc
+	mu       sync.Mutex
+	closed   bool
+	inflight sync.WaitGroup
+}
+
+// New starts a Server configured by opts, listening on a free loopback port
+// unless WithoutListener is given. It is meant for tests and panics if an
+// option is invalid or no socket can be opened; Start returns the error
+// instead.
+//
+// The first New in a process builds the default corpus and its search index
+// (well under a second); later ones share them and start in microseconds.
+func New(opts ...Option) *Server {
+	s, err := Start(opts...)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Start is New returning an error instead of panicking. The error lists
+// every invalid option.
+func Start(opts ...Option) (*Server, error) {
+	cfg, err := build(opts)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := compileRules(cfg.faults)
+	if err != nil {
+		return nil, err
+	}
+	inj, err := fault.NewInjector(cfg.seed, rules)
+	if err != nil {
+		return nil, err
+	}
+	c := cfg.corpus
+	if c == nil {
+		c = DefaultCorpus()
+	}
+	s := &Server{
+		corpus:           c,
+		index:            c.index(),
+		clock:            cfg.clock,
+		logger:           cfg.logger,
+		ids:              idGen{seed: cfg.seed},
+		apiKey:           DefaultAPIKey,
+		faults:           inj,
+		jobTTL:           cfg.jobTTL,
+		maxJobs:          cfg.maxJobs,
+		journal:          journal.New[JournalEntry](cfg.journalSize),
+		journalOn:        cfg.journalSize > 0,
+		headlineClusters: cfg.headlineClusters,
+		headlineArticles: cfg.headlineArticles,
+	}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
+	if len(cfg.keys) > 0 {
+		s.apiKey = cfg.keys[0]
+		for _, k := range cfg.keys {
+			s.keyHashes = append(s.keyHashes, sha256.Sum256([]byte(k)))
+		}
+	}
+	s.jobs = jobs.New[jobQuery](jobs.Config{
+		TTL: cfg.jobTTL, Max: cfg.maxJobs, PendingPolls: cfg.pendingPolls, PendingFor: cfg.pendingFor,
+	})
+	if cfg.rateSet {
+		s.limiter = newRateLimiter(cfg.ratePerSecond, cfg.rateBurst)
+	}
+	if !cfg.noDateShift && c.Len() > 0 {
+		s.shift = cfg.clock().Sub(c.Newest()).Truncate(time.Second)
+	}
+	s.baseCtx, s.cancel = context.WithCancel(context.Background())
+	s.handler = http.HandlerFunc(s.serveHTTP)
+	if cfg.noListener {
+		s.url = NoListenerURL
+		s.httpClient = &http.Client{Transport: s.Transport()}
+		return s, nil
+	}
+	if err := s.listen(cfg.addr); err != nil {
+		s.cancel()
+		return nil, err
+	}
+	return s, nil
+}
+
+// listen opens the socket and serves it in the background.
+func (s *Server) listen(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("mockserver: cannot listen on %s: %w (pass a free address to WithAddr, or use WithoutListener)", addr, err)
+	}
+	s.url = "http://" + ln.Addr().String()
+	s.httpServer = &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return s.baseCtx },
+		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
+	}
+	s.transport = &http.Transport{
+		Proxy:               nil,
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
+		MaxIdleConns:        256,
+		MaxIdleConnsPerHost: 256,
+		IdleConnTimeout:     30 * time.Second,
+	}
+	s.httpClient = &http.Client{Transport: s.transport}
+	s.serveDone = make(chan struct{})
+	go func() {
+		defer close(s.serveDone)
+		if err := s.httpServer.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			s.logger.Error("mockserver: serving stopped", "error", err)
+		}
+	}()
+	return nil
+}
+
+// URL returns the base URL of the server, e.g. "http://127.0.0.1:54321",
+// or NoListenerURL for a server started WithoutListener.
+func (s *Server) URL() string { return s.url }
+
+// Handler returns the server's HTTP handler, to mount in a server of your
+// own. Drop and truncate faults end it with panic(http.ErrAbortHandler),
+// which net/http servers turn into a closed connection.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// HTTPClient returns an *http.Client that reaches the server: over its
+// socket, or through Transport for a server started WithoutListener.
+func (s *Server) HTTPClient() *http.Client { return s.httpClient }
+
+// APIKey returns the key Client uses: the first WithAPIKeys key, or
+// DefaultAPIKey.
+func (s *Server) APIKey() string { return s.apiKey }
+
+// DateShift returns how far every corpus date is moved forward for this
+// server (0 WithoutDateShift): request bounds have it subtracted, dates in
+// answers have it added.
+func (s *Server) DateShift() time.Duration { return s.shift }
+
+// Corpus returns the corpus the server searches.
+func (s *Server) Corpus() *Corpus { return s.corpus }
+
+// ClientOptions returns the options Client passes to newssearch.NewClient:
+// WithoutEnvironment, WithBaseURL(URL), WithAPIKey(APIKey),
+// WithHTTPClient(HTTPClient) and WithRetryWait(ClientRetryWaitMin,
+// ClientRetryWaitMax). Use it to handle NewClient's error yourself.
+func (s *Server) ClientOptions() []newssearch.Option {
+	return []newssearch.Option{
+		newssearch.WithoutEnvironment(),
+		newssearch.WithBaseURL(s.url),
+		newssearch.WithAPIKey(s.apiKey),
+		newssearch.WithHTTPClient(s.httpClient),
+		newssearch.WithRetryWait(ClientRetryWaitMin, ClientRetryWaitMax),
+	}
+}
+
+// Client returns an SDK client pointed at the server with a valid key:
+// ClientOptions followed by opts, so opts win (for example
+// newssearch.WithMaxRetries(0)). It panics if opts are invalid; call
+// newssearch.NewClient with ClientOptions to get the error instead.
+func (s *Server) Client(opts ...newssearch.Option) *newssearch.Client {
+	c, err := newssearch.NewClient(append(s.ClientOptions(), opts...)...)
+	if err != nil {
+		panic(fmt.Sprintf("mockserver: Client: %v", err))
+	}
+	return c
+}
+
+// Reset returns the server to its state after New: it empties the journal,
+// forgets every job and rate-limit bucket, and restarts the request, job and
+// fault-rule counters, so a replayed sequence of requests gets the same ids
+// and faults again. Query ids issued before Reset become unknown (and may be
+// issued again). The clock, date shift and fault rules stay.
+func (s *Server) Reset() {
+	s.journal.Reset()
+	s.jobs.Reset()
+	if s.limiter != nil {
+		s.limiter.reset()
+	}
+	s.faults.Reset()
+	s.reqSeq.Store(0)
+	s.jobSeq.Store(0)
+}
+
+// Close stops the server: it closes the socket and every connection,
+// cancels requests still running (injected latency ends at once) and waits
+// for them. Later requests through Transport fail. Close is idempotent.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	s.mu.Unlock()
+	s.cancel()
+	if s.httpServer != nil {
+		_ = s.httpServer.Close() // the only error is the listener's close error, which changes nothing here
+		<-s.serveDone
+	}
+	s.inflight.Wait()
+	if s.transport != nil {
+		s.transport.CloseIdleConnections()
+	}
+}
+
+// enter registers a request in flight; false once the server is closed.
+func (s *Server) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.inflight.Add(1)
+	return true
+}
+
+// String describes the server by its URL.
+func (s *Server) String() string { return "mockserver.Server(" + s.url + ")" }
+
+// GoString is used by %#v; like String it shows no key.
+func (s *Server) GoString() string { return s.String() }
+
+// idGen derives request and query ids from the seed and a counter.
+type idGen struct{ seed uint64 }
+
+const hexDigits = "0123456789abcdef"
+
+func appendHex(b []byte, x uint64) []byte {
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, hexDigits[x>>uint(shift)&0xf])
+	}
+	return b
+}
+
+// request returns the X-Request-Id of the n-th API request: "req-" and 16
+// hex digits, distinct for every n.
+func (g idGen) request(n uint64) string {
+	return string(appendHex([]byte("req-"), mix64(g.seed^mix64(n))))
+}
+
+// query returns the n-th query id: 32 lower-case hex digits, distinct for
+// every n.
+func (g idGen) query(n uint64) string {
+	hi := mix64(g.seed ^ mix64(n^0x51a7e5c0ffee1d00))
+	return string(appendHex(appendHex(make([]byte, 0, 32), hi), mix64(hi^g.seed)))
+}
+
+// mix64 is the SplitMix64 finaliser, a bijection on uint64.
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}

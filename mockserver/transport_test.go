@@ -1,0 +1,194 @@
+package mockserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
+	newssearch "github.com/newssearch/newssearch-go"
+)
+
+func TestClientOverSocketAndWithout(t *testing.T) {
+	t.Parallel()
+	for _, s := range []*Server{startSocket(t), start(t)} {
+		ctx := context.Background()
+		c := s.Client()
+		word := commonWord(t, s)
+		res, err := c.Search(ctx, newssearch.SearchParams{Query: word, Language: newssearch.LanguageAll})
+		if err != nil {
+			t.Fatalf("%s: Search: %v", s, err)
+		}
+		raw := query(t, s, map[string]any{"query": word})
+		if res.TotalResults != raw.Results.TotalResults || len(res.Articles) != len(raw.Results.Articles) || res.Articles[0].ID != raw.Results.Articles[0].ID {
+			t.Fatalf("%s: SDK saw %d results starting %s; raw %d starting %s", s, res.TotalResults, res.Articles[0].ID,
+				raw.Results.TotalResults, raw.Results.Articles[0].ID)
+		}
+		if len(res.Articles[0].Extra) != 0 {
+			t.Fatalf("%s: the SDK found unknown fields: %v", s, res.Articles[0].Extra)
+		}
+		page, err := c.SearchAsync(ctx, newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: word}, SortOrder: newssearch.SortDatePublished},
+			&newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: time.Millisecond})
+		if err != nil {
+			t.Fatalf("%s: SearchAsync: %v", s, err)
+		}
+		if page.TotalResults != res.TotalResults || !page.State.IsSuccess() {
+			t.Fatalf("%s: async %d results, state %s", s, page.TotalResults, page.State)
+		}
+		h, err := c.Headlines(ctx)
+		if err != nil || len(h.Headlines) == 0 {
+			t.Fatalf("%s: Headlines: %d clusters, %v", s, len(h.Headlines), err)
+		}
+		_, err = c.GetResults(ctx, "0123456789abcdef0123456789abcdef", 1)
+		if !errors.Is(err, newssearch.ErrNotFound) {
+			t.Fatalf("%s: unknown id: %v", s, err)
+		}
+		var apiErr *newssearch.APIError
+		if !errors.As(err, &apiErr) || apiErr.RequestID == "" || !strings.Contains(apiErr.Message, "resubmit") && !strings.Contains(apiErr.Message, "submit the query") {
+			t.Fatalf("%s: APIError %+v", s, apiErr)
+		}
+	}
+}
+
+func TestClientOptionsWin(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithFaults(FaultRule{Fault: Fault{Status: 503}}))
+	_, err := s.Client(newssearch.WithMaxRetries(0)).Headlines(context.Background())
+	if !errors.Is(err, newssearch.ErrServer) {
+		t.Fatalf("got %v", err)
+	}
+	if n := len(s.Journal()); n != 1 {
+		t.Fatalf("%d attempts with WithMaxRetries(0)", n)
+	}
+	func() {
+		defer func() {
+			if p := recover(); p == nil || !strings.HasPrefix(fmt.Sprint(p), "mockserver: Client: newssearch: WithMaxRetries(-1)") {
+				t.Errorf("Client with a bad option: recovered %v", p)
+			}
+		}()
+		s.Client(newssearch.WithMaxRetries(-1))
+	}()
+	if _, err := newssearch.NewClient(append(s.ClientOptions(), newssearch.WithMaxRetries(-1))...); err == nil {
+		t.Error("ClientOptions with a bad option: no error")
+	}
+	bad := start(t, WithAPIKeys("right"))
+	_, err = bad.Client(newssearch.WithAPIKey("wrong")).Headlines(context.Background())
+	if !errors.Is(err, newssearch.ErrUnauthorized) {
+		t.Fatalf("wrong key: %v", err)
+	}
+}
+
+func TestTransportNeedsNoSocket(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	if s.URL() != NoListenerURL {
+		t.Fatalf("URL %q", s.URL())
+	}
+	// Any host works: the transport never dials.
+	hc := &http.Client{Transport: s.Transport()}
+	resp, err := hc.Post("https://app.runathena.com/api/v2/headlines", "application/json", strings.NewReader(`{"api_key":"k"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("X-Request-Id") == "" || resp.Request == nil {
+		t.Fatalf("status %d, headers %v", resp.StatusCode, resp.Header)
+	}
+	s.Close()
+	_, err = hc.Post("https://app.runathena.com/api/v2/headlines", "application/json", strings.NewReader(`{"api_key":"k"}`))
+	if err == nil || !strings.Contains(err.Error(), "the server is closed") {
+		t.Fatalf("after Close: %v", err)
+	}
+}
+
+func TestHTTPMockRegister(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	mt := httpmock.NewMockTransport()
+	routes := s.Register(mt, "https://app.runathena.com/")
+	want := []string{
+		"POST https://app.runathena.com/api/v2/query",
+		"POST https://app.runathena.com/api/v2/query-async",
+		"POST https://app.runathena.com/api/v2/get-results",
+		"POST https://app.runathena.com/api/v2/headlines",
+		"GET https://app.runathena.com/_mock/health",
+		"GET https://app.runathena.com/_mock/journal",
+		"POST https://app.runathena.com/_mock/reset",
+	}
+	if diff := cmp.Diff(want, routes); diff != "" {
+		t.Fatalf("routes (-want +got):\n%s", diff)
+	}
+	c, err := newssearch.NewClient(newssearch.WithoutEnvironment(), newssearch.WithAPIKey("k"),
+		newssearch.WithHTTPClient(&http.Client{Transport: mt}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.Search(ctx, newssearch.SearchParams{Query: "*"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Headlines(ctx); err != nil {
+		t.Fatal(err)
+	}
+	calls := mt.GetCallCountInfo()
+	if calls["POST https://app.runathena.com/api/v2/query"] != 1 || calls["POST https://app.runathena.com/api/v2/headlines"] != 1 {
+		t.Fatalf("call counts %v", calls)
+	}
+	// The plain Responder serves whatever it is registered for.
+	mt2 := httpmock.NewMockTransport()
+	mt2.RegisterNoResponder(s.Responder())
+	resp, err := (&http.Client{Transport: mt2}).Post("http://anywhere/api/v2/query", "application/json", strings.NewReader(`{"api_key":"k"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("Responder: status %d", resp.StatusCode)
+	}
+}
+
+func TestDeterminismAcrossServers(t *testing.T) {
+	t.Parallel()
+	requests := []struct {
+		path, body, fault string
+	}{
+		{"/api/v2/query", `{"api_key":"k","query":"%s","embeddings":true}`, ""},
+		{"/api/v2/query", `{"api_key":"k","query":"%s","page":2,"language":"all","traffic_rank":10}`, ""},
+		{"/api/v2/query-async", `{"api_key":"k","query":"%s","sort_order":"Date Published"}`, ""},
+		{"/api/v2/get-results", `{"api_key":"k","query_id":"%[2]s"}`, ""},
+		{"/api/v2/get-results", `{"api_key":"k","query_id":"%[2]s","page":3}`, ""},
+		{"/api/v2/headlines", `{"api_key":"k"}`, ""},
+		{"/api/v2/headlines", `{"api_key":"k"}`, "status=503"},
+		{"/api/v2/query", `{"api_key":"k","query":"%s","page":0}`, ""},
+	}
+	run := func(s *Server) []string {
+		word := commonWord(t, s)
+		var out []string
+		id := ""
+		for _, r := range requests {
+			body := strings.ReplaceAll(strings.ReplaceAll(r.body, "%s", word), "%[2]s", id)
+			rep := call(t, s, http.MethodPost, r.path, body, FaultHeader, r.fault)
+			if r.path == "/api/v2/query-async" {
+				id = decode[resultsReply](t, rep).QueryID
+			}
+			out = append(out, rep.Header.Get("X-Request-Id")+" "+itoa(rep.Status)+" "+string(rep.Body))
+		}
+		j, _ := jsonMarshal(s.Journal())
+		return append(out, string(j))
+	}
+	opts := []Option{WithSeed(99), WithFaults(FaultRule{Probability: 0.5, Fault: Fault{Status: 500}})}
+	a := run(start(t, opts...))
+	b := run(startSocket(t, opts...))
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Fatalf("two servers answered differently (-first +second):\n%s", diff)
+	}
+	c := run(start(t, append(opts, WithSeed(100))...))
+	if cmp.Equal(a[0], c[0]) {
+		t.Fatal("another seed gave the same request id")
+	}
+}
