@@ -1,0 +1,314 @@
+package corpus
+
+import (
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// values holds the strings an article's template slots expand to.
+type values struct {
+	P, p, Q, q, O, R, L, X, T, N, M, K, D string
+}
+
+// get returns the value of the slot named by letter c.
+func (v *values) get(c byte) string {
+	switch c {
+	case 'P':
+		return v.P
+	case 'p':
+		return v.p
+	case 'Q':
+		return v.Q
+	case 'q':
+		return v.q
+	case 'O':
+		return v.O
+	case 'R':
+		return v.R
+	case 'L':
+		return v.L
+	case 'X':
+		return v.X
+	case 'T':
+		return v.T
+	case 'N':
+		return v.N
+	case 'M':
+		return v.M
+	case 'K':
+		return v.K
+	default: // 'D'; the template test pins the letters in use
+		return v.D
+	}
+}
+
+// article writes the article of slot i. buf is scratch space, returned for
+// reuse.
+func (g *generator) article(i int, buf []byte) (Article, []byte) {
+	s := &g.slots[i]
+	ev := &g.events[s.event]
+	site := &g.sites[s.site]
+	pk := packs[ev.lang]
+	kt := &pk.kinds[ev.kind]
+	r := newRNG(g.cfg.Seed, uint64(i)+1<<40)
+	published := time.Unix(s.when, 0).UTC()
+	v := values{
+		P: g.persons[ev.person].name, p: g.persons[ev.person].last,
+		Q: g.persons[ev.person2].name, q: g.persons[ev.person2].last,
+		O: g.orgs[ev.org].name, R: g.orgs[ev.org2].name,
+		L: places[ev.place].name, X: g.products[ev.product].name,
+		T: topics[ev.topic].names[ev.lang],
+		N: ev.num, M: ev.amount, K: ev.count,
+		D: pk.weekdays[published.Weekday()],
+	}
+
+	var title, desc, body string
+	title, buf = sentence(buf[:0], kt.titles[(ev.titleTurn+s.pos)%len(kt.titles)], &v, r)
+	desc, buf = sentence(buf[:0], kt.descs[(ev.descTurn+s.pos)%len(kt.descs)], &v, r)
+	// The body: two of the kind's body sentences in random order, usually
+	// followed by a closing sentence.
+	first := r.intn(len(kt.bodies))
+	second := (first + 1 + r.intn(len(kt.bodies)-1)) % len(kt.bodies)
+	buf = buf[:0]
+	buf = appendSentence(buf, kt.bodies[first], &v, r)
+	buf = append(buf, ' ')
+	buf = appendSentence(buf, kt.bodies[second], &v, r)
+	if r.chance(0.75) {
+		buf = append(buf, ' ')
+		buf = appendSentence(buf, pick(r, pk.generic), &v, r)
+	}
+	body = string(buf)
+
+	a := Article{
+		ID:          s.id,
+		Title:       title,
+		Description: desc,
+		Body:        body,
+		Site:        site.Domain,
+		Favicon:     site.Favicon,
+		Language:    pk.code,
+		Traffic:     site.Traffic,
+		Published:   published,
+		Topics:      ev.topics, // shared by the event's articles: corpora are immutable
+		Sentiment: Sentiment{
+			Title:       round(clamp(ev.tone+(r.float()-0.5)*0.5), 4),
+			Description: round(clamp(ev.tone+(r.float()-0.5)*0.5), 4),
+		},
+		Story: ev.label,
+	}
+	if site.categories {
+		a.Category = ev.category
+	}
+	buf = appendSlug(buf[:0], title)
+	a.URL = articleURL(site, ev, published, string(buf), s.id)
+	if r.chance(site.imageShare) {
+		a.Image = imageURL(site, published, s.id)
+	}
+	if r.chance(encodedShare) {
+		a.Entities, a.Relationships = g.entities(ev, r)
+		a.Embedding = embedParts(title, desc, body)
+	}
+	return a, buf
+}
+
+// entities returns the entities an event's article names and the
+// relationships between them, with per-article sentiment and confidence.
+func (g *generator) entities(ev *event, r *rng) ([]Entity, []Relationship) {
+	ki := &kinds[ev.kind]
+	type slotted struct {
+		slot byte
+		named
+	}
+	mentioned := make([]slotted, 0, 6)
+	mentioned = append(mentioned, slotted{'P', g.persons[ev.person].named})
+	if ki.slots&slotPerson2 != 0 {
+		mentioned = append(mentioned, slotted{'Q', g.persons[ev.person2].named})
+	}
+	if ki.slots&slotOrg != 0 {
+		mentioned = append(mentioned, slotted{'O', g.orgs[ev.org]})
+	}
+	if ki.slots&slotOrg2 != 0 {
+		mentioned = append(mentioned, slotted{'R', g.orgs[ev.org2]})
+	}
+	mentioned = append(mentioned, slotted{'L', named{places[ev.place].name, g.placeIDs[ev.place]}})
+	if ki.slots&slotProduct != 0 {
+		mentioned = append(mentioned, slotted{'X', g.products[ev.product]})
+	}
+	if ki.slots&slotEvent != 0 {
+		mentioned = append(mentioned, slotted{'E', named{ev.eventName, ev.eventID}})
+	}
+	name := func(slot byte) string {
+		for _, m := range mentioned {
+			if m.slot == slot {
+				return m.name
+			}
+		}
+		return "" // unreachable: TestTemplates checks relations name filled slots
+	}
+	ents := make([]Entity, len(mentioned))
+	for i, m := range mentioned {
+		ents[i] = Entity{
+			Name:       m.name,
+			Type:       entityType(m.slot),
+			WikidataID: m.wikidata,
+			Sentiment:  round(clamp(ev.tone+(r.float()-0.5)*0.6), 3),
+			Confidence: round(0.55+0.44*r.float(), 3),
+		}
+	}
+	rels := make([]Relationship, len(ki.relations))
+	for i, rel := range ki.relations {
+		rels[i] = Relationship{
+			Source:     name(rel.source),
+			Target:     name(rel.target),
+			Relation:   rel.name,
+			Confidence: round(0.5+0.49*r.float(), 3),
+		}
+	}
+	return ents, rels
+}
+
+// entityType names the entity type of a slot.
+func entityType(slot byte) string {
+	switch slot {
+	case 'P', 'Q':
+		return "PERSON"
+	case 'O', 'R':
+		return "ORGANIZATION"
+	case 'L':
+		return "LOCATION"
+	case 'X':
+		return "PRODUCT"
+	default:
+		return "EVENT"
+	}
+}
+
+// sentence renders a template as a capitalised sentence.
+func sentence(buf []byte, tmpl string, v *values, r *rng) (string, []byte) {
+	buf = appendSentence(buf, tmpl, v, r)
+	return string(buf), buf
+}
+
+// appendSentence renders tmpl onto buf and capitalises its first letter.
+func appendSentence(buf []byte, tmpl string, v *values, r *rng) []byte {
+	start := len(buf)
+	buf = render(buf, tmpl, v, r)
+	c, size := utf8.DecodeRune(buf[start:])
+	if up := unicode.ToUpper(c); up != c {
+		if utf8.RuneLen(up) == size {
+			utf8.EncodeRune(buf[start:], up)
+		} else {
+			rest := string(buf[start+size:])
+			buf = append(utf8.AppendRune(buf[:start], up), rest...)
+		}
+	}
+	return buf
+}
+
+// render expands a template's slots and alternatives onto buf.
+func render(buf []byte, tmpl string, v *values, r *rng) []byte {
+	for i := 0; i < len(tmpl); {
+		switch c := tmpl[i]; c {
+		case '{':
+			buf = append(buf, v.get(tmpl[i+1])...)
+			i += 3
+		case '[':
+			end := i + strings.IndexByte(tmpl[i:], ']')
+			alts := tmpl[i+1 : end]
+			for k := r.intn(strings.Count(alts, "|") + 1); k > 0; k-- {
+				alts = alts[strings.IndexByte(alts, '|')+1:]
+			}
+			if j := strings.IndexByte(alts, '|'); j >= 0 {
+				alts = alts[:j]
+			}
+			buf = render(buf, alts, v, r)
+			i = end + 1
+		default:
+			buf = append(buf, c)
+			i++
+		}
+	}
+	return buf
+}
+
+// slugFolds spells accented letters of the corpus languages in ASCII.
+var slugFolds = map[rune]string{
+	'à': "a", 'á': "a", 'â': "a", 'ã': "a", 'ä': "a", 'å': "a", 'æ': "ae", 'ç': "c",
+	'è': "e", 'é': "e", 'ê': "e", 'ë': "e", 'ì': "i", 'í': "i", 'î': "i", 'ï': "i",
+	'ñ': "n", 'ò': "o", 'ó': "o", 'ô': "o", 'õ': "o", 'ö': "o", 'ø': "o", 'œ': "oe",
+	'ù': "u", 'ú': "u", 'û': "u", 'ü': "u", 'ý': "y", 'ÿ': "y", 'ß': "ss",
+}
+
+// maxSlug is the longest URL slug, in bytes.
+const maxSlug = 70
+
+// appendSlug appends the URL slug of a title: lower-case ASCII words joined
+// by hyphens, cut at a word boundary.
+func appendSlug(buf []byte, title string) []byte {
+	start := len(buf)
+	wordEnd := start // end of the last complete word
+	hyphen := false
+	for _, c := range title {
+		c = unicode.ToLower(c)
+		ascii := 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+		fold, n := "", 1
+		if !ascii {
+			fold = slugFolds[c]
+			n = len(fold)
+		}
+		if n == 0 {
+			hyphen = len(buf) > start
+			continue
+		}
+		if hyphen {
+			wordEnd = len(buf)
+			buf = append(buf, '-')
+			hyphen = false
+		}
+		if len(buf)-start+n > maxSlug {
+			return buf[:wordEnd]
+		}
+		if ascii {
+			buf = append(buf, byte(c))
+		} else {
+			buf = append(buf, fold...)
+		}
+	}
+	return buf
+}
+
+// articleURL builds an article's URL in its site's layout.
+func articleURL(site *genSite, ev *event, t time.Time, slug, id string) string {
+	base := "https://" + site.host + "/"
+	switch site.urlStyle {
+	case 0:
+		return base + t.Format("2006/01/02/") + slug + "-" + id[18:]
+	case 1:
+		section := strings.ToLower(ev.category)
+		return base + section + "/" + slug + "-" + id[16:]
+	case 2:
+		return base + "news/" + t.Format("20060102") + "/" + slug + "-" + id[20:] + ".html"
+	default:
+		return base + "article/" + id + "/" + slug
+	}
+}
+
+// imageURL builds the URL of an article's picture.
+func imageURL(site *genSite, t time.Time, id string) string {
+	if site.urlStyle%2 == 0 {
+		return "https://" + site.host + "/images/" + t.Format("2006/01/") + id[:16] + ".jpg"
+	}
+	return "https://cdn." + site.Domain + "/media/" + id + ".jpg"
+}
+
+// titleCase capitalises the first letter of every word of s.
+func titleCase(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		c, size := utf8.DecodeRuneInString(w)
+		words[i] = string(unicode.ToUpper(c)) + w[size:]
+	}
+	return strings.Join(words, " ")
+}

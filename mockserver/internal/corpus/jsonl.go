@@ -1,0 +1,534 @@
+package corpus
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// MaxLineBytes is the longest line LoadJSONL accepts.
+const MaxLineBytes = 1 << 20
+
+// defaultTraffic is the traffic percentile of a site no line gives one for.
+const defaultTraffic = 50
+
+// Date layouts of datePublished. WriteJSONL writes rfc1123GMT (or RFC 3339
+// with nanoseconds when a time has a fraction of a second).
+const (
+	rfc1123GMT = "Mon, 02 Jan 2006 15:04:05 GMT"
+	sqlLayout  = "2006-01-02 15:04:05"
+	dateLayout = "2006-01-02"
+)
+
+// wireArticle is an article as a JSONL line spells it (the wire form plus
+// traffic). Pointers tell absent and null fields from empty ones.
+type wireArticle struct {
+	ID            *string            `json:"_id"`
+	Title         *string            `json:"title"`
+	Description   string             `json:"description"`
+	Body          string             `json:"bodyText"`
+	URL           *string            `json:"url"`
+	Site          *string            `json:"site"`
+	Image         json.RawMessage    `json:"image"`
+	Favicon       string             `json:"favicon"`
+	Category      *string            `json:"category"`
+	Language      *string            `json:"language"`
+	DatePublished *string            `json:"datePublished"`
+	Topics        []string           `json:"topics"`
+	Sentiment     wireSentiment      `json:"sentiment"`
+	Entities      []wireEntity       `json:"entities"`
+	Relationships []wireRelationship `json:"entity_relationships"`
+	Embeddings    []float32          `json:"embeddings"`
+	Traffic       *int               `json:"traffic"`
+}
+
+type wireSentiment struct {
+	Title       float64 `json:"title"`
+	Description float64 `json:"description"`
+}
+
+type wireEntity struct {
+	Name       string  `json:"name"`
+	Type       string  `json:"type"`
+	WikidataID string  `json:"wikidata_id"`
+	Sentiment  float64 `json:"sentiment"`
+	Confidence float64 `json:"confidence"`
+}
+
+type wireRelationship struct {
+	Source     string  `json:"source"`
+	Target     string  `json:"target"`
+	Relation   string  `json:"relation"`
+	Confidence float64 `json:"confidence"`
+}
+
+// WriteJSONL writes c as JSON Lines, one article per line in the wire form
+// of search results (without score) plus "traffic". Empty images and
+// categories are written as null, as are nil entities, relationships and
+// embeddings; LoadJSONL reads the output back to an equal corpus, Story
+// labels aside.
+func WriteJSONL(w io.Writer, c *Corpus) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for i := range c.Articles {
+		if err := enc.Encode(toWire(&c.Articles[i])); err != nil {
+			return fmt.Errorf("corpus: writing JSONL: %w; check the output stream", err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("corpus: writing JSONL: %w; check the output stream", err)
+	}
+	return nil
+}
+
+// toWire converts an article to its line form.
+func toWire(a *Article) *wireArticle {
+	w := &wireArticle{
+		ID: &a.ID, Title: &a.Title, Description: a.Description, Body: a.Body, URL: &a.URL, Site: &a.Site,
+		Image: json.RawMessage("null"), Favicon: a.Favicon, Language: &a.Language, Topics: a.Topics,
+		Sentiment: wireSentiment(a.Sentiment), Embeddings: a.Embedding, Traffic: &a.Traffic,
+	}
+	if a.Image != "" {
+		w.Image, _ = json.Marshal(a.Image) // a string always marshals
+	}
+	if a.Category != "" {
+		w.Category = &a.Category
+	}
+	if w.Topics == nil {
+		w.Topics = []string{}
+	}
+	date := a.Published.UTC().Format(rfc1123GMT)
+	if a.Published.Nanosecond() != 0 {
+		date = a.Published.UTC().Format(time.RFC3339Nano)
+	}
+	w.DatePublished = &date
+	if a.Entities != nil {
+		w.Entities = make([]wireEntity, len(a.Entities))
+		for i, e := range a.Entities {
+			w.Entities[i] = wireEntity(e)
+		}
+	}
+	if a.Relationships != nil {
+		w.Relationships = make([]wireRelationship, len(a.Relationships))
+		for i, r := range a.Relationships {
+			w.Relationships[i] = wireRelationship(r)
+		}
+	}
+	return w
+}
+
+// LoadJSONL reads a corpus written as JSON Lines: one article object per
+// line, in the wire form of search results plus an optional "traffic" (the
+// site's traffic percentile, 0..100; 50 when no article of the site gives
+// one). _id (24 hex characters, unique), title, url, site and datePublished
+// are required; language defaults to "en". Blank lines are skipped; lines
+// may be up to MaxLineBytes long. The first bad line fails the whole load
+// with an error naming its line number, what is wrong and how to fix it.
+// Site domains are lower-cased and lose a leading "www.". Loaded articles
+// have Story -1. Lines are decoded in parallel, a batch at a time.
+func LoadJSONL(r io.Reader) (*Corpus, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	l := loader{ids: map[string]int{}, traffic: map[string]siteTraffic{}, embedLine: -1}
+	next := 1
+	for {
+		batch, stop := readBatch(br, &next)
+		parsed := make([]parsedLine, len(batch))
+		parallel(len(batch), func(i int) {
+			p := &parsed[i]
+			p.article, p.traffic, p.err = decodeLine(batch[i].text)
+		})
+		for i := range parsed {
+			if err := l.accept(batch[i].number, &parsed[i]); err != nil {
+				return nil, fmt.Errorf("corpus line %d: %w", batch[i].number, err)
+			}
+		}
+		if stop == io.EOF {
+			break
+		}
+		if stop != nil {
+			return nil, stop
+		}
+	}
+	if len(l.articles) == 0 {
+		return nil, errors.New("corpus: the input holds no articles; write one JSON object per line")
+	}
+	for i := range l.articles {
+		a := &l.articles[i]
+		if t, ok := l.traffic[a.Site]; ok {
+			a.Traffic = t.value
+		} else {
+			a.Traffic = defaultTraffic
+		}
+	}
+	return newCorpus(l.articles), nil
+}
+
+// batchLines is the number of lines LoadJSONL decodes at a time.
+const batchLines = 2048
+
+// numberedLine is a non-blank input line and its number.
+type numberedLine struct {
+	number int
+	text   []byte
+}
+
+// readBatch reads up to batchLines non-blank lines, numbering them from
+// *next on. stop is nil when more lines may follow, io.EOF at the end of the
+// input, or the error (naming its line) that ended reading; the lines before
+// it are returned either way, so that an earlier bad line is reported first.
+func readBatch(br *bufio.Reader, next *int) (batch []numberedLine, stop error) {
+	for len(batch) < batchLines {
+		number := *next
+		*next++
+		text, err := readLine(br, nil)
+		switch {
+		case errors.Is(err, errLineTooLong):
+			return batch, fmt.Errorf("corpus line %d: line is longer than %d bytes; keep each article on one line of at most 1 MiB", number, MaxLineBytes)
+		case err != nil && err != io.EOF:
+			return batch, fmt.Errorf("corpus line %d: reading input: %w; check the input stream", number, err)
+		}
+		if number == 1 {
+			text = bytes.TrimPrefix(text, []byte("\ufeff"))
+		}
+		if len(bytes.TrimSpace(text)) > 0 {
+			batch = append(batch, numberedLine{number, text})
+		}
+		if err == io.EOF {
+			return batch, io.EOF
+		}
+	}
+	return batch, nil
+}
+
+// parallel calls f(0) ... f(n-1) on up to GOMAXPROCS goroutines.
+func parallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < n; i += workers {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// errLineTooLong reports a line over MaxLineBytes.
+var errLineTooLong = errors.New("line too long")
+
+// readLine appends the next line of br, without its line ending, to buf. It
+// returns io.EOF with the last line when the input ends, and any other read
+// error without a line: a line cut short by a failing reader is never
+// returned as if it were whole.
+func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(buf)+len(chunk) > MaxLineBytes+len("\r\n") {
+			return buf, errLineTooLong
+		}
+		buf = append(buf, chunk...)
+		switch {
+		case err == nil:
+			buf = bytes.TrimSuffix(buf[:len(buf)-1], []byte("\r"))
+			if len(buf) > MaxLineBytes {
+				return buf, errLineTooLong
+			}
+			return buf, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == io.EOF:
+			if len(buf) > MaxLineBytes {
+				return buf, errLineTooLong
+			}
+			return buf, io.EOF
+		default:
+			return nil, err
+		}
+	}
+}
+
+// siteTraffic is the traffic a site was first given, and where.
+type siteTraffic struct {
+	value, line int
+}
+
+// parsedLine is a decoded line that passed the checks needing no other line,
+// or the error of the first check it failed.
+type parsedLine struct {
+	article Article
+	traffic *int // as given, nil when absent
+	err     error
+}
+
+// loader accumulates the articles of LoadJSONL and runs the checks across
+// lines, in line order.
+type loader struct {
+	articles  []Article
+	ids       map[string]int         // line of every id
+	traffic   map[string]siteTraffic // explicit traffic per site
+	embedLine int                    // line of the first embedding, -1 before one
+	embedLen  int
+}
+
+// accept runs the checks across lines on a parsed line and keeps its
+// article.
+func (l *loader) accept(line int, p *parsedLine) error {
+	if p.err != nil {
+		return p.err
+	}
+	a := &p.article
+	if first, dup := l.ids[a.ID]; dup {
+		return fmt.Errorf("duplicate _id %q (first used on line %d); give every article its own _id", a.ID, first)
+	}
+	if t := p.traffic; t != nil {
+		if prev, ok := l.traffic[a.Site]; ok && prev.value != *t {
+			return fmt.Errorf("traffic %d for site %q differs from %d on line %d; give every article of a site the same traffic", *t, a.Site, prev.value, prev.line)
+		} else if !ok {
+			l.traffic[a.Site] = siteTraffic{*t, line}
+		}
+	}
+	if a.Embedding != nil {
+		if l.embedLine < 0 {
+			l.embedLine, l.embedLen = line, len(a.Embedding)
+		} else if len(a.Embedding) != l.embedLen {
+			return fmt.Errorf("embeddings has %d values but line %d has %d; give every article vectors of the same length", len(a.Embedding), l.embedLine, l.embedLen)
+		}
+	}
+	l.ids[a.ID] = line
+	l.articles = append(l.articles, *a)
+	return nil
+}
+
+// decodeLine decodes one line and runs the checks that need no other line.
+// It returns the article and the traffic as given (nil when absent).
+func decodeLine(text []byte) (Article, *int, error) {
+	var a Article
+	if text = bytes.TrimSpace(text); text[0] != '{' {
+		return a, nil, errors.New("expected a JSON object; write each article as one JSON object on its own line")
+	}
+	var w wireArticle
+	if err := json.Unmarshal(text, &w); err != nil {
+		return a, nil, jsonError(err)
+	}
+	for _, f := range []struct {
+		name  string
+		value *string
+	}{{"_id", w.ID}, {"title", w.Title}, {"url", w.URL}, {"site", w.Site}, {"datePublished", w.DatePublished}} {
+		if f.value == nil || strings.TrimSpace(*f.value) == "" {
+			return a, nil, fmt.Errorf("required field %q is missing or empty; every article needs _id, title, url, site and datePublished", f.name)
+		}
+	}
+	a = Article{Title: *w.Title, Description: w.Description, Body: w.Body, Favicon: w.Favicon, Story: -1}
+	if a.ID = strings.ToLower(*w.ID); !isHexID(a.ID) {
+		return a, nil, fmt.Errorf("_id %q is not 24 hexadecimal characters; use an id such as \"5f1c0a9e3b2d4c6e8f7a1b2c\"", *w.ID)
+	}
+	var err error
+	if a.Published, err = parseDate(*w.DatePublished); err != nil {
+		return a, nil, err
+	}
+	if a.Language, err = parseLanguage(w.Language); err != nil {
+		return a, nil, err
+	}
+	if u, err := url.Parse(*w.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return a, nil, fmt.Errorf("url %q is not an absolute http or https URL; use a URL such as \"https://example.com/2025/03/04/some-slug\"", *w.URL)
+	}
+	a.URL = *w.URL
+	if a.Site, err = normaliseSite(*w.Site); err != nil {
+		return a, nil, err
+	}
+	if a.Favicon == "" {
+		a.Favicon = "https://" + a.Site + "/favicon.ico"
+	}
+	if w.Category != nil {
+		a.Category = *w.Category
+	}
+	if a.Image, err = parseImage(w.Image); err != nil {
+		return a, nil, err
+	}
+	if len(w.Topics) > 0 {
+		a.Topics = w.Topics
+	}
+	if t := w.Traffic; t != nil && (*t < 0 || *t > 100) {
+		return a, nil, fmt.Errorf("traffic %d is out of range; use a percentile from 0 to 100", *t)
+	}
+	if err := checkScore("sentiment.title", w.Sentiment.Title, -1); err != nil {
+		return a, nil, err
+	}
+	if err := checkScore("sentiment.description", w.Sentiment.Description, -1); err != nil {
+		return a, nil, err
+	}
+	a.Sentiment = Sentiment(w.Sentiment)
+	if a.Entities, err = entitiesFromWire(w.Entities); err != nil {
+		return a, nil, err
+	}
+	if a.Relationships, err = relationshipsFromWire(w.Relationships); err != nil {
+		return a, nil, err
+	}
+	if len(w.Embeddings) > 0 {
+		a.Embedding = w.Embeddings
+	}
+	return a, w.Traffic, nil
+}
+
+// jsonError explains a decoding error.
+func jsonError(err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Errorf("invalid JSON at byte %d; write each article as one JSON object on its own line", syntax.Offset)
+	case errors.As(err, &typ):
+		return fmt.Errorf("field %q must be %s, not a JSON %s; fix the value's type", typ.Field, jsonKind(typ.Type.Kind().String()), typ.Value)
+	default:
+		return fmt.Errorf("invalid JSON (%v); write each article as one JSON object on its own line", err)
+	}
+}
+
+// jsonKind names the JSON type that decodes into a Go kind.
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "int", "int64":
+		return "an integer"
+	case "float32", "float64":
+		return "a number"
+	case "slice":
+		return "an array"
+	default:
+		return "an object"
+	}
+}
+
+// isHexID reports whether s is 24 lower-case hexadecimal characters.
+func isHexID(s string) bool {
+	if len(s) != 24 {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// parseDate reads datePublished in any accepted layout, as UTC.
+func parseDate(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	layouts := []string{time.RFC3339Nano, sqlLayout, dateLayout, time.RFC1123Z}
+	if strings.HasSuffix(s, " GMT") || strings.HasSuffix(s, " UTC") {
+		layouts = []string{time.RFC1123}
+	}
+	for _, layout := range layouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("datePublished %q is not a date; use RFC 1123 (\"Wed, 13 Nov 2024 01:44:17 GMT\"), RFC 3339 (\"2024-11-13T01:44:17Z\"), \"2024-11-13 01:44:17\" or \"2024-11-13\"", s)
+}
+
+// parseLanguage checks an ISO 639-1 code; absent or empty means English.
+func parseLanguage(s *string) (string, error) {
+	if s == nil || strings.TrimSpace(*s) == "" {
+		return "en", nil
+	}
+	code := strings.ToLower(strings.TrimSpace(*s))
+	if _, ok := isoLanguages[code]; !ok {
+		return "", fmt.Errorf("language %q is not an ISO 639-1 code; use a two-letter code such as \"en\", \"es\" or \"de\"", *s)
+	}
+	return code, nil
+}
+
+// normaliseSite lower-cases a domain, drops a leading "www." and checks
+// what is left looks like a domain name.
+func normaliseSite(s string) (string, error) {
+	d := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "www.")
+	if !strings.Contains(d, ".") || strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") ||
+		strings.ContainsAny(d, "/:?#@ \t") {
+		return "", fmt.Errorf("site %q is not a domain name; use a bare domain such as \"example.com\"", s)
+	}
+	return d, nil
+}
+
+// parseImage reads an image given as a string, an array of strings (the
+// first non-empty one is kept) or null.
+func parseImage(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, nil
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		for _, s := range list {
+			if s != "" {
+				return s, nil
+			}
+		}
+		return "", nil
+	}
+	return "", errors.New("image must be a string, an array of strings or null; give the image URL as a string")
+}
+
+// checkScore checks a score lies in [lo, 1].
+func checkScore(field string, v, lo float64) error {
+	if v < lo || v > 1 {
+		return fmt.Errorf("%s %v is out of range; use a value from %v to 1", field, v, lo)
+	}
+	return nil
+}
+
+// entitiesFromWire checks and converts entities, keeping null apart from [].
+func entitiesFromWire(in []wireEntity) ([]Entity, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := make([]Entity, len(in))
+	for i, e := range in {
+		field := fmt.Sprintf("entities[%d]", i)
+		if e.Name == "" || e.Type == "" {
+			return nil, fmt.Errorf("%s needs a name and a type; give every entity both", field)
+		}
+		if err := checkScore(field+".sentiment", e.Sentiment, -1); err != nil {
+			return nil, err
+		}
+		if err := checkScore(field+".confidence", e.Confidence, 0); err != nil {
+			return nil, err
+		}
+		out[i] = Entity(e)
+	}
+	return out, nil
+}
+
+// relationshipsFromWire checks and converts relationships, keeping null
+// apart from [].
+func relationshipsFromWire(in []wireRelationship) ([]Relationship, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := make([]Relationship, len(in))
+	for i, r := range in {
+		field := fmt.Sprintf("entity_relationships[%d]", i)
+		if r.Source == "" || r.Target == "" || r.Relation == "" {
+			return nil, fmt.Errorf("%s needs a source, a target and a relation; give every relationship all three", field)
+		}
+		if err := checkScore(field+".confidence", r.Confidence, 0); err != nil {
+			return nil, err
+		}
+		out[i] = Relationship(r)
+	}
+	return out, nil
+}
