@@ -102,9 +102,9 @@ func (g *generator) article(i int, buf []byte) (Article, []byte) {
 		a.Category = ev.category
 	}
 	buf = appendSlug(buf[:0], title)
-	a.URL = articleURL(site, ev, published, string(buf), s.id)
+	a.URL = articleURL(site, ev, string(buf), s.id)
 	if r.chance(site.imageShare) {
-		a.Image = imageURL(site, published, s.id)
+		a.Image = imageURL(site, s.id)
 	}
 	if r.chance(encodedShare) {
 		a.Entities, a.Relationships = g.entities(ev, r)
@@ -280,25 +280,27 @@ func appendSlug(buf []byte, title string) []byte {
 }
 
 // articleURL builds an article's URL in its site's layout.
-func articleURL(site *genSite, ev *event, t time.Time, slug, id string) string {
+// No layout carries a date: the server shifts publication dates, and a URL
+// must not contradict the datePublished it is served with.
+func articleURL(site *genSite, ev *event, slug, id string) string {
 	base := "https://" + site.host + "/"
 	switch site.urlStyle {
 	case 0:
-		return base + t.Format("2006/01/02/") + slug + "-" + id[18:]
+		return base + "stories/" + slug + "-" + id[18:]
 	case 1:
 		section := strings.ToLower(ev.category)
 		return base + section + "/" + slug + "-" + id[16:]
 	case 2:
-		return base + "news/" + t.Format("20060102") + "/" + slug + "-" + id[20:] + ".html"
+		return base + "news/" + id[:4] + "/" + slug + "-" + id[20:] + ".html"
 	default:
 		return base + "article/" + id + "/" + slug
 	}
 }
 
 // imageURL builds the URL of an article's picture.
-func imageURL(site *genSite, t time.Time, id string) string {
+func imageURL(site *genSite, id string) string {
 	if site.urlStyle%2 == 0 {
-		return "https://" + site.host + "/images/" + t.Format("2006/01/") + id[:16] + ".jpg"
+		return "https://" + site.host + "/images/" + id[:2] + "/" + id[:16] + ".jpg"
 	}
 	return "https://cdn." + site.Domain + "/media/" + id + ".jpg"
 }
