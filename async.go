@@ -1,0 +1,100 @@
+package newssearch
+
+import (
+	"context"
+	"strconv"
+	"strings"
+)
+
+// AsyncSearchParams are the parameters of an asynchronous query: the search
+// parameters plus the fields only /api/v2/query-async accepts. As in
+// SearchParams, a zero value means "service default" and is left out of the
+// request.
+type AsyncSearchParams struct {
+	SearchParams
+	// KeyPhrases refines the results with single-quoted phrases combined by
+	// lower-case and, or, not and parentheses, e.g.
+	// "('elon' or 'musk') and not 'sam altman'".
+	KeyPhrases string
+	// SortOrder orders the results; "" is SortRelevance.
+	SortOrder SortOrder
+}
+
+// SubmitQuery starts an asynchronous search (POST /api/v2/query-async) and
+// returns its job; fetch the results with GetResults. It suits large queries
+// over long date ranges.
+//
+// Because a retried submission could create a second job, SubmitQuery is
+// retried only when the service provably did not process it: a failure to
+// connect, 429 Too Many Requests or 503 Service Unavailable.
+func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams) (*QueryJob, error) {
+	if err := params.validate("AsyncSearchParams"); err != nil {
+		return nil, err
+	}
+	body := params.body(c.apiKey())
+	body.KeyPhrases = params.KeyPhrases
+	body.SortOrder = params.SortOrder
+	resp, pb, err := c.exchange(ctx, pathQueryAsync, createsJob, &body)
+	if err != nil {
+		return nil, err
+	}
+	defer pb.Close()
+	var wire struct {
+		QueryID string `json:"query_id"`
+		State   State  `json:"state"`
+	}
+	if err := decodeJSON(pb.bytes(), &wire); err != nil {
+		return nil, c.decodeError(pathQueryAsync, resp, pb.bytes(), err)
+	}
+	if wire.State.IsFailure() {
+		return nil, c.stateError(pathQueryAsync, resp, pb.bytes())
+	}
+	if wire.QueryID == "" {
+		return nil, c.decodeError(pathQueryAsync, resp, pb.bytes(), errNoQueryID)
+	}
+	return &QueryJob{QueryID: wire.QueryID, State: wire.State}, nil
+}
+
+// getResultsBody is the JSON body of get-results.
+type getResultsBody struct {
+	APIKey  string `json:"api_key"`
+	QueryID string `json:"query_id"`
+	Page    int    `json:"page"`
+}
+
+// GetResults fetches one page (from 1; 0 means 1) of an asynchronous query's
+// results (POST /api/v2/get-results).
+//
+// While the job runs the page's State is pending (see ResultsPage.Pending)
+// and it has no articles: call again later. A page past the end has no
+// articles and the true totals. A job the service reports as failed is an
+// *APIError with StatusCode 200. An empty queryID or a negative page fails
+// with a *ValidationError before any request.
+func (c *Client) GetResults(ctx context.Context, queryID string, page int) (*ResultsPage, error) {
+	if strings.TrimSpace(queryID) == "" {
+		return nil, &ValidationError{Field: "queryID", Problem: "the query ID is empty: pass the QueryID of the job SubmitQuery returned"}
+	}
+	if page < 0 {
+		return nil, &ValidationError{Field: "page", Problem: "page " + strconv.Itoa(page) + " is negative: pages start at 1; pass 0 or 1 for the first page"}
+	}
+	body := getResultsBody{APIKey: c.apiKey(), QueryID: queryID, Page: max(page, 1)}
+	resp, pb, err := c.exchange(ctx, pathGetResults, readOnly, &body)
+	if err != nil {
+		return nil, err
+	}
+	defer pb.Close()
+	out := new(ResultsPage)
+	if err := decodeResults(pb.bytes(), out); err != nil {
+		return nil, c.decodeError(pathGetResults, resp, pb.bytes(), err)
+	}
+	if out.State.IsFailure() {
+		return nil, c.stateError(pathGetResults, resp, pb.bytes())
+	}
+	if out.QueryID == "" {
+		out.QueryID = queryID
+	}
+	if out.Page == 0 {
+		out.Page = body.Page
+	}
+	return out, nil
+}

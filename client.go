@@ -1,0 +1,309 @@
+package newssearch
+
+import (
+	cryptorand "crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Version is the version of this SDK. It is part of the default User-Agent
+// header, "newssearch-go/" + Version.
+const Version = "0.1.0"
+
+// DefaultBaseURL is the base URL of the production service, used when neither
+// WithBaseURL nor the NEWSSEARCH_BASE_URL environment variable gives one.
+const DefaultBaseURL = "https://app.runathena.com"
+
+// Environment variables read by NewClient unless WithoutEnvironment is given.
+// An explicit option always wins over the environment.
+const (
+	// EnvAPIKey names the environment variable holding the API key.
+	EnvAPIKey = "NEWSSEARCH_API_KEY"
+	// EnvBaseURL names the environment variable holding the base URL.
+	EnvBaseURL = "NEWSSEARCH_BASE_URL"
+)
+
+// Defaults of the retry policy; see WithMaxRetries and WithRetryWait.
+const (
+	// DefaultMaxRetries is the number of retries after the first attempt.
+	DefaultMaxRetries = 3
+	// DefaultRetryWaitMin is the wait before the first retry; it doubles on
+	// every further retry.
+	DefaultRetryWaitMin = 500 * time.Millisecond
+	// DefaultRetryWaitMax caps every wait between attempts, including one
+	// asked for by a Retry-After header.
+	DefaultRetryWaitMax = 8 * time.Second
+	// DefaultHTTPTimeout bounds one attempt (connect, request, whole response)
+	// of the HTTP client NewClient builds when WithHTTPClient is not given.
+	DefaultHTTPTimeout = 2 * time.Minute
+)
+
+// Endpoint paths, relative to the base URL.
+const (
+	pathQuery      = "/api/v2/query"
+	pathQueryAsync = "/api/v2/query-async"
+	pathGetResults = "/api/v2/get-results"
+	pathHeadlines  = "/api/v2/headlines"
+)
+
+// Client calls the news search service. Create one with NewClient and share
+// it: a Client is safe for concurrent use by multiple goroutines.
+//
+// Retries. Search, GetResults and Headlines change nothing on the service,
+// so they are retried after a transport failure (including a response body
+// that breaks off mid-read), 408 Request Timeout, 429 Too Many Requests and
+// any 5xx status but 501 Not Implemented. SubmitQuery creates a job, so it is
+// retried only where the request provably was not processed: a failure to
+// connect, 429 and 503. Waits start at the minimum of WithRetryWait, double
+// on every retry up to the maximum, and lose up to 25% to random jitter; a
+// Retry-After header on 429 or 503 replaces the computed wait, capped at the
+// maximum. A done context ends any wait at once. When retries run out, the
+// last response is reported as an *APIError with its body.
+//
+// Limits. A successful response body may hold at most 32 MiB (more is an
+// error, never retried); at most 64 KiB of an error body is read.
+//
+// Printing a Client (with any fmt verb) never shows the API key.
+type Client struct {
+	cfg *config
+}
+
+// config is the immutable configuration of a Client plus its lock-protected
+// jitter source. It lives behind a pointer so that printing a Client with
+// reflection-based verbs can never reach the API key.
+type config struct {
+	// apiKey sits behind a second pointer: fmt prints a pointer nested in
+	// a value as an address, so even a reflection-based print of a config
+	// (a bad verb on a struct holding a Client) cannot show the key.
+	apiKey     *string
+	baseURL    string // validated, without trailing slash
+	endpoints  map[string]string
+	httpClient *http.Client
+	maxRetries int
+	waitMin    time.Duration
+	waitMax    time.Duration
+	logger     *slog.Logger
+	userAgent  string
+	now        func() time.Time
+
+	mu  sync.Mutex
+	rng *rand.Rand
+}
+
+// settings collects what the options ask for; NewClient validates it.
+type settings struct {
+	apiKey      string
+	baseURL     string
+	httpClient  *http.Client
+	httpSet     bool
+	maxRetries  int
+	waitMin     time.Duration
+	waitMax     time.Duration
+	logger      *slog.Logger
+	userAgent   string
+	uaSet       bool
+	ignoreEnv   bool
+	errs        []error
+	jitterSeed1 uint64
+	jitterSeed2 uint64
+	seeded      bool
+}
+
+// Option configures a Client. Options are applied in order; a later option
+// overrides an earlier one. A nil Option is ignored.
+type Option func(*settings)
+
+// WithAPIKey sets the API key sent with every request. It wins over the
+// NEWSSEARCH_API_KEY environment variable. Surrounding white space is
+// trimmed; an empty key counts as not given.
+func WithAPIKey(key string) Option {
+	return func(s *settings) { s.apiKey = strings.TrimSpace(key) }
+}
+
+// WithBaseURL sets the base URL of the service, e.g. "https://app.runathena.com"
+// or a proxy such as "http://127.0.0.1:8080/prefix". Endpoint paths
+// ("/api/v2/query", ...) are appended to it; a trailing "/api/v2" is dropped,
+// so pasting an endpoint root works too. It wins over the NEWSSEARCH_BASE_URL
+// environment variable. An empty value counts as not given.
+func WithBaseURL(baseURL string) Option {
+	return func(s *settings) { s.baseURL = strings.TrimSpace(baseURL) }
+}
+
+// WithHTTPClient sets the HTTP client used for every attempt. The Client uses
+// it as given (its Transport, Timeout, Jar and redirect policy apply) and never
+// modifies it. Without this option the Client uses a client with the
+// default transport and a per-attempt timeout of DefaultHTTPTimeout.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(s *settings) { s.httpClient, s.httpSet = hc, true }
+}
+
+// WithMaxRetries sets how many times a failed attempt is retried (0 disables
+// retries). The default is DefaultMaxRetries. See Client for which failures
+// are retried.
+func WithMaxRetries(n int) Option {
+	return func(s *settings) { s.maxRetries = n }
+}
+
+// WithRetryWait sets the wait before the first retry (min) and the cap on any
+// wait (max). Waits double from min on every retry, lose up to 25% to random
+// jitter, and never exceed max; a Retry-After header from the service is
+// honoured up to max. The defaults are DefaultRetryWaitMin and
+// DefaultRetryWaitMax. Zero waits are allowed (retry at once).
+func WithRetryWait(min, max time.Duration) Option {
+	return func(s *settings) { s.waitMin, s.waitMax = min, max }
+}
+
+// WithLogger makes the Client log each attempt's outcome (Debug) and each
+// retry with its wait (Info) to l. Log records carry the method, endpoint
+// path, attempt number, wait and HTTP status; never a body or the API key.
+// A nil logger (the default) disables logging.
+func WithLogger(l *slog.Logger) Option {
+	return func(s *settings) { s.logger = l }
+}
+
+// WithUserAgent replaces the User-Agent header, by default
+// "newssearch-go/" + Version.
+func WithUserAgent(ua string) Option {
+	return func(s *settings) { s.userAgent, s.uaSet = ua, true }
+}
+
+// WithoutEnvironment makes NewClient ignore the NEWSSEARCH_API_KEY and
+// NEWSSEARCH_BASE_URL environment variables.
+func WithoutEnvironment() Option {
+	return func(s *settings) { s.ignoreEnv = true }
+}
+
+// withJitterSeed makes the jitter source deterministic (tests only).
+func withJitterSeed(a, b uint64) Option {
+	return func(s *settings) { s.jitterSeed1, s.jitterSeed2, s.seeded = a, b, true }
+}
+
+// NewClient returns a Client configured by opts. The API key and base URL
+// fall back to the NEWSSEARCH_API_KEY and NEWSSEARCH_BASE_URL environment
+// variables (unless WithoutEnvironment is given), and the base URL to
+// DefaultBaseURL. A configuration problem is returned as an error that names
+// the problem and its fix; NewClient never panics.
+func NewClient(opts ...Option) (*Client, error) {
+	s := settings{
+		maxRetries: DefaultMaxRetries,
+		waitMin:    DefaultRetryWaitMin,
+		waitMax:    DefaultRetryWaitMax,
+		userAgent:  "newssearch-go/" + Version,
+	}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&s)
+		}
+	}
+	if !s.ignoreEnv {
+		if s.apiKey == "" {
+			s.apiKey = strings.TrimSpace(os.Getenv(EnvAPIKey))
+		}
+		if s.baseURL == "" {
+			s.baseURL = strings.TrimSpace(os.Getenv(EnvBaseURL))
+		}
+	}
+	if s.baseURL == "" {
+		s.baseURL = DefaultBaseURL
+	}
+	base, err := s.validate()
+	if err != nil {
+		return nil, err
+	}
+	hc := s.httpClient
+	if hc == nil {
+		hc = &http.Client{Timeout: DefaultHTTPTimeout}
+	}
+	cfg := &config{
+		apiKey:     &s.apiKey,
+		baseURL:    base,
+		httpClient: hc,
+		maxRetries: s.maxRetries,
+		waitMin:    s.waitMin,
+		waitMax:    s.waitMax,
+		logger:     s.logger,
+		userAgent:  s.userAgent,
+		now:        time.Now,
+		endpoints:  make(map[string]string, 4),
+	}
+	for _, p := range []string{pathQuery, pathQueryAsync, pathGetResults, pathHeadlines} {
+		cfg.endpoints[p] = base + p
+	}
+	if s.seeded {
+		cfg.rng = rand.New(rand.NewPCG(s.jitterSeed1, s.jitterSeed2))
+	} else {
+		// Seeded from crypto/rand so that many clients do not retry in lock
+		// step; tests pass an explicit seed instead.
+		var seed [16]byte
+		_, _ = cryptorand.Read(seed[:]) // never fails (see crypto/rand.Read)
+		cfg.rng = rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])))
+	}
+	return &Client{cfg: cfg}, nil
+}
+
+// validate checks the settings and returns the normalised base URL.
+func (s *settings) validate() (string, error) {
+	if s.apiKey == "" {
+		if s.ignoreEnv {
+			return "", errors.New("newssearch: no API key: pass newssearch.WithAPIKey(key)")
+		}
+		return "", errors.New("newssearch: no API key: pass newssearch.WithAPIKey(key) or set " + EnvAPIKey)
+	}
+	if s.httpSet && s.httpClient == nil {
+		return "", errors.New("newssearch: WithHTTPClient(nil): pass a non-nil *http.Client or leave the option out")
+	}
+	if s.maxRetries < 0 {
+		return "", fmt.Errorf("newssearch: WithMaxRetries(%d): the retry count must not be negative: pass 0 to disable retries", s.maxRetries)
+	}
+	if s.waitMin < 0 || s.waitMax < 0 {
+		return "", fmt.Errorf("newssearch: WithRetryWait(%v, %v): waits must not be negative: pass durations >= 0", s.waitMin, s.waitMax)
+	}
+	if s.waitMin > s.waitMax {
+		return "", fmt.Errorf("newssearch: WithRetryWait(%v, %v): min is greater than max: pass min <= max", s.waitMin, s.waitMax)
+	}
+	if s.uaSet && (strings.TrimSpace(s.userAgent) == "" || strings.ContainsAny(s.userAgent, "\r\n")) {
+		return "", fmt.Errorf("newssearch: WithUserAgent(%q): the user agent must be non-empty and on one line: pass a value such as \"myapp/1.0\"", s.userAgent)
+	}
+	return normaliseBaseURL(s.baseURL)
+}
+
+// normaliseBaseURL validates raw and returns it without a trailing slash or
+// trailing "/api/v2".
+func normaliseBaseURL(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("newssearch: base URL %q cannot be parsed: pass an absolute http or https URL such as %q", raw, DefaultBaseURL)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("newssearch: base URL %q has scheme %q: pass an absolute http or https URL such as %q", raw, u.Scheme, DefaultBaseURL)
+	}
+	if u.Host == "" {
+		return "", fmt.Errorf("newssearch: base URL %q has no host: pass an absolute http or https URL such as %q", raw, DefaultBaseURL)
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
+		return "", fmt.Errorf("newssearch: base URL %q has a query or fragment: pass only scheme, host and an optional path prefix", raw)
+	}
+	u.Path = strings.TrimSuffix(strings.TrimRight(u.Path, "/"), "/api/v2")
+	u.RawPath = ""
+	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// String describes the Client without revealing the API key.
+func (c Client) String() string {
+	if c.cfg == nil {
+		return "newssearch.Client{unconfigured: use newssearch.NewClient}"
+	}
+	return fmt.Sprintf("newssearch.Client{BaseURL: %q, APIKey: [REDACTED], MaxRetries: %d}", c.cfg.baseURL, c.cfg.maxRetries)
+}
+
+// GoString is used by the %#v verb; like String it never reveals the API key.
+func (c Client) GoString() string { return c.String() }

@@ -1,0 +1,242 @@
+package newssearch
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Sentinel errors classifying failed calls. Test for them with errors.Is; an
+// *APIError (reached with errors.As) carries the details.
+var (
+	// ErrBadRequest matches a request the service rejected as invalid (HTTP
+	// 400, 413 or 422) and a *ValidationError found before any request.
+	ErrBadRequest = errors.New("newssearch: bad request")
+	// ErrUnauthorized matches HTTP 401 and 403: a missing or unknown API key.
+	ErrUnauthorized = errors.New("newssearch: unauthorized")
+	// ErrNotFound matches HTTP 404, e.g. an unknown or expired query ID.
+	ErrNotFound = errors.New("newssearch: not found")
+	// ErrRateLimited matches HTTP 429 (after any retries).
+	ErrRateLimited = errors.New("newssearch: rate limited")
+	// ErrServer matches HTTP 5xx (after any retries).
+	ErrServer = errors.New("newssearch: server error")
+)
+
+// APIError describes a call the service answered with a failure: an HTTP
+// status outside 2xx, or a 2xx response whose state is a failure (StatusCode
+// is then 200) or whose body cannot be decoded. It never contains the API
+// key: Message, RequestID and Body are scrubbed of it.
+type APIError struct {
+	// StatusCode is the HTTP status of the (last) response.
+	StatusCode int
+	// State is the response's "state" field, if it had one.
+	State State
+	// Message is the service's explanation ("message" in the body); for a
+	// body that is not JSON, a short excerpt of it (an HTML page's title).
+	Message string
+	// Endpoint is the path called, e.g. "/api/v2/query".
+	Endpoint string
+	// RequestID is the response's X-Request-Id header; quote it when
+	// reporting a problem to the service.
+	RequestID string
+	// RetryAfter is the wait the response's Retry-After header asked for
+	// (seconds or an HTTP date), or 0.
+	RetryAfter time.Duration
+	// Body is the start of the response body (at most 64 KiB).
+	Body []byte
+
+	// cause is a decoding error behind a malformed 2xx body.
+	cause error
+}
+
+// Error reports the method, endpoint, status, message and request ID.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString("newssearch: POST ")
+	b.WriteString(e.Endpoint)
+	b.WriteString(": ")
+	switch {
+	case e.StatusCode >= 200 && e.StatusCode < 300 && e.cause != nil:
+		b.WriteString("malformed response (HTTP " + strconv.Itoa(e.StatusCode) + ")")
+	case e.StatusCode >= 200 && e.StatusCode < 300:
+		b.WriteString("service reported state " + strconv.Quote(string(e.State)))
+	default:
+		b.WriteString(strconv.Itoa(e.StatusCode))
+		if t := http.StatusText(e.StatusCode); t != "" {
+			b.WriteString(" " + t)
+		}
+	}
+	if msg := e.Message; msg != "" {
+		b.WriteString(": " + msg)
+	} else if hint := e.hint(); hint != "" {
+		b.WriteString(": " + hint)
+	}
+	if e.RequestID != "" {
+		b.WriteString(" (request id " + e.RequestID + ")")
+	}
+	return b.String()
+}
+
+// hint suggests a fix when the service gave no message.
+func (e *APIError) hint() string {
+	switch {
+	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
+		return "the API key was refused: check the key passed to WithAPIKey or NEWSSEARCH_API_KEY"
+	case e.StatusCode == http.StatusNotFound:
+		return "not found: check the base URL, and that the query ID came from SubmitQuery with the same key"
+	case e.StatusCode == http.StatusTooManyRequests:
+		return "rate limited: slow down and retry later"
+	case e.StatusCode >= 500:
+		return "the service failed: retry later"
+	case e.StatusCode >= 200 && e.StatusCode < 300:
+		return "the service gave no reason: check the request and retry"
+	}
+	return ""
+}
+
+// Is makes errors.Is match the sentinel of the error's HTTP status.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrBadRequest:
+		return e.StatusCode == 400 || e.StatusCode == 413 || e.StatusCode == 422
+	case ErrUnauthorized:
+		return e.StatusCode == 401 || e.StatusCode == 403
+	case ErrNotFound:
+		return e.StatusCode == 404
+	case ErrRateLimited:
+		return e.StatusCode == 429
+	case ErrServer:
+		return e.StatusCode >= 500 && e.StatusCode < 600
+	}
+	return false
+}
+
+// Unwrap returns the decoding error behind a malformed response, if any.
+func (e *APIError) Unwrap() error { return e.cause }
+
+// ValidationError reports a parameter rejected before any request was sent.
+// errors.Is(err, ErrBadRequest) holds for it.
+type ValidationError struct {
+	// Field names the offending parameter, e.g. "SearchParams.Page".
+	Field string
+	// Problem says what is wrong with it and how to fix it.
+	Problem string
+}
+
+// Error names the field and the problem.
+func (e *ValidationError) Error() string {
+	return "newssearch: invalid " + e.Field + ": " + e.Problem
+}
+
+// Is makes errors.Is(err, ErrBadRequest) hold.
+func (e *ValidationError) Is(target error) bool { return target == ErrBadRequest }
+
+// Caps on what is kept from a response.
+const (
+	maxErrorBody  = 64 << 10 // bytes of an error body kept in APIError.Body
+	maxMessageLen = 512      // bytes of a message derived from a non-JSON body
+)
+
+// redacted replaces the API key wherever it would otherwise be shown.
+const redacted = "[REDACTED]"
+
+// newAPIError builds the error for a failed response from its status,
+// headers and (already capped) body.
+func (c *Client) newAPIError(endpoint string, resp *http.Response, body []byte) *APIError {
+	e := &APIError{
+		StatusCode: resp.StatusCode,
+		Endpoint:   endpoint,
+		RequestID:  c.scrub(resp.Header.Get("X-Request-Id")),
+	}
+	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.cfg.now()); ok {
+		e.RetryAfter = d
+	}
+	if len(body) > maxErrorBody {
+		body = body[:maxErrorBody]
+	}
+	e.Body = c.scrubBytes(body)
+	var env struct {
+		State   State  `json:"state"`
+		Message string `json:"message"`
+		Error   string `json:"error"`
+		Detail  string `json:"detail"`
+	}
+	if json.Unmarshal(e.Body, &env) == nil {
+		e.State = env.State
+		e.Message = cmpOr(env.Message, env.Error, env.Detail)
+	} else {
+		e.Message = excerpt(e.Body)
+	}
+	e.Message = c.scrub(e.Message)
+	return e
+}
+
+// cmpOr returns the first non-empty string (cmp.Or for strings; other
+// files of the package use it too).
+func cmpOr(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// scrub removes the API key from s.
+func (c *Client) scrub(s string) string {
+	if k := *c.cfg.apiKey; k != "" && strings.Contains(s, k) {
+		return strings.ReplaceAll(s, k, redacted)
+	}
+	return s
+}
+
+// scrubBytes returns a copy of b with the API key removed, in its raw and
+// its JSON-escaped form.
+func (c *Client) scrubBytes(b []byte) []byte {
+	out := bytes.Clone(b)
+	k := []byte(*c.cfg.apiKey)
+	out = bytes.ReplaceAll(out, k, []byte(redacted))
+	if esc, _ := json.Marshal(*c.cfg.apiKey); len(esc) > 2 && !bytes.Equal(esc[1:len(esc)-1], k) {
+		out = bytes.ReplaceAll(out, esc[1:len(esc)-1], []byte(redacted))
+	}
+	return out
+}
+
+// excerpt makes a one-line message from a body that is not JSON: an HTML
+// page's title, else its first line, shortened to maxMessageLen bytes.
+func excerpt(body []byte) string {
+	s := string(body)
+	if i := strings.Index(strings.ToLower(s), "<title>"); i >= 0 {
+		rest := s[i+len("<title>"):]
+		if j := strings.Index(strings.ToLower(rest), "</title>"); j >= 0 {
+			s = rest[:j]
+		}
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > maxMessageLen {
+		s = strings.ToValidUTF8(s[:maxMessageLen], "") + "..."
+	}
+	return s
+}
+
+// quoteShort quotes s for an error message, shortened to 64 bytes.
+func quoteShort(s string) string {
+	if len(s) > 64 {
+		s = strings.ToValidUTF8(s[:64], "") + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// transportError wraps a failure that produced no usable response: the
+// endpoint is named, the cause kept for errors.Is and errors.As.
+func transportError(endpoint string, attempts int, err error) error {
+	if attempts > 1 {
+		return fmt.Errorf("newssearch: POST %s: giving up after %d attempts: %w", endpoint, attempts, err)
+	}
+	return fmt.Errorf("newssearch: POST %s: %w", endpoint, err)
+}

@@ -1,0 +1,270 @@
+package newssearch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// sentinels lists every sentinel, for checking that exactly the right ones
+// match.
+var sentinels = map[string]error{
+	"ErrBadRequest":   ErrBadRequest,
+	"ErrUnauthorized": ErrUnauthorized,
+	"ErrNotFound":     ErrNotFound,
+	"ErrRateLimited":  ErrRateLimited,
+	"ErrServer":       ErrServer,
+}
+
+// matching returns the names of the sentinels err matches.
+func matching(err error) []string {
+	var out []string
+	for name, s := range sentinels {
+		if errors.Is(err, s) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// apiErrorOf asserts err is an *APIError and returns it.
+func apiErrorOf(t *testing.T, err error) *APIError {
+	t.Helper()
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("error = %v (%T), want *APIError", err, err)
+	}
+	return apiErr
+}
+
+func TestAPIErrorStatuses(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		status   int
+		sentinel []string
+		msg      string
+	}{
+		{400, []string{"ErrBadRequest"}, `newssearch: POST /api/v2/query: 400 Bad Request: "language" must be one of en, es (request id req-1)`},
+		{401, []string{"ErrUnauthorized"}, `newssearch: POST /api/v2/query: 401 Unauthorized: "language" must be one of en, es (request id req-1)`},
+		{403, []string{"ErrUnauthorized"}, `newssearch: POST /api/v2/query: 403 Forbidden: "language" must be one of en, es (request id req-1)`},
+		{404, []string{"ErrNotFound"}, `newssearch: POST /api/v2/query: 404 Not Found: "language" must be one of en, es (request id req-1)`},
+		{405, nil, `newssearch: POST /api/v2/query: 405 Method Not Allowed: "language" must be one of en, es (request id req-1)`},
+		{413, []string{"ErrBadRequest"}, `newssearch: POST /api/v2/query: 413 Request Entity Too Large: "language" must be one of en, es (request id req-1)`},
+		{422, []string{"ErrBadRequest"}, `newssearch: POST /api/v2/query: 422 Unprocessable Entity: "language" must be one of en, es (request id req-1)`},
+		{429, []string{"ErrRateLimited"}, `newssearch: POST /api/v2/query: 429 Too Many Requests: "language" must be one of en, es (request id req-1)`},
+		{500, []string{"ErrServer"}, `newssearch: POST /api/v2/query: 500 Internal Server Error: "language" must be one of en, es (request id req-1)`},
+		{502, []string{"ErrServer"}, `newssearch: POST /api/v2/query: 502 Bad Gateway: "language" must be one of en, es (request id req-1)`},
+		{503, []string{"ErrServer"}, `newssearch: POST /api/v2/query: 503 Service Unavailable: "language" must be one of en, es (request id req-1)`},
+		{504, []string{"ErrServer"}, `newssearch: POST /api/v2/query: 504 Gateway Timeout: "language" must be one of en, es (request id req-1)`},
+	}
+	const body = `{"state":"FAILED","message":"\"language\" must be one of en, es"}`
+	for _, tt := range tests {
+		t.Run(http.StatusText(tt.status), func(t *testing.T) {
+			t.Parallel()
+			c, _ := serveScript(t, []scripted{{path: pathQuery, status: tt.status, response: body,
+				header: http.Header{"X-Request-Id": {"req-1"}, "Retry-After": {"7"}}}}, WithMaxRetries(0))
+			_, err := c.Search(context.Background(), SearchParams{Query: "q"})
+			got := apiErrorOf(t, err)
+			want := &APIError{StatusCode: tt.status, State: StateFailed, Message: `"language" must be one of en, es`,
+				Endpoint: pathQuery, RequestID: "req-1", RetryAfter: 7 * time.Second, Body: []byte(body)}
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(APIError{})); diff != "" {
+				t.Errorf("APIError mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.msg, err.Error()); diff != "" {
+				t.Errorf("message mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.sentinel, matching(err)); diff != "" {
+				t.Errorf("sentinels mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAPIErrorBodies(t *testing.T) {
+	t.Parallel()
+	html := "<!DOCTYPE html>\n<html><head><TITLE>502 Bad Gateway</TITLE></head><body><h1>nginx</h1></body></html>"
+	tests := []struct {
+		name, body, ctype string
+		status            int
+		wantMsg           string
+		wantErr           string
+	}{
+		{"HTML page", html, "text/html", 502, "502 Bad Gateway",
+			"newssearch: POST /api/v2/headlines: 502 Bad Gateway: 502 Bad Gateway"},
+		{"plain text", "upstream\n  connect error  ", "text/plain", 503, "upstream connect error",
+			"newssearch: POST /api/v2/headlines: 503 Service Unavailable: upstream connect error"},
+		{"empty 401", "", "", 401, "",
+			"newssearch: POST /api/v2/headlines: 401 Unauthorized: the API key was refused: check the key passed to WithAPIKey or NEWSSEARCH_API_KEY"},
+		{"empty 404", "", "", 404, "",
+			"newssearch: POST /api/v2/headlines: 404 Not Found: not found: check the base URL, and that the query ID came from SubmitQuery with the same key"},
+		{"empty 429", "{}", "", 429, "",
+			"newssearch: POST /api/v2/headlines: 429 Too Many Requests: rate limited: slow down and retry later"},
+		{"empty 500", "", "", 500, "",
+			"newssearch: POST /api/v2/headlines: 500 Internal Server Error: the service failed: retry later"},
+		{"error key", `{"error":"bad thing"}`, "", 400, "bad thing",
+			"newssearch: POST /api/v2/headlines: 400 Bad Request: bad thing"},
+		{"detail key", `{"detail":"Method Not Allowed"}`, "", 405, "Method Not Allowed",
+			"newssearch: POST /api/v2/headlines: 405 Method Not Allowed: Method Not Allowed"},
+		{"unknown status", `{"message":"teapot"}`, "", 599, "teapot",
+			"newssearch: POST /api/v2/headlines: 599: teapot"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newPrefixServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tt.ctype != "" {
+					w.Header().Set("Content-Type", tt.ctype)
+				}
+				w.WriteHeader(tt.status)
+				w.Write([]byte(tt.body))
+			}))
+			c := clientFor(t, srv, WithMaxRetries(0))
+			_, err := c.Headlines(context.Background())
+			got := apiErrorOf(t, err)
+			if got.Message != tt.wantMsg || got.StatusCode != tt.status || string(got.Body) != tt.body {
+				t.Errorf("APIError = {%d %q %q}, want {%d %q %q}", got.StatusCode, got.Message, got.Body, tt.status, tt.wantMsg, tt.body)
+			}
+			if diff := cmp.Diff(tt.wantErr, err.Error()); diff != "" {
+				t.Errorf("message mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAPIErrorBodyCapped(t *testing.T) {
+	t.Parallel()
+	big := `{"state":"FAILED","message":"` + strings.Repeat("x", 100<<10) + `"}`
+	c, _ := serveScript(t, []scripted{{path: pathHeadlines, status: 500, response: big}}, WithMaxRetries(0))
+	_, err := c.Headlines(context.Background())
+	got := apiErrorOf(t, err)
+	if len(got.Body) != 64<<10 || !bytes.Equal(got.Body, []byte(big[:64<<10])) {
+		t.Errorf("len(Body) = %d, want the first %d bytes", len(got.Body), 64<<10)
+	}
+	if len(got.Message) > maxMessageLen+3 {
+		t.Errorf("len(Message) = %d, want at most %d", len(got.Message), maxMessageLen+3)
+	}
+}
+
+func TestFailedStateOn200(t *testing.T) {
+	t.Parallel()
+	body := `{"query_id":"q1","state":"FAILED","message":"the job failed: narrow the date range and resubmit"}`
+	c, _ := serveScript(t, []scripted{{path: pathGetResults, response: body, header: http.Header{"X-Request-Id": {"r9"}}}})
+	_, err := c.GetResults(context.Background(), "q1", 1)
+	got := apiErrorOf(t, err)
+	want := &APIError{StatusCode: 200, State: StateFailed, Message: "the job failed: narrow the date range and resubmit",
+		Endpoint: pathGetResults, RequestID: "r9", Body: []byte(body)}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(APIError{})); diff != "" {
+		t.Errorf("APIError mismatch (-want +got):\n%s", diff)
+	}
+	wantMsg := `newssearch: POST /api/v2/get-results: service reported state "FAILED": the job failed: narrow the date range and resubmit (request id r9)`
+	if diff := cmp.Diff(wantMsg, err.Error()); diff != "" {
+		t.Errorf("message mismatch (-want +got):\n%s", diff)
+	}
+	if m := matching(err); m != nil {
+		t.Errorf("sentinels %v match a failed state on 200, want none", m)
+	}
+}
+
+func TestFailedStateEveryEndpoint(t *testing.T) {
+	t.Parallel()
+	const body = `{"state":"error"}`
+	calls := map[string]func(*Client) error{
+		pathQuery:      func(c *Client) error { _, err := c.Search(context.Background(), SearchParams{Query: "q"}); return err },
+		pathQueryAsync: func(c *Client) error { _, err := c.SubmitQuery(context.Background(), AsyncSearchParams{}); return err },
+		pathGetResults: func(c *Client) error { _, err := c.GetResults(context.Background(), "q", 0); return err },
+		pathHeadlines:  func(c *Client) error { _, err := c.Headlines(context.Background()); return err },
+	}
+	for path, call := range calls {
+		c, _ := serveScript(t, []scripted{{path: path, response: body}})
+		err := call(c)
+		got := apiErrorOf(t, err)
+		if got.StatusCode != 200 || got.State != "error" || got.Endpoint != path {
+			t.Errorf("%s: APIError = %+v", path, got)
+		}
+		want := "newssearch: POST " + path + `: service reported state "error": the service gave no reason: check the request and retry`
+		if err.Error() != want {
+			t.Errorf("%s: error = %q, want %q", path, err, want)
+		}
+	}
+}
+
+func TestMalformedSuccess(t *testing.T) {
+	t.Parallel()
+	calls := map[string]func(*Client) error{
+		pathQuery:      func(c *Client) error { _, err := c.Search(context.Background(), SearchParams{Query: "q"}); return err },
+		pathQueryAsync: func(c *Client) error { _, err := c.SubmitQuery(context.Background(), AsyncSearchParams{}); return err },
+		pathGetResults: func(c *Client) error { _, err := c.GetResults(context.Background(), "q", 0); return err },
+		pathHeadlines:  func(c *Client) error { _, err := c.Headlines(context.Background()); return err },
+	}
+	for path, call := range calls {
+		c, _ := serveScript(t, []scripted{{path: path, response: `<html>captive portal</html>`}})
+		err := call(c)
+		got := apiErrorOf(t, err)
+		var syntaxErr *json.SyntaxError
+		if !errors.As(err, &syntaxErr) {
+			t.Errorf("%s: error %v does not wrap *json.SyntaxError", path, err)
+		}
+		want := "newssearch: POST " + path + ": malformed response (HTTP 200): invalid character '<' looking for beginning of value: " +
+			"the service's answer does not have the documented shape; report it with the request id"
+		if err.Error() != want {
+			t.Errorf("%s: error = %q, want %q", path, err, want)
+		}
+		if string(got.Body) != `<html>captive portal</html>` {
+			t.Errorf("%s: Body = %q", path, got.Body)
+		}
+	}
+	c, _ := serveScript(t, []scripted{{path: pathQueryAsync, response: `{"state":"SUCCESS"}`}})
+	_, err := c.SubmitQuery(context.Background(), AsyncSearchParams{})
+	want := `newssearch: POST /api/v2/query-async: malformed response (HTTP 200): the answer has no "query_id": ` +
+		"the service's answer does not have the documented shape; report it with the request id"
+	if err == nil || err.Error() != want {
+		t.Errorf("missing query_id: error = %v, want %q", err, want)
+	}
+}
+
+func TestValidationErrorIs(t *testing.T) {
+	t.Parallel()
+	err := error(&ValidationError{Field: "F", Problem: "p"})
+	if diff := cmp.Diff([]string{"ErrBadRequest"}, matching(err)); diff != "" {
+		t.Errorf("sentinels mismatch (-want +got):\n%s", diff)
+	}
+	if err.Error() != "newssearch: invalid F: p" {
+		t.Errorf("Error() = %q", err)
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"", 0, false},
+		{"0", 0, true},
+		{" 120 ", 2 * time.Minute, true},
+		{"99999999999999999999999", maxRetryAfter, true},
+		{"9223372037", maxRetryAfter, true},
+		{"9223372036", 9223372036 * time.Second, true},
+		{"-5", 0, false},
+		{"1.5", 0, false},
+		{"Sat, 01 Mar 2025 12:00:30 GMT", 30 * time.Second, true},
+		{"Sat, 01 Mar 2025 11:00:00 GMT", 0, true},
+		{"soon", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := parseRetryAfter(tt.in, now)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -1,0 +1,30 @@
+package newssearch
+
+import "context"
+
+// headlinesBody is the JSON body of headlines.
+type headlinesBody struct {
+	APIKey string `json:"api_key"`
+}
+
+// Headlines fetches the current headline clusters (POST /api/v2/headlines,
+// marked BETA by the service): articles grouped around leading topics.
+func (c *Client) Headlines(ctx context.Context) (*HeadlinesResponse, error) {
+	body := headlinesBody{APIKey: c.apiKey()}
+	resp, pb, err := c.exchange(ctx, pathHeadlines, readOnly, &body)
+	if err != nil {
+		return nil, err
+	}
+	defer pb.Close()
+	var wire struct {
+		Headlines []HeadlineCluster `json:"headlines"`
+		State     State             `json:"state"`
+	}
+	if err := decodeJSON(pb.bytes(), &wire); err != nil {
+		return nil, c.decodeError(pathHeadlines, resp, pb.bytes(), err)
+	}
+	if wire.State.IsFailure() {
+		return nil, c.stateError(pathHeadlines, resp, pb.bytes())
+	}
+	return &HeadlinesResponse{Headlines: wire.Headlines, State: wire.State}, nil
+}

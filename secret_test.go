@@ -1,0 +1,177 @@
+package newssearch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// echoServer answers every request with status, echoing the API key it
+// received in the message, in X-Request-Id, and the raw request body in
+// the response body.
+func echoServer(t *testing.T, status int) string {
+	t.Helper()
+	srv := newPrefixServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		var in struct {
+			APIKey string `json:"api_key"`
+		}
+		json.Unmarshal(raw, &in)
+		w.Header().Set("X-Request-Id", "id-"+in.APIKey)
+		w.WriteHeader(status)
+		msg, _ := json.Marshal("your key " + in.APIKey + " is wrong")
+		fmt.Fprintf(w, `{"state":"FAILED","message":%s,"request":%s}`, msg, raw)
+	}))
+	return srv.URL + sdkPrefix
+}
+
+func TestSecretNeverPrinted(t *testing.T) {
+	t.Parallel()
+	for _, key := range []string{sdkCanary, `CANARY<"&>\KEY`} {
+		t.Run(key, func(t *testing.T) {
+			t.Parallel()
+			var printed []string
+			add := func(v any) {
+				for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
+					printed = append(printed, fmt.Sprintf(verb, v))
+				}
+			}
+			var logs bytes.Buffer
+			newClient := func(base string) *Client {
+				c, err := NewClient(WithAPIKey(key), WithoutEnvironment(), WithBaseURL(base), WithMaxRetries(1),
+					WithRetryWait(0, 0), WithLogger(newTestLogger(&logs)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return c
+			}
+			ctx := context.Background()
+
+			c := newClient(echoServer(t, http.StatusUnauthorized))
+			add(c)
+			add(*c)
+			add(struct{ C *Client }{c})
+			add(struct{ c Client }{*c})
+			_, err := c.Search(ctx, SearchParams{Query: "q"})
+			add(err)
+			if apiErr := apiErrorOf(t, err); len(apiErr.Body) == 0 {
+				t.Error("APIError.Body is empty; the scrubbing was not exercised")
+			} else {
+				printed = append(printed, string(apiErr.Body), apiErr.Message, apiErr.RequestID)
+			}
+			_, err = c.SubmitQuery(ctx, AsyncSearchParams{})
+			add(err)
+			_, err = c.GetResults(ctx, "q", 1)
+			add(err)
+			_, err = c.Headlines(ctx)
+			add(err)
+
+			// Retried server errors, a failed state and a malformed answer.
+			_, err = newClient(echoServer(t, http.StatusServiceUnavailable)).Search(ctx, SearchParams{Query: "q"})
+			add(err)
+			_, err = newClient(echoServer(t, http.StatusOK)).GetResults(ctx, "q", 1)
+			add(err)
+			srv := newPrefixServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				raw, _ := io.ReadAll(r.Body)
+				w.Write(raw[:len(raw)-1]) // the request echoed, truncated: not JSON
+			}))
+			_, err = newClient(srv.URL + sdkPrefix).Headlines(ctx)
+			add(err)
+
+			// Transport failures, cancellation and validation.
+			_, err = newClient(refusedURL(t)).Search(ctx, SearchParams{Query: "q"})
+			add(err)
+			cancelled, cancel := context.WithCancel(ctx)
+			cancel()
+			_, err = c.Search(cancelled, SearchParams{Query: "q"})
+			add(err)
+			_, err = c.Search(ctx, SearchParams{Query: "q", Page: -1})
+			add(err)
+			add(SearchParams{Query: "q"})
+			printed = append(printed, logs.String())
+
+			if logs.Len() == 0 {
+				t.Error("nothing was logged; the log check was not exercised")
+			}
+			esc, _ := json.Marshal(key)
+			forms := []string{key, string(esc[1 : len(esc)-1])}
+			for _, p := range printed {
+				for _, form := range forms {
+					if strings.Contains(p, form) {
+						t.Errorf("the API key appears in %q", p)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestSecretScrubbedForms(t *testing.T) {
+	t.Parallel()
+	c, err := NewClient(WithAPIKey(`a<b`), WithoutEnvironment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(c.scrubBytes([]byte(`{"k":"a\u003cb","raw":"a<b"}`)))
+	if want := `{"k":"[REDACTED]","raw":"[REDACTED]"}`; got != want {
+		t.Errorf("scrubBytes = %s, want %s", got, want)
+	}
+}
+
+func TestLogRecords(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	c, _ := serveScript(t, failing(pathHeadlines, 1, 502, `{"headlines":[],"state":"SUCCESS"}`),
+		WithLogger(newTestLogger(&logs)), WithRetryWait(0, 0))
+	if _, err := c.Headlines(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"level":"DEBUG","msg":"newssearch: response","method":"POST","endpoint":"/api/v2/headlines","attempt":1,"status":502}
+{"level":"INFO","msg":"newssearch: retrying","method":"POST","endpoint":"/api/v2/headlines","attempt":1,"wait":0,"status":502}
+{"level":"DEBUG","msg":"newssearch: response","method":"POST","endpoint":"/api/v2/headlines","attempt":2,"status":200}
+`
+	if got := logs.String(); got != want {
+		t.Errorf("log records:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
+	page := []byte(`{"results":{"totalResults":2,"articles":` + wireArticles(2) + `},"state":"SUCCESS"}`)
+	var n int64
+	var mu = make(chan struct{}, 1)
+	srv := newPrefixServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		mu <- struct{}{}
+		n++
+		fail := n%3 == 0
+		<-mu
+		if fail {
+			w.WriteHeader(503)
+			return
+		}
+		w.Write(page)
+	}))
+	c := clientFor(t, srv, WithRetryWait(0, time.Millisecond), WithMaxRetries(5))
+	errs := make(chan error, 40)
+	for range cap(errs) {
+		go func() {
+			got, err := c.Search(context.Background(), SearchParams{Query: "q"})
+			if err == nil && len(got.Articles) != 2 {
+				err = fmt.Errorf("got %d articles, want 2", len(got.Articles))
+			}
+			errs <- err
+		}()
+	}
+	for range cap(errs) {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
