@@ -1,0 +1,347 @@
+package newssearch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"strconv"
+	"sync"
+)
+
+// DefaultPrefetch is a good PageOptions.Prefetch for draining many pages:
+// with four requests in flight, a 100-page drain from a service 2 ms away
+// takes about a third of the time of fetching one page at a time.
+const DefaultPrefetch = 4
+
+// MaxPrefetch is the largest PageOptions.Prefetch accepted.
+const MaxPrefetch = 32
+
+// maxPagesWithoutTotal stops a walk whose pages never report a total.
+const maxPagesWithoutTotal = 10000
+
+// ErrInconsistentPages matches the error a page iterator yields when the
+// service's pages contradict each other (a page repeating the previous one,
+// a page number other than the one asked for, more pages than the total
+// allows), which would otherwise loop for ever or yield duplicates.
+var ErrInconsistentPages = errors.New("newssearch: inconsistent pages")
+
+// PageOptions configure the page and article iterators (SearchPages,
+// SearchAll, ResultPages, Results). A nil *PageOptions means the defaults.
+type PageOptions struct {
+	// Prefetch is the number of pages, 0 to MaxPrefetch, fetched
+	// concurrently ahead of the one the loop is on. 0 (the default) fetches
+	// one page at a time, only when the loop asks for it; DefaultPrefetch
+	// suits draining a large result set. Pages are always yielded in order,
+	// and the result is the same as without prefetching. An HTTP client
+	// given with WithHTTPClient should keep at least Prefetch+1 idle
+	// connections per host (http.Transport.MaxIdleConnsPerHost), or
+	// connections are closed and reopened between pages.
+	Prefetch int
+	// Poll configures the wait when ResultPages or Results meet a job that
+	// is still pending; nil means the defaults of PollOptions.
+	Poll *PollOptions
+}
+
+// Page is one page of results, as the page iterators yield it.
+type Page struct {
+	// QueryID is the asynchronous job the page belongs to, or "" for a
+	// synchronous search.
+	QueryID string
+	// Number is the page number, from 1.
+	Number int
+	// TotalResults is the number of matching articles over all pages, as
+	// the service reported it with this page.
+	TotalResults int
+	// Articles holds the page's articles (never empty: iteration stops at
+	// an empty page).
+	Articles []Article
+}
+
+// TotalPages returns the number of pages TotalResults fills.
+func (p *Page) TotalPages() int { return pagesFor(p.TotalResults) }
+
+// pagesFor returns the number of pages total articles fill.
+func pagesFor(total int) int {
+	if total <= 0 {
+		return 0
+	}
+	return (total-1)/PageSize + 1
+}
+
+// pageSource describes a walk over pages: how to get the first page and
+// any later one. Both the synchronous and the asynchronous iterators, and
+// SearchRange, walk pages through walkPages.
+type pageSource struct {
+	// first fetches the first page of the walk.
+	first func(ctx context.Context) (*Page, error)
+	// next fetches page n, after the first. It may run on several
+	// goroutines at once.
+	next func(ctx context.Context, n int) (*Page, error)
+	// prefetch is the number of pages fetched ahead.
+	prefetch int
+}
+
+// resolvePageOptions validates o and returns its prefetch and poll settings.
+func resolvePageOptions(o *PageOptions) (int, pollConfig, error) {
+	if o == nil {
+		cfg, err := (*PollOptions)(nil).resolve()
+		return 0, cfg, err
+	}
+	if err := checkPrefetch("PageOptions.Prefetch", o.Prefetch); err != nil {
+		return 0, pollConfig{}, err
+	}
+	cfg, err := o.Poll.resolve()
+	return o.Prefetch, cfg, err
+}
+
+// checkPrefetch validates a prefetch count.
+func checkPrefetch(field string, n int) error {
+	if n < 0 || n > MaxPrefetch {
+		return &ValidationError{Field: field, Problem: strconv.Itoa(n) + " is outside 0.." + strconv.Itoa(MaxPrefetch) +
+			": pass 0 to fetch one page at a time, or e.g. newssearch.DefaultPrefetch"}
+	}
+	return nil
+}
+
+// failedPages is a page iterator that yields err once.
+func failedPages(err error) iter.Seq2[*Page, error] {
+	return func(yield func(*Page, error) bool) { yield(nil, err) }
+}
+
+// walkPages yields the pages of src in order until a page is empty or the
+// pages seen cover the total. An error is yielded once, as (nil, err), and
+// ends the walk. Stopping the loop cancels every request still in flight
+// and waits for its goroutine before returning.
+func walkPages(ctx context.Context, src pageSource) iter.Seq2[*Page, error] {
+	return func(yield func(*Page, error) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		ahead := &prefetcher{ctx: ctx, fetch: src.next}
+		defer ahead.wait()
+		defer cancel()
+
+		page, err := src.first(ctx)
+		var prev *Page
+		limit := 0 // most pages the first page's total allows, 0 if unknown
+		for n := 1; ; n++ {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if err := checkPage(page, prev, limit, n); err != nil {
+				yield(nil, err)
+				return
+			}
+			if len(page.Articles) == 0 {
+				return
+			}
+			if prev == nil && page.TotalResults > 0 {
+				limit = pagesFor(page.TotalResults) + 1
+			}
+			last := pagesFor(page.TotalResults) // 0: total unknown
+			more := page.Number < last
+			if last == 0 {
+				more = len(page.Articles) >= PageSize
+			}
+			if more && last > 0 {
+				ahead.launch(page.Number+1, min(page.Number+src.prefetch, last))
+			}
+			if !yield(page, nil) || !more {
+				return
+			}
+			prev = page
+			page, err = ahead.get(page.Number + 1)
+		}
+	}
+}
+
+// checkPage guards against a service whose pages contradict each other.
+// n counts the pages of the walk, from 1.
+func checkPage(page, prev *Page, limit, n int) error {
+	if prev == nil {
+		return nil
+	}
+	switch want := prev.Number + 1; {
+	case page.Number != want:
+		return fmt.Errorf("%w: asked for page %d, the service answered page %d: it may ignore the page number; report this to the service",
+			ErrInconsistentPages, want, page.Number)
+	case len(page.Articles) > 0 && len(prev.Articles) > 0 && page.Articles[0].ID != "" && page.Articles[0].ID == prev.Articles[0].ID:
+		return fmt.Errorf("%w: page %d starts with the same article (%s) as page %d: the service seems to ignore the page number; stopping instead of looping; report this to the service",
+			ErrInconsistentPages, page.Number, page.Articles[0].ID, prev.Number)
+	case limit > 0 && page.Number > limit:
+		return fmt.Errorf("%w: page %d is beyond the %d pages the first page's total allows: stopping instead of looping; report this to the service",
+			ErrInconsistentPages, page.Number, limit-1)
+	case limit == 0 && n > maxPagesWithoutTotal:
+		return fmt.Errorf("%w: more than %d pages and no total: stopping instead of looping; narrow the search",
+			ErrInconsistentPages, maxPagesWithoutTotal)
+	}
+	return nil
+}
+
+// pageResult is the outcome of one page fetch.
+type pageResult struct {
+	page *Page
+	err  error
+}
+
+// prefetcher fetches pages ahead of the walk on their own goroutines and
+// hands them over in order.
+type prefetcher struct {
+	ctx      context.Context
+	fetch    func(ctx context.Context, n int) (*Page, error)
+	wg       sync.WaitGroup
+	pending  map[int]chan pageResult // launched, not yet taken
+	launched int                     // highest page launched
+}
+
+// launch starts fetching pages from..to that are not launched yet.
+func (p *prefetcher) launch(from, to int) {
+	for n := max(from, p.launched+1); n <= to; n++ {
+		if p.pending == nil {
+			p.pending = make(map[int]chan pageResult)
+		}
+		ch := make(chan pageResult, 1)
+		p.pending[n] = ch
+		p.launched = n
+		p.wg.Go(func() {
+			page, err := p.fetch(p.ctx, n)
+			ch <- pageResult{page, err}
+		})
+	}
+}
+
+// get returns page n: the prefetched one, or a fetch made now.
+func (p *prefetcher) get(n int) (*Page, error) {
+	if ch, ok := p.pending[n]; ok {
+		delete(p.pending, n)
+		r := <-ch
+		return r.page, r.err
+	}
+	return p.fetch(p.ctx, n)
+}
+
+// wait waits for every fetch goroutine to end; call it after cancelling
+// their context.
+func (p *prefetcher) wait() { p.wg.Wait() }
+
+// articlesOf flattens a page iterator into its articles; an error is
+// yielded once, as (Article{}, err).
+func articlesOf(pages iter.Seq2[*Page, error]) iter.Seq2[Article, error] {
+	return func(yield func(Article, error) bool) {
+		for page, err := range pages {
+			if err != nil {
+				yield(Article{}, err)
+				return
+			}
+			for _, a := range page.Articles {
+				if !yield(a, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// SearchPages returns an iterator over the pages of a synchronous search
+// (see Search), from params.Page (0 means 1) to the last page: it stops
+// after an empty page, which it does not yield, or once the pages seen
+// cover the total. params is copied, Sites included, so the caller may
+// change it during the loop.
+//
+// Any error (from validation, a request, or ErrInconsistentPages when the
+// service repeats a page) is yielded once as (nil, err) and ends the loop.
+// Leaving the loop early cancels the requests still in flight (see
+// PageOptions.Prefetch) and waits for them; no request starts after it.
+func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts *PageOptions) iter.Seq2[*Page, error] {
+	if err := c.checkCall(ctx, "SearchPages"); err != nil {
+		return failedPages(err)
+	}
+	prefetch, _, err := resolvePageOptions(opts)
+	if err == nil {
+		err = params.validate("SearchParams")
+	}
+	if err != nil {
+		return failedPages(err)
+	}
+	params.Sites = slices.Clone(params.Sites)
+	fetch := func(ctx context.Context, n int) (*Page, error) {
+		p := params
+		p.Page = n
+		resp, err := c.Search(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return &Page{Number: n, TotalResults: resp.TotalResults, Articles: resp.Articles}, nil
+	}
+	start := max(params.Page, 1)
+	return walkPages(ctx, pageSource{
+		first:    func(ctx context.Context) (*Page, error) { return fetch(ctx, start) },
+		next:     fetch,
+		prefetch: prefetch,
+	})
+}
+
+// SearchAll returns an iterator over the articles of every page of a
+// synchronous search, from params.Page on; see SearchPages for how it
+// stops, prefetches and reports errors (as (Article{}, err), once).
+func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts *PageOptions) iter.Seq2[Article, error] {
+	return articlesOf(c.SearchPages(ctx, params, opts))
+}
+
+// ResultPages returns an iterator over the pages of the asynchronous query
+// job queryID, from page 1 to the last.
+//
+// It asks for page 1 at once; if the job is still pending it polls first,
+// as Poll does with opts.Poll, and yields a poll's error (*PollTimeoutError,
+// *JobFailedError, *PollError) like any other. It stops, prefetches and
+// reports errors as SearchPages does.
+func (c *Client) ResultPages(ctx context.Context, queryID string, opts *PageOptions) iter.Seq2[*Page, error] {
+	if err := c.checkCall(ctx, "ResultPages"); err != nil {
+		return failedPages(err)
+	}
+	prefetch, cfg, err := resolvePageOptions(opts)
+	if err != nil {
+		return failedPages(err)
+	}
+	return c.jobPages(ctx, queryID, prefetch, func(ctx context.Context) (*ResultsPage, error) {
+		return c.poll(ctx, queryID, &cfg, false)
+	})
+}
+
+// Results returns an iterator over the articles of the asynchronous query
+// job queryID; see ResultPages for polling and SearchPages for how it
+// stops, prefetches and reports errors (as (Article{}, err), once).
+func (c *Client) Results(ctx context.Context, queryID string, opts *PageOptions) iter.Seq2[Article, error] {
+	return articlesOf(c.ResultPages(ctx, queryID, opts))
+}
+
+// jobPages walks the pages of a finished job whose page 1 first returns.
+func (c *Client) jobPages(ctx context.Context, queryID string, prefetch int, first func(context.Context) (*ResultsPage, error)) iter.Seq2[*Page, error] {
+	return walkPages(ctx, pageSource{
+		first: func(ctx context.Context) (*Page, error) {
+			rp, err := first(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return resultsToPage(rp), nil
+		},
+		next: func(ctx context.Context, n int) (*Page, error) {
+			rp, err := c.GetResults(ctx, queryID, n)
+			if err != nil {
+				return nil, err
+			}
+			if !rp.State.IsSuccess() {
+				return nil, fmt.Errorf("%w: page %d of query job %q is in state %q although page 1 was ready: fetch the results again later",
+					ErrInconsistentPages, n, queryID, rp.State)
+			}
+			return resultsToPage(rp), nil
+		},
+		prefetch: prefetch,
+	})
+}
+
+// resultsToPage converts a get-results answer.
+func resultsToPage(rp *ResultsPage) *Page {
+	return &Page{QueryID: rp.QueryID, Number: rp.Page, TotalResults: rp.TotalResults, Articles: rp.Articles}
+}

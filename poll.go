@@ -1,0 +1,429 @@
+package newssearch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults of PollOptions, chosen so that a job that is ready after 300 ms
+// is seen at most 250 ms later, and a job pending for a minute costs at most
+// 24 get-results requests and is seen within 3 s (TestPollScheduleBounds
+// checks the arithmetic for the worst jitter). Without jitter the requests
+// go out 0.1 s, 0.4 s, 1.3 s and 4 s after Poll starts, then every 2.9 s.
+const (
+	// DefaultPollMinDelay is the wait before the first poll.
+	DefaultPollMinDelay = 100 * time.Millisecond
+	// DefaultPollMaxDelay caps every wait between polls.
+	DefaultPollMaxDelay = 2900 * time.Millisecond
+	// DefaultPollMultiplier is the growth of the wait from one poll to the
+	// next.
+	DefaultPollMultiplier = 3.0
+	// DefaultPollJitter spreads every wait by up to ±20% at random.
+	DefaultPollJitter = 0.2
+	// DefaultPollMaxWait bounds the total time Poll waits for a job.
+	DefaultPollMaxWait = 10 * time.Minute
+)
+
+// Sentinel errors of polling. Test for them with errors.Is.
+var (
+	// ErrPollTimeout matches a *PollTimeoutError: the job was still pending
+	// when PollOptions.MaxWait ran out. It does not match
+	// context.DeadlineExceeded, which reports the caller's own deadline.
+	ErrPollTimeout = errors.New("newssearch: poll timed out")
+	// ErrJobFailed matches a *JobFailedError: the service reported that the
+	// job failed.
+	ErrJobFailed = errors.New("newssearch: query job failed")
+)
+
+// PollOptions configure how Client.Poll waits for a query job. A nil
+// *PollOptions, and every zero field, means the default.
+//
+// The n-th wait (n from 1; the first precedes the first request) is
+// MinDelay·Multiplier^(n−1), multiplied by a random factor in
+// [1−Jitter, 1+Jitter] and then capped at MaxDelay: once the jittered wait
+// always exceeds MaxDelay, every wait is exactly MaxDelay. The last wait is
+// shortened so that the last request goes out when MaxWait runs out.
+type PollOptions struct {
+	// MinDelay is the wait before the first request; 0 means
+	// DefaultPollMinDelay.
+	MinDelay time.Duration
+	// MaxDelay caps every wait; 0 means DefaultPollMaxDelay. It must not be
+	// below MinDelay.
+	MaxDelay time.Duration
+	// Multiplier is the growth of the wait per poll, at least 1 (1 keeps the
+	// wait constant); 0 means DefaultPollMultiplier.
+	Multiplier float64
+	// Jitter is the fraction, below 1, by which every wait is randomly
+	// lengthened or shortened; 0 means DefaultPollJitter and a negative
+	// value turns jitter off.
+	Jitter float64
+	// MaxWait bounds the time Poll waits for the job; when it runs out Poll
+	// returns a *PollTimeoutError. 0 means DefaultPollMaxWait. Cancel ctx to
+	// stop sooner.
+	MaxWait time.Duration
+	// Pending reports whether a state the service sent means the job is
+	// still running, so Poll should ask again. It is never consulted for a
+	// success, which always ends the poll; another state it rejects ends the
+	// poll with a *JobFailedError. nil means State.IsPending. Set it to keep
+	// polling through a state this SDK does not know, such as "RUNNING".
+	Pending func(State) bool
+	// OnPoll, when set, is called after every request that returned a
+	// state, on the goroutine that called Poll.
+	OnPoll func(PollEvent)
+}
+
+// PollEvent describes one get-results request of a poll; see
+// PollOptions.OnPoll.
+type PollEvent struct {
+	// QueryID is the job being polled.
+	QueryID string
+	// Attempt counts the requests of this poll, from 1.
+	Attempt int
+	// Elapsed is the time since the poll started.
+	Elapsed time.Duration
+	// State is the state the service reported.
+	State State
+	// Next is the wait before the next request, or 0 when this request
+	// ended the poll.
+	Next time.Duration
+}
+
+// JobFailedError reports a query job the service says has failed. Waiting
+// cannot help: fix the query and submit it again. errors.Is(err,
+// ErrJobFailed) holds; Unwrap returns the *APIError of the response, with
+// its request ID.
+type JobFailedError struct {
+	// QueryID is the job that failed.
+	QueryID string
+	// State is the failure state, as the service sent it.
+	State State
+	// Message is the service's explanation, if any.
+	Message string
+	// Err is the service's answer as an *APIError.
+	Err error
+}
+
+// Error names the job, its state and the service's message.
+func (e *JobFailedError) Error() string {
+	var b strings.Builder
+	b.WriteString("newssearch: query job " + strconv.Quote(e.QueryID) + " ended in state " + strconv.Quote(string(e.State)))
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	b.WriteString(": waiting cannot help; check the query and submit it again")
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrJobFailed) hold.
+func (e *JobFailedError) Is(target error) bool { return target == ErrJobFailed }
+
+// Unwrap returns the service's answer.
+func (e *JobFailedError) Unwrap() error { return e.Err }
+
+// PollTimeoutError reports a job still pending when PollOptions.MaxWait ran
+// out. The job may still finish: call Client.Poll again with QueryID to
+// resume. errors.Is(err, ErrPollTimeout) holds and errors.Is(err,
+// context.DeadlineExceeded) does not.
+type PollTimeoutError struct {
+	// QueryID is the job, still running on the service.
+	QueryID string
+	// Waited is the time the poll lasted.
+	Waited time.Duration
+	// Attempts is the number of get-results requests made.
+	Attempts int
+	// LastState is the state of the last answer.
+	LastState State
+}
+
+// Error names the job and how long it was polled.
+func (e *PollTimeoutError) Error() string {
+	return fmt.Sprintf("newssearch: query job %q still in state %q after %v and %s: call Poll again with this query ID to keep waiting, or raise PollOptions.MaxWait",
+		e.QueryID, e.LastState, e.Waited.Round(time.Millisecond), plural(e.Attempts, "poll"))
+}
+
+// Is makes errors.Is(err, ErrPollTimeout) hold.
+func (e *PollTimeoutError) Is(target error) bool { return target == ErrPollTimeout }
+
+// PollError reports a poll stopped by an error that waiting cannot clear,
+// such as an *APIError for 401 or 404 (after the client's own retries), or
+// by the cancellation of its context. It carries the query ID so that the
+// job, which may still be running, can be polled again. Unwrap returns the
+// cause, so errors.Is(err, context.Canceled) and errors.As(err, &apiErr)
+// work.
+type PollError struct {
+	// QueryID is the job being polled.
+	QueryID string
+	// Attempts is the number of get-results requests made.
+	Attempts int
+	// Err is the cause.
+	Err error
+}
+
+// Error names the job and the cause.
+func (e *PollError) Error() string {
+	msg := fmt.Sprintf("newssearch: polling query job %q stopped after %s: %v", e.QueryID, plural(e.Attempts, "request"), e.Err)
+	if errors.Is(e.Err, context.Canceled) || errors.Is(e.Err, context.DeadlineExceeded) {
+		msg += " (the job may still be running: call Poll with this query ID and a live context to resume)"
+	}
+	return msg
+}
+
+// Unwrap returns the cause.
+func (e *PollError) Unwrap() error { return e.Err }
+
+// plural writes n and word, with an "s" unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// pollConfig is a resolved and validated PollOptions.
+type pollConfig struct {
+	minDelay, maxDelay, maxWait time.Duration
+	multiplier, jitter          float64
+	pending                     func(State) bool
+	onPoll                      func(PollEvent)
+}
+
+// resolve applies the defaults to o and validates the result.
+func (o *PollOptions) resolve() (pollConfig, error) {
+	cfg := pollConfig{
+		minDelay:   DefaultPollMinDelay,
+		maxDelay:   DefaultPollMaxDelay,
+		maxWait:    DefaultPollMaxWait,
+		multiplier: DefaultPollMultiplier,
+		jitter:     DefaultPollJitter,
+		pending:    State.IsPending,
+	}
+	if o == nil {
+		return cfg, nil
+	}
+	invalid := func(field, problem string) (pollConfig, error) {
+		return pollConfig{}, &ValidationError{Field: "PollOptions." + field, Problem: problem}
+	}
+	switch {
+	case o.MinDelay < 0:
+		return invalid("MinDelay", o.MinDelay.String()+" is negative: pass a positive wait, or 0 for the default "+DefaultPollMinDelay.String())
+	case o.MaxDelay < 0:
+		return invalid("MaxDelay", o.MaxDelay.String()+" is negative: pass a positive cap, or 0 for the default "+DefaultPollMaxDelay.String())
+	case o.MaxWait < 0:
+		return invalid("MaxWait", o.MaxWait.String()+" is negative: pass a positive limit, or 0 for the default "+DefaultPollMaxWait.String())
+	case o.Multiplier != 0 && !(o.Multiplier >= 1 && o.Multiplier <= 1e6):
+		return invalid("Multiplier", strconv.FormatFloat(o.Multiplier, 'g', -1, 64)+" is not a growth factor: pass a number from 1 (constant waits) to 1e6, or 0 for the default")
+	case math.IsNaN(o.Jitter) || o.Jitter >= 1:
+		return invalid("Jitter", strconv.FormatFloat(o.Jitter, 'g', -1, 64)+" is not a fraction below 1: pass e.g. 0.2 for ±20%, 0 for the default, or a negative value for no jitter")
+	}
+	if o.MinDelay > 0 {
+		cfg.minDelay = o.MinDelay
+	}
+	if o.MaxDelay > 0 {
+		cfg.maxDelay = o.MaxDelay
+	}
+	if o.MaxWait > 0 {
+		cfg.maxWait = o.MaxWait
+	}
+	if o.Multiplier != 0 {
+		cfg.multiplier = o.Multiplier
+	}
+	if o.Jitter != 0 {
+		cfg.jitter = max(o.Jitter, 0)
+	}
+	if cfg.minDelay > cfg.maxDelay {
+		return invalid("MinDelay", "the first wait "+cfg.minDelay.String()+" exceeds the cap MaxDelay "+cfg.maxDelay.String()+": set MaxDelay at or above MinDelay")
+	}
+	if o.Pending != nil {
+		cfg.pending = o.Pending
+	}
+	cfg.onPoll = o.OnPoll
+	return cfg, nil
+}
+
+// delay returns the n-th wait (n from 1) for the random draw u in [-1, 1].
+func (p *pollConfig) delay(n int, u float64) time.Duration {
+	d := float64(p.minDelay) * math.Pow(p.multiplier, float64(n-1)) * (1 + p.jitter*u)
+	if !(d < float64(p.maxDelay)) { // also catches +Inf
+		return p.maxDelay
+	}
+	return time.Duration(d)
+}
+
+// jitterDraw returns a uniform draw in [-1, 1) from the client's jitter
+// source, or 0 when jitter is off.
+func (c *Client) jitterDraw(p *pollConfig) float64 {
+	if p.jitter == 0 {
+		return 0
+	}
+	c.cfg.mu.Lock()
+	defer c.cfg.mu.Unlock()
+	return 2*c.cfg.rng.Float64() - 1
+}
+
+// errNoClient reports a Client not made by NewClient.
+var errNoClient = errors.New("newssearch: the Client was not created by NewClient: use newssearch.NewClient")
+
+// checkCall rejects an unusable Client or a nil context before any work.
+func (c *Client) checkCall(ctx context.Context, method string) error {
+	if c == nil || c.cfg == nil {
+		return errNoClient
+	}
+	if ctx == nil {
+		return errors.New("newssearch: " + method + ": nil context: pass context.Background() or a request context")
+	}
+	return nil
+}
+
+// Poll waits for the query job queryID, made by SubmitQuery, to finish and
+// returns the first page of its results.
+//
+// Poll asks POST /api/v2/get-results for page 1 after a first wait of about
+// PollOptions.MinDelay (a job is never done the instant it is submitted),
+// then again after ever longer waits (see PollOptions) while the job is
+// pending. It returns:
+//   - the page, once the service reports success;
+//   - a *JobFailedError (ErrJobFailed) if the service reports that the job
+//     failed;
+//   - a *PollTimeoutError (ErrPollTimeout) if the job is still pending when
+//     PollOptions.MaxWait runs out;
+//   - a *PollError wrapping the cause if a request fails in a way waiting
+//     cannot clear (401, 404, a 5xx or 429 left after the client's own
+//     retries) or ctx is cancelled, which Poll notices within one wait;
+//   - a *ValidationError, before any request, for an empty queryID or bad
+//     options.
+//
+// Poll starts no goroutine and leaves no timer behind.
+func (c *Client) Poll(ctx context.Context, queryID string, opts *PollOptions) (*ResultsPage, error) {
+	if err := c.checkCall(ctx, "Poll"); err != nil {
+		return nil, err
+	}
+	cfg, err := opts.resolve()
+	if err != nil {
+		return nil, err
+	}
+	return c.poll(ctx, queryID, &cfg, true)
+}
+
+// SearchAsync submits an asynchronous query (see SubmitQuery), waits for it
+// as Poll does and returns the first page of its results; walk the rest with
+// ResultPages or Results and the page's QueryID. Options are checked before
+// the query is submitted. Errors after the submission carry the job's query
+// ID (see Poll), so the job can be resumed.
+func (c *Client) SearchAsync(ctx context.Context, params AsyncSearchParams, opts *PollOptions) (*ResultsPage, error) {
+	if err := c.checkCall(ctx, "SearchAsync"); err != nil {
+		return nil, err
+	}
+	cfg, err := opts.resolve()
+	if err != nil {
+		return nil, err
+	}
+	return c.searchAsync(ctx, params, &cfg)
+}
+
+// searchAsync submits params and polls the job with cfg.
+func (c *Client) searchAsync(ctx context.Context, params AsyncSearchParams, cfg *pollConfig) (*ResultsPage, error) {
+	job, err := c.SubmitQuery(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	return c.poll(ctx, job.QueryID, cfg, true)
+}
+
+// poll drives get-results for page 1 of queryID until its state is not
+// pending. waitFirst makes it wait before the first request.
+func (c *Client) poll(ctx context.Context, queryID string, cfg *pollConfig, waitFirst bool) (*ResultsPage, error) {
+	if strings.TrimSpace(queryID) == "" {
+		return nil, &ValidationError{Field: "queryID", Problem: "the query ID is empty: pass the QueryID of the job SubmitQuery returned"}
+	}
+	start := c.cfg.now()
+	waits := 0
+	var wait time.Duration
+	if waitFirst {
+		waits++
+		wait = min(cfg.delay(waits, c.jitterDraw(cfg)), cfg.maxWait)
+	}
+	for attempt := 1; ; attempt++ {
+		if wait > 0 {
+			if err := sleepContext(ctx, wait); err != nil {
+				return nil, &PollError{QueryID: queryID, Attempts: attempt - 1, Err: err}
+			}
+		}
+		page, err := c.GetResults(ctx, queryID, 1)
+		var state State
+		switch {
+		case err == nil:
+			state = page.State
+		default:
+			failed, ok := jobFailure(err)
+			if !ok {
+				return nil, &PollError{QueryID: queryID, Attempts: attempt, Err: err}
+			}
+			state = failed.State
+		}
+		elapsed := c.cfg.now().Sub(start)
+		event := PollEvent{QueryID: queryID, Attempt: attempt, Elapsed: elapsed, State: state}
+		if state.IsSuccess() || !cfg.pending(state) {
+			cfg.report(event)
+			if err != nil || !state.IsSuccess() {
+				return nil, c.jobFailed(queryID, state, page, err)
+			}
+			return page, nil
+		}
+		if elapsed >= cfg.maxWait {
+			cfg.report(event)
+			return nil, &PollTimeoutError{QueryID: queryID, Waited: elapsed, Attempts: attempt, LastState: state}
+		}
+		waits++
+		wait = min(cfg.delay(waits, c.jitterDraw(cfg)), cfg.maxWait-elapsed)
+		event.Next = wait
+		cfg.report(event)
+	}
+}
+
+// report passes e to the OnPoll callback, if any.
+func (p *pollConfig) report(e PollEvent) {
+	if p.onPoll != nil {
+		p.onPoll(e)
+	}
+}
+
+// jobFailure recognises the *APIError GetResults returns for an answer
+// whose state is a failure.
+func jobFailure(err error) (*APIError, bool) {
+	var apiErr *APIError
+	if errors.As(err, &apiErr) && apiErr.StatusCode >= 200 && apiErr.StatusCode <= 299 &&
+		apiErr.cause == nil && apiErr.State.IsFailure() {
+		return apiErr, true
+	}
+	return nil, false
+}
+
+// jobFailed builds the error of a poll ended by a non-success state: from
+// the failure answer err, or from a page whose state Pending rejected.
+func (c *Client) jobFailed(queryID string, state State, page *ResultsPage, err error) error {
+	e := &JobFailedError{QueryID: queryID, State: state, Err: err}
+	if apiErr, ok := jobFailure(err); ok {
+		e.Message = apiErr.Message
+	} else if page != nil {
+		e.Message = c.scrub(page.Message)
+	}
+	return e
+}
+
+// sleepContext waits for d or until ctx is done, whichever comes first, and
+// returns ctx.Err() in the latter case. Its timer is always stopped.
+func sleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,392 @@
+package newssearch
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults of RangeOptions.
+const (
+	// DefaultRangeWindow is the span of one window of SearchRange, as in
+	// the service's own SDK.
+	DefaultRangeWindow = 7 * 24 * time.Hour
+	// DefaultRangeConcurrency is the number of windows SearchRange runs at
+	// once. With it, 90 days (13 windows) take two rounds of jobs instead of
+	// thirteen.
+	DefaultRangeConcurrency = 8
+)
+
+// maxRangeWindows bounds the number of windows of one SearchRange call.
+const maxRangeWindows = 10000
+
+// RangeOptions configure Client.SearchRange. A nil *RangeOptions, and every
+// zero field, means the default.
+type RangeOptions struct {
+	// Window is the span of each window, at least a millisecond; 0 means
+	// DefaultRangeWindow.
+	Window time.Duration
+	// Concurrency is the number of windows searched at once, at least 1;
+	// 0 means DefaultRangeConcurrency.
+	Concurrency int
+	// Prefetch is the number of pages of each window's job fetched ahead
+	// concurrently (see PageOptions.Prefetch); 0 fetches one page at a time.
+	Prefetch int
+	// Poll configures the wait for each window's job; nil means the
+	// defaults of PollOptions.
+	Poll *PollOptions
+	// KeepPartial makes SearchRange return the articles of the windows that
+	// succeeded, with a *PartialRangeError naming the failed ones, instead
+	// of failing as soon as one window fails.
+	KeepPartial bool
+	// OnProgress, when set, is called after each window finishes. Calls
+	// never overlap; keep them quick, as they hold up the other windows'
+	// progress reports.
+	OnProgress func(RangeProgress)
+}
+
+// RangeProgress reports the progress of a SearchRange call.
+type RangeProgress struct {
+	// WindowsDone counts the windows finished, failed ones included.
+	WindowsDone int
+	// WindowsFailed counts the windows that failed (only with KeepPartial).
+	WindowsFailed int
+	// WindowsTotal is the number of windows of the call.
+	WindowsTotal int
+	// Articles counts the distinct articles found so far.
+	Articles int
+}
+
+// WindowError reports a window of SearchRange that failed. Err is the
+// cause: an *APIError, a *JobFailedError, a *PollTimeoutError...
+type WindowError struct {
+	// Start and End are the window's bounds (both inclusive).
+	Start, End time.Time
+	// Err is the cause.
+	Err error
+}
+
+// Error names the window and the cause.
+func (e *WindowError) Error() string {
+	return "newssearch: window " + e.Start.UTC().Format(requestDateLayout) + " to " +
+		e.End.UTC().Format(requestDateLayout) + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *WindowError) Unwrap() error { return e.Err }
+
+// PartialRangeError is the error SearchRange returns with KeepPartial when
+// some windows failed: the articles returned miss those windows. Unwrap
+// returns the window errors, so errors.Is and errors.As see their causes.
+type PartialRangeError struct {
+	// Failed lists the failed windows in date order.
+	Failed []*WindowError
+	// Windows is the number of windows of the call.
+	Windows int
+}
+
+// Error lists the failed windows.
+func (e *PartialRangeError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "newssearch: %d of %d windows failed, their articles are missing: search those windows again", len(e.Failed), e.Windows)
+	for _, w := range e.Failed {
+		b.WriteString("; " + strings.TrimPrefix(w.Error(), "newssearch: "))
+	}
+	return b.String()
+}
+
+// Unwrap returns the window errors.
+func (e *PartialRangeError) Unwrap() []error {
+	errs := make([]error, len(e.Failed))
+	for i, w := range e.Failed {
+		errs[i] = w
+	}
+	return errs
+}
+
+// rangeConfig is a resolved and validated RangeOptions.
+type rangeConfig struct {
+	window      time.Duration
+	concurrency int
+	prefetch    int
+	poll        pollConfig
+	keepPartial bool
+	onProgress  func(RangeProgress)
+}
+
+// resolve applies the defaults to o and validates the result.
+func (o *RangeOptions) resolve() (rangeConfig, error) {
+	cfg := rangeConfig{window: DefaultRangeWindow, concurrency: DefaultRangeConcurrency}
+	if o == nil {
+		var err error
+		cfg.poll, err = (*PollOptions)(nil).resolve()
+		return cfg, err
+	}
+	switch {
+	case o.Window < 0 || (o.Window > 0 && o.Window < time.Millisecond):
+		return cfg, &ValidationError{Field: "RangeOptions.Window", Problem: o.Window.String() +
+			" is not a window: pass a span of at least 1ms, e.g. 24*time.Hour, or 0 for the default of 7 days"}
+	case o.Concurrency < 0:
+		return cfg, &ValidationError{Field: "RangeOptions.Concurrency", Problem: strconv.Itoa(o.Concurrency) +
+			" is negative: pass the number of windows to search at once, or 0 for the default " + strconv.Itoa(DefaultRangeConcurrency)}
+	}
+	if err := checkPrefetch("RangeOptions.Prefetch", o.Prefetch); err != nil {
+		return cfg, err
+	}
+	if o.Window > 0 {
+		cfg.window = o.Window
+	}
+	if o.Concurrency > 0 {
+		cfg.concurrency = o.Concurrency
+	}
+	cfg.prefetch, cfg.keepPartial, cfg.onProgress = o.Prefetch, o.KeepPartial, o.OnProgress
+	var err error
+	cfg.poll, err = o.Poll.resolve()
+	return cfg, err
+}
+
+// window is one slice of the range.
+type window struct{ start, end time.Time }
+
+// splitRange cuts [start, end] into windows of span w; adjacent windows
+// share their boundary instant, as the service's bounds are inclusive.
+func splitRange(start, end time.Time, w time.Duration) ([]window, error) {
+	var out []window
+	for s := start; ; {
+		e := s.Add(w)
+		if !e.Before(end) {
+			return append(out, window{s, end}), nil
+		}
+		out = append(out, window{s, e})
+		if len(out) >= maxRangeWindows {
+			return nil, &ValidationError{Field: "RangeOptions.Window", Problem: "a window of " + w.String() +
+				" cuts the range into more than " + strconv.Itoa(maxRangeWindows) + " windows: pass a larger window"}
+		}
+		s = e
+	}
+}
+
+// SearchRange searches [params.StartDate, params.EndDate] (both required,
+// both inclusive) with one asynchronous job per window of the range (see
+// RangeOptions), several windows at a time, pages every job to the end,
+// and returns the merged articles.
+//
+// Each article comes back once, even when adjacent windows both hold it
+// (they share their boundary instant): articles are the same when their
+// IDs are, or, without IDs, their URLs; the copy from the earliest window
+// is kept. The articles are ordered as params.SortOrder asks: by Score,
+// highest first (SortRelevance, the default), or by DatePublished, newest
+// first and undated last (SortDatePublished); ties are ordered by ID, then
+// URL, so the order is total.
+//
+// When a window fails, the call fails with a *WindowError naming it (the
+// other windows are cancelled), unless RangeOptions.KeepPartial is set: then
+// it returns the articles of the other windows and a *PartialRangeError.
+// When ctx is cancelled SearchRange returns ctx's error, wrapped, and no
+// articles. It returns only after every goroutine it started has ended.
+func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts *RangeOptions) ([]Article, error) {
+	if err := c.checkCall(ctx, "SearchRange"); err != nil {
+		return nil, err
+	}
+	cfg, err := opts.resolve()
+	if err != nil {
+		return nil, err
+	}
+	windows, err := rangeWindows(&params, cfg.window)
+	if err != nil {
+		return nil, err
+	}
+	params.Sites = slices.Clone(params.Sites)
+	r := &rangeRun{c: c, cfg: &cfg, params: params, windows: windows,
+		found: make([][]Article, len(windows)), errs: make([]error, len(windows)), seen: make(map[articleKey]struct{})}
+	r.run(ctx)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("newssearch: SearchRange stopped: %w", err)
+	}
+	var failed []*WindowError
+	for _, e := range r.errs {
+		if we, ok := e.(*WindowError); ok {
+			failed = append(failed, we)
+		}
+	}
+	if len(failed) > 0 && !cfg.keepPartial {
+		return nil, failed[0]
+	}
+	articles := mergeArticles(r.found, params.SortOrder)
+	if len(failed) > 0 {
+		return articles, &PartialRangeError{Failed: failed, Windows: len(windows)}
+	}
+	return articles, nil
+}
+
+// rangeWindows validates the range parameters and splits the range.
+func rangeWindows(params *AsyncSearchParams, w time.Duration) ([]window, error) {
+	switch {
+	case params.StartDate.IsZero() || params.EndDate.IsZero():
+		return nil, &ValidationError{Field: "AsyncSearchParams.StartDate", Problem: "SearchRange needs both StartDate and EndDate: set both bounds of the range"}
+	case params.Page > 1:
+		return nil, &ValidationError{Field: "AsyncSearchParams.Page", Problem: "SearchRange pages every window itself: leave Page at 0"}
+	}
+	if err := params.validate("AsyncSearchParams"); err != nil {
+		return nil, err
+	}
+	return splitRange(params.StartDate, params.EndDate, w)
+}
+
+// rangeRun is the state of one SearchRange call.
+type rangeRun struct {
+	c       *Client
+	cfg     *rangeConfig
+	params  AsyncSearchParams
+	windows []window
+	found   [][]Article // per window, in page order
+	errs    []error     // per window: a *WindowError, or a cancellation
+
+	mu       sync.Mutex // guards the progress state below
+	done     int
+	failures int
+	seen     map[articleKey]struct{}
+}
+
+// run searches every window with bounded concurrency; the first failure
+// cancels the rest unless partial results are kept.
+func (r *rangeRun) run(parent context.Context) {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(r.cfg.concurrency, len(r.windows)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(r.windows) || ctx.Err() != nil {
+					return
+				}
+				articles, err := r.search(ctx, r.windows[i])
+				if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+					r.errs[i] = err // cancelled: not the window's fault
+					return
+				}
+				if err != nil {
+					r.errs[i] = &WindowError{Start: r.windows[i].start, End: r.windows[i].end, Err: err}
+					if !r.cfg.keepPartial {
+						cancel()
+						return
+					}
+				}
+				r.found[i] = articles
+				r.progress(articles, err != nil)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// search runs the job of one window and pages it to the end.
+func (r *rangeRun) search(ctx context.Context, w window) ([]Article, error) {
+	p := r.params
+	p.StartDate, p.EndDate = w.start, w.end
+	first, err := r.c.searchAsync(ctx, p, &r.cfg.poll)
+	if err != nil {
+		return nil, err
+	}
+	var out []Article
+	pages := r.c.jobPages(ctx, first.QueryID, r.cfg.prefetch, func(context.Context) (*ResultsPage, error) { return first, nil })
+	for page, err := range pages {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Articles...)
+	}
+	return out, nil
+}
+
+// progress records a finished window and reports it.
+func (r *rangeRun) progress(articles []Article, failed bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done++
+	if failed {
+		r.failures++
+	}
+	for i := range articles {
+		if k, ok := keyOf(&articles[i]); ok {
+			r.seen[k] = struct{}{}
+		}
+	}
+	if r.cfg.onProgress != nil {
+		r.cfg.onProgress(RangeProgress{WindowsDone: r.done, WindowsFailed: r.failures,
+			WindowsTotal: len(r.windows), Articles: len(r.seen)})
+	}
+}
+
+// articleKey identifies an article for de-duplication.
+type articleKey struct {
+	byURL bool
+	value string
+}
+
+// keyOf returns the article's identity: its ID, else its URL; false when it
+// has neither.
+func keyOf(a *Article) (articleKey, bool) {
+	switch {
+	case a.ID != "":
+		return articleKey{value: a.ID}, true
+	case a.URL != "":
+		return articleKey{byURL: true, value: a.URL}, true
+	}
+	return articleKey{}, false
+}
+
+// mergeArticles concatenates the windows' articles in window order, drops
+// repeats (keeping the first) and sorts the rest as order asks.
+func mergeArticles(windows [][]Article, order SortOrder) []Article {
+	seen := make(map[articleKey]struct{})
+	var out []Article
+	for _, articles := range windows {
+		for _, a := range articles {
+			if k, ok := keyOf(&a); ok {
+				if _, dup := seen[k]; dup {
+					continue
+				}
+				seen[k] = struct{}{}
+			}
+			out = append(out, a)
+		}
+	}
+	byDate := strings.EqualFold(string(order), string(SortDatePublished))
+	slices.SortStableFunc(out, func(a, b Article) int {
+		var c int
+		if byDate {
+			c = compareNewestFirst(a.DatePublished.Time, b.DatePublished.Time)
+		} else {
+			c = cmp.Compare(b.Score, a.Score)
+		}
+		return cmp.Or(c, strings.Compare(a.ID, b.ID), strings.Compare(a.URL, b.URL))
+	})
+	return out
+}
+
+// compareNewestFirst orders later times first and zero times last.
+func compareNewestFirst(a, b time.Time) int {
+	switch {
+	case a.IsZero() || b.IsZero():
+		return cmp.Compare(boolInt(a.IsZero()), boolInt(b.IsZero()))
+	}
+	return b.Compare(a)
+}
+
+// boolInt returns 1 for true and 0 for false.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
