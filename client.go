@@ -112,7 +112,6 @@ type settings struct {
 	userAgent   string
 	uaSet       bool
 	ignoreEnv   bool
-	errs        []error
 	jitterSeed1 uint64
 	jitterSeed2 uint64
 	seeded      bool
@@ -221,7 +220,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	hc := s.httpClient
 	if hc == nil {
-		hc = &http.Client{Timeout: DefaultHTTPTimeout}
+		hc = defaultHTTPClient()
 	}
 	cfg := &config{
 		apiKey:     &s.apiKey,
@@ -307,3 +306,45 @@ func (c Client) String() string {
 
 // GoString is used by the %#v verb; like String it never reveals the API key.
 func (c Client) GoString() string { return c.String() }
+
+// errNoClient reports a Client that was not made by NewClient.
+var errNoClient = errors.New("newssearch: the Client was not created by NewClient: use newssearch.NewClient")
+
+// defaultHTTPClient is the HTTP client of a Client built without
+// WithHTTPClient, with a per-attempt timeout of DefaultHTTPTimeout.
+func defaultHTTPClient() *http.Client {
+	return &http.Client{Transport: newDefaultTransport(), Timeout: DefaultHTTPTimeout}
+}
+
+// defaultTransport is net/http's default transport with enough idle
+// connections per host for MaxPrefetch concurrent page fetches (net/http
+// keeps only 2, so concurrent paging would redial for most pages). When a
+// program replaces http.DefaultTransport (httpmock.Activate does), requests
+// go to the replacement, as they would with a plain http.Client.
+type defaultTransport struct {
+	orig http.RoundTripper // http.DefaultTransport when the Client was made
+	own  *http.Transport   // the tuned copy of it
+}
+
+func newDefaultTransport() http.RoundTripper {
+	orig := http.DefaultTransport
+	t, ok := orig.(*http.Transport)
+	if !ok {
+		return orig
+	}
+	own := t.Clone()
+	own.MaxIdleConnsPerHost = MaxPrefetch
+	return &defaultTransport{orig: orig, own: own}
+}
+
+// RoundTrip sends r through the tuned transport, or through
+// http.DefaultTransport if the program has replaced it since.
+func (d *defaultTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if current := http.DefaultTransport; current != d.orig {
+		return current.RoundTrip(r)
+	}
+	return d.own.RoundTrip(r)
+}
+
+// CloseIdleConnections closes the tuned transport's idle connections.
+func (d *defaultTransport) CloseIdleConnections() { d.own.CloseIdleConnections() }

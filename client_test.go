@@ -3,6 +3,7 @@ package newssearch
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -230,3 +231,34 @@ func TestNilContext(t *testing.T) {
 		t.Fatalf("Headlines(nil) error = %v, want %q", err, want)
 	}
 }
+
+func TestDefaultTransportFollowsReplacedDefault(t *testing.T) {
+	// Not parallel: it replaces http.DefaultTransport, as httpmock.Activate does.
+	c, err := NewClient(WithAPIKey(sdkKey), WithBaseURL("http://news.invalid"), WithoutEnvironment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := http.DefaultTransport
+	t.Cleanup(func() { http.DefaultTransport = saved })
+	var seen string
+	http.DefaultTransport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		seen = r.URL.String()
+		return &http.Response{
+			StatusCode: http.StatusOK,
+			Header:     http.Header{"Content-Type": {"application/json"}},
+			Body:       io.NopCloser(strings.NewReader(`{"headlines":[],"state":"SUCCESS"}`)),
+			Request:    r,
+		}, nil
+	})
+	if _, err := c.Headlines(context.Background()); err != nil {
+		t.Fatalf("Headlines through the replaced default transport: %v", err)
+	}
+	if want := "http://news.invalid/api/v2/headlines"; seen != want {
+		t.Errorf("replaced http.DefaultTransport saw %q, want %q", seen, want)
+	}
+}
+
+// roundTripFunc adapts a function to http.RoundTripper.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

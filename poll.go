@@ -265,9 +265,6 @@ func (c *Client) jitterDraw(p *pollConfig) float64 {
 	return 2*c.cfg.rng.Float64() - 1
 }
 
-// errNoClient reports a Client not made by NewClient.
-var errNoClient = errors.New("newssearch: the Client was not created by NewClient: use newssearch.NewClient")
-
 // checkCall rejects an unusable Client or a nil context before any work.
 func (c *Client) checkCall(ctx context.Context, method string) error {
 	if c == nil || c.cfg == nil {

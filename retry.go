@@ -62,7 +62,7 @@ type call struct {
 // non-2xx response, a wrapped transport or context error otherwise.
 func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPolicy, payload any) (*http.Response, *pooledBody, error) {
 	if c == nil || c.cfg == nil {
-		return nil, nil, errors.New("newssearch: the Client was not created by NewClient: use newssearch.NewClient")
+		return nil, nil, errNoClient
 	}
 	if ctx == nil {
 		return nil, nil, fmt.Errorf("newssearch: POST %s: nil context: pass context.Background() or a request context", endpoint)
