@@ -21,6 +21,21 @@
 // SearchParams and AsyncSearchParams use Go zero values for "service
 // default": only the fields you set are sent.
 //
+// # Polling, paging and long ranges
+//
+//   - Client.Poll waits for a submitted job with growing, jittered delays and
+//     a maximum total wait (PollOptions); Client.SearchAsync submits and polls
+//     in one call. A failed job is a *JobFailedError, giving up is a
+//     *PollTimeoutError that carries the query ID so the caller can resume.
+//   - Client.SearchAll and Client.Results are iterators over every article of
+//     a search or a finished job (range-over-func, iter.Seq2); SearchPages and
+//     ResultPages walk whole pages with their numbers and totals. PageOptions
+//     fetches pages ahead concurrently while still yielding in order; breaking
+//     out of the loop stops every request.
+//   - Client.SearchRange splits a long date range into windows, runs one job
+//     per window concurrently, pages every job to the end and returns the
+//     merged articles without duplicates, in the requested SortOrder.
+//
 // # Errors
 //
 // A failure reported by the service is an *APIError (use errors.As) with
