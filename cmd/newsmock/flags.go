@@ -1,0 +1,337 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver"
+)
+
+// defaultAddr is where newsmock listens unless -addr says otherwise.
+const defaultAddr = "127.0.0.1:8080"
+
+// config is what the command line asks for.
+type config struct {
+	addr             string
+	urlFile          string
+	keys             string // comma-separated; never printed
+	corpusPath       string
+	pending          time.Duration
+	pendingPolls     int
+	seed             uint64
+	rateLimit        float64
+	burst            int
+	faults           []mockserver.FaultRule
+	noDateShift      bool
+	jobTTL           time.Duration
+	maxJobs          int
+	journalSize      int
+	headlineClusters int
+	headlineArticles int
+	logLevel         logLevel
+	drainTimeout     time.Duration
+	version          bool
+}
+
+// newFlagSet defines the flags, filling cfg with their defaults.
+func newFlagSet(cfg *config) *flag.FlagSet {
+	*cfg = config{
+		addr:             defaultAddr,
+		pendingPolls:     mockserver.DefaultPendingPolls,
+		pending:          mockserver.DefaultPendingDuration,
+		jobTTL:           mockserver.DefaultJobTTL,
+		maxJobs:          mockserver.DefaultMaxJobs,
+		journalSize:      mockserver.DefaultJournalSize,
+		headlineClusters: mockserver.DefaultHeadlineClusters,
+		headlineArticles: mockserver.DefaultHeadlineArticles,
+		logLevel:         logLevel{level: slog.LevelInfo},
+		drainTimeout:     10 * time.Second,
+	}
+	fs := flag.NewFlagSet("newsmock", flag.ContinueOnError)
+	fs.Var(addrValue{&cfg.addr}, "addr", "`host:port` to listen on; port 0 picks a free port")
+	fs.StringVar(&cfg.urlFile, "url-file", "", "also write the server's URL to this `file` once it listens (removed on exit)")
+	fs.StringVar(&cfg.keys, "keys", "", "comma-separated API `keys` the server accepts (default: any non-empty key)")
+	fs.StringVar(&cfg.corpusPath, "corpus", "", "serve the articles of this JSON Lines `file` instead of the embedded corpus")
+	fs.Var(durationValue{&cfg.pending, 0}, "pending", "least `duration` a query-async job stays PENDING")
+	fs.Var(intValue{&cfg.pendingPolls, 0}, "pending-polls", "get-results `polls` of a job that answer PENDING before it is ready")
+	fs.Var(uintValue{&cfg.seed}, "seed", "`seed` of request ids, query ids and probabilistic faults")
+	fs.Var(floatValue{&cfg.rateLimit}, "rate-limit", "`requests` per second allowed per API key; 0 means no limit")
+	fs.Var(intValue{&cfg.burst, 0}, "burst", "`requests` a key may make at once under -rate-limit; 0 means the rate rounded up")
+	fs.Var(faultsValue{&cfg.faults}, "fault", "inject faults by `rule`, e.g. \"endpoint=query;every=3;status=503\"; repeatable")
+	fs.BoolVar(&cfg.noDateShift, "no-date-shift", false, "serve corpus dates as stored instead of moving the newest article to now")
+	fs.Var(durationValue{&cfg.jobTTL, time.Millisecond}, "job-ttl", "`duration` a query_id lives after its last use")
+	fs.Var(intValue{&cfg.maxJobs, 1}, "max-jobs", "most `jobs` held; beyond it the least recently used is forgotten")
+	fs.Var(intValue{&cfg.journalSize, 0}, "journal-size", "`requests` kept in the journal (GET /_mock/journal); 0 turns it off")
+	fs.Var(intValue{&cfg.headlineClusters, 1}, "headline-clusters", "most `clusters` /api/v2/headlines lists")
+	fs.Var(intValue{&cfg.headlineArticles, 1}, "headline-articles", "most `articles` listed per headline cluster")
+	fs.Var(&cfg.logLevel, "log-level", "log `level` on standard error: debug, info (one line per request), warn, error or off (default info)")
+	fs.Var(durationValue{&cfg.drainTimeout, 0}, "drain-timeout", "on SIGINT or SIGTERM, the `duration` requests in flight may take to finish")
+	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
+	return fs
+}
+
+// parseFlags parses args. It returns flag.ErrHelp for -h, and otherwise an
+// error saying what is wrong and how to fix it (which never shows a key).
+func parseFlags(args []string) (*config, *flag.FlagSet, error) {
+	cfg := new(config)
+	fs := newFlagSet(cfg)
+	fs.SetOutput(io.Discard) // run reports errors itself, once
+	if err := fs.Parse(args); err != nil {
+		return nil, fs, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fs, fmt.Errorf("unexpected argument %q: newsmock takes only flags", fs.Arg(0))
+	}
+	if _, err := cfg.keyList(); err != nil {
+		return nil, fs, err
+	}
+	burstSet := false
+	fs.Visit(func(f *flag.Flag) { burstSet = burstSet || f.Name == "burst" })
+	if burstSet && cfg.rateLimit == 0 {
+		return nil, fs, errors.New("-burst needs -rate-limit: set -rate-limit too, or drop -burst")
+	}
+	return cfg, fs, nil
+}
+
+// printUsage writes the help text.
+func printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, `Usage: newsmock [flags]
+
+newsmock serves the mock news search service for tests in any language.
+Once it listens it prints "newsmock listening on <URL>" on standard output.
+SIGINT or SIGTERM stop it gracefully.
+
+Flags:
+`)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// keyList splits -keys. It returns nil for "accept any non-empty key".
+// Its errors name keys by position, never by value.
+func (c *config) keyList() ([]string, error) {
+	if c.keys == "" {
+		return nil, nil
+	}
+	keys := strings.Split(c.keys, ",")
+	for i, k := range keys {
+		keys[i] = strings.TrimSpace(k)
+		if keys[i] == "" {
+			return nil, fmt.Errorf("-keys: key %d of %d is blank: give non-empty keys separated by commas, e.g. -keys key1,key2", i+1, len(keys))
+		}
+	}
+	return keys, nil
+}
+
+// burstOrDefault is -burst, or the rate limit rounded up (at least 1).
+func (c *config) burstOrDefault() int {
+	if c.burst > 0 {
+		return c.burst
+	}
+	return max(1, int(math.Ceil(c.rateLimit)))
+}
+
+// options turns the configuration into mockserver options. Loading the
+// corpus file is the only step that can fail.
+func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
+	opts := []mockserver.Option{
+		mockserver.WithoutListener(), // run serves Handler with its own http.Server
+		mockserver.WithLogger(logger),
+		mockserver.WithPendingDuration(c.pending),
+		mockserver.WithPendingPolls(c.pendingPolls),
+		mockserver.WithSeed(c.seed),
+		mockserver.WithJobTTL(c.jobTTL),
+		mockserver.WithMaxJobs(c.maxJobs),
+		mockserver.WithJournalSize(c.journalSize),
+		mockserver.WithHeadlineLimits(c.headlineClusters, c.headlineArticles),
+	}
+	if keys, _ := c.keyList(); keys != nil { // parseFlags has checked them
+		opts = append(opts, mockserver.WithAPIKeys(keys...))
+	}
+	if c.rateLimit > 0 {
+		opts = append(opts, mockserver.WithRateLimit(c.rateLimit, c.burstOrDefault()))
+	}
+	if len(c.faults) > 0 {
+		opts = append(opts, mockserver.WithFaults(c.faults...))
+	}
+	if c.noDateShift {
+		opts = append(opts, mockserver.WithoutDateShift())
+	}
+	if c.corpusPath != "" {
+		corpus, err := mockserver.LoadCorpusFile(c.corpusPath)
+		var pathErr *os.PathError
+		switch {
+		case errors.As(err, &pathErr):
+			return nil, fmt.Errorf("-corpus: %w; pass the path of a readable JSON Lines file", err)
+		case err != nil:
+			return nil, fmt.Errorf("-corpus: %w", err)
+		}
+		opts = append(opts, mockserver.WithCorpus(corpus))
+	}
+	return opts, nil
+}
+
+// The flag.Value types below check their values as they are parsed, so the
+// flag package reports `invalid value "x" for flag -name: <problem and fix>`.
+
+type addrValue struct{ p *string }
+
+func (v addrValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return *v.p
+}
+
+func (v addrValue) Set(s string) error {
+	_, port, err := net.SplitHostPort(s)
+	if err == nil {
+		_, err = strconv.ParseUint(port, 10, 16)
+	}
+	if err != nil {
+		return errors.New("want host:port, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port")
+	}
+	*v.p = s
+	return nil
+}
+
+type durationValue struct {
+	p   *time.Duration
+	min time.Duration
+}
+
+func (v durationValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return v.p.String()
+}
+
+func (v durationValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return errors.New("not a duration: write a number with a unit, e.g. 500ms, 2s or 1m")
+	case d < v.min:
+		return fmt.Errorf("must be at least %v", v.min)
+	}
+	*v.p = d
+	return nil
+}
+
+type intValue struct {
+	p   *int
+	min int
+}
+
+func (v intValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strconv.Itoa(*v.p)
+}
+
+func (v intValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("not a whole number: write e.g. %d", v.min+2)
+	case n < v.min:
+		return fmt.Errorf("must be %d or more", v.min)
+	}
+	*v.p = n
+	return nil
+}
+
+type uintValue struct{ p *uint64 }
+
+func (v uintValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strconv.FormatUint(*v.p, 10)
+}
+
+func (v uintValue) Set(s string) error {
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return errors.New("not a whole number from 0 to 18446744073709551615: write e.g. 42")
+	}
+	*v.p = n
+	return nil
+}
+
+type floatValue struct{ p *float64 }
+
+func (v floatValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*v.p, 'g', -1, 64)
+}
+
+func (v floatValue) Set(s string) error {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return errors.New("not a rate: write requests per second as a number of 0 or more, e.g. 10 or 0.5 (0 means no limit)")
+	}
+	*v.p = f
+	return nil
+}
+
+type faultsValue struct{ p *[]mockserver.FaultRule }
+
+func (v faultsValue) String() string { return "" }
+
+func (v faultsValue) Set(s string) error {
+	r, err := mockserver.ParseFaultRule(s)
+	if err != nil {
+		return err
+	}
+	*v.p = append(*v.p, r)
+	return nil
+}
+
+// logLevel is a slog level, or off.
+type logLevel struct {
+	level slog.Level
+	off   bool
+}
+
+func (l *logLevel) String() string {
+	if l.off {
+		return "off"
+	}
+	return strings.ToLower(l.level.String())
+}
+
+func (l *logLevel) Set(s string) error {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "off" {
+		*l = logLevel{off: true}
+		return nil
+	}
+	var lv slog.Level
+	if s == "" || lv.UnmarshalText([]byte(s)) != nil {
+		return errors.New("unknown level: use debug, info, warn, error or off")
+	}
+	*l = logLevel{level: lv}
+	return nil
+}
+
+// logger returns the logger of the level on w.
+func (l *logLevel) logger(w io.Writer) *slog.Logger {
+	if l.off {
+		return slog.New(slog.DiscardHandler)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l.level}))
+}

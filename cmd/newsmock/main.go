@@ -1,0 +1,42 @@
+// Command newsmock serves the mock news search service (package mockserver)
+// over HTTP, for test suites written in any language.
+//
+// Run it with
+//
+//	go run github.com/newssearch/newssearch-go/cmd/newsmock -addr 127.0.0.1:0
+//
+// It listens on 127.0.0.1:8080 unless -addr says otherwise (port 0 picks a
+// free one) and prints one line to standard output once it accepts
+// connections:
+//
+//	newsmock listening on http://127.0.0.1:43123
+//
+// (-url-file also writes the URL to a file). It serves the four endpoints of
+// /api/v2/, the mock's control endpoints under /_mock/ and the service's
+// OpenAPI document at GET /openapi.yaml. Logs go to standard error and never
+// show an API key.
+//
+// SIGINT or SIGTERM stops it gracefully: it stops accepting connections,
+// lets the requests in flight finish (for at most -drain-timeout) and exits
+// 0; a second signal kills it at once. Bad flags exit 2. A corpus file that
+// cannot be loaded, an address that cannot be listened on, or requests cut
+// off by the drain timeout exit 1.
+//
+// Run newsmock -h for the flags.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // a second signal kills the process at once, without draining
+	}()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"time"
+
+	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/api"
+	"github.com/newssearch/newssearch-go/mockserver"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1 // the server could not start, or was cut short
+	exitUsage = 2 // bad flags
+)
+
+// Limits of the HTTP server, so that no client can hold it: a request's
+// header and body must arrive within readHeaderTimeout and readTimeout, and
+// an answer, once its first byte is written, must be taken within
+// answerTimeout. writeTimeout bounds a whole exchange; it leaves room for
+// the longest latency fault the mock accepts.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 30 * time.Second
+	answerTimeout     = 30 * time.Second
+	maxFaultLatency   = 5 * time.Minute // the mockserver.Fault Latency limit
+	writeTimeout      = maxFaultLatency + answerTimeout
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 64 << 10
+)
+
+// openAPIPath is where the service's OpenAPI document is served.
+const openAPIPath = "/openapi.yaml"
+
+// listenPrefix starts the line printed on stdout once the server listens.
+const listenPrefix = "newsmock listening on "
+
+// run is the whole command: it serves until ctx is done, then drains, and
+// returns the exit code. It writes only the listening line (or the version,
+// or the help) to stdout, and everything else to stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, fs, err := parseFlags(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printUsage(stdout, fs)
+		return exitOK
+	case err != nil:
+		fmt.Fprintf(stderr, "newsmock: %v\nRun newsmock -h to list the flags.\n", err)
+		return exitUsage
+	case cfg.version:
+		fmt.Fprintf(stdout, "newsmock %s (%s)\n", newssearch.Version, runtime.Version())
+		return exitOK
+	}
+	logger := cfg.logLevel.logger(stderr)
+	if err := serve(ctx, cfg, logger, stdout); err != nil {
+		fmt.Fprintf(stderr, "newsmock: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// serve runs the server until ctx is done, then shuts it down gracefully.
+func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout io.Writer) error {
+	opts, err := cfg.options(logger)
+	if err != nil {
+		return err
+	}
+	mock, err := mockserver.Start(opts...)
+	if err != nil {
+		return err
+	}
+	defer mock.Close()
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w; pass a free address to -addr, e.g. 127.0.0.1:0 for any free port", cfg.addr, err)
+	}
+	url := "http://" + dialAddr(ln.Addr())
+	if cfg.urlFile != "" {
+		if err := writeFileAtomic(cfg.urlFile, url+"\n"); err != nil {
+			ln.Close()
+			return fmt.Errorf("-url-file: %w; pass a path in a writable directory", err)
+		}
+		defer os.Remove(cfg.urlFile)
+	}
+	hs := newHTTPServer(newHandler(mock.Handler()), logger)
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+
+	fmt.Fprintln(stdout, listenPrefix+url)
+	logStart(logger, cfg, mock, url)
+
+	select {
+	case err := <-served: // Serve only returns early on an accept error
+		return fmt.Errorf("serving stopped: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("newsmock: shutting down; waiting for requests in flight", "drain_timeout", cfg.drainTimeout)
+	drainCtx, cancel := context.WithTimeout(context.Background(), cfg.drainTimeout)
+	defer cancel()
+	if err := hs.Shutdown(drainCtx); err != nil {
+		hs.Close() // cut the requests still running
+		return fmt.Errorf("requests still running after -drain-timeout %v were cut off; raise -drain-timeout to let them finish", cfg.drainTimeout)
+	}
+	logger.Info("newsmock: stopped")
+	return nil
+}
+
+// logStart logs the configuration, without the keys.
+func logStart(logger *slog.Logger, cfg *config, mock *mockserver.Server, url string) {
+	keys := "any non-empty key"
+	if list, _ := cfg.keyList(); list != nil {
+		keys = strconv.Itoa(len(list)) + " accepted"
+	}
+	logger.Info("newsmock: serving", "url", url, "articles", mock.Corpus().Len(), "keys", keys,
+		"date_shift", mock.DateShift(), "fault_rules", len(cfg.faults))
+	if host, _, _ := net.SplitHostPort(cfg.addr); !isLoopback(host) {
+		logger.Warn("newsmock: listening beyond this machine; anyone who can reach the port can use the mock", "addr", cfg.addr)
+	}
+}
+
+// newHTTPServer returns the server around h, with limits so that no slow
+// client can hold it.
+func newHTTPServer(h http.Handler, logger *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+}
+
+// newHandler serves the OpenAPI document at openAPIPath and everything else
+// with mock. Every answer must be taken within answerTimeout of its first
+// byte.
+func newHandler(mock http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w = &answerDeadline{ResponseWriter: w}
+		if r.URL.Path == openAPIPath {
+			serveOpenAPI(w, r)
+			return
+		}
+		mock.ServeHTTP(w, r)
+	})
+}
+
+// serveOpenAPI answers GET and HEAD with the OpenAPI document.
+func serveOpenAPI(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		fmt.Fprintf(w, `{"state":"FAILED","message":%s}`, strconv.Quote(
+			openAPIPath+" does not accept "+r.Method+": fetch it with GET"))
+		return
+	}
+	w.Header().Set("Content-Type", "application/yaml")
+	w.Header().Set("Content-Length", strconv.Itoa(len(api.OpenAPI)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodGet {
+		_, _ = w.Write(api.OpenAPI) // a write error means the client went away
+	}
+}
+
+// answerDeadline sets the connection's write deadline to answerTimeout from
+// the first byte of the answer, so that time the mock spends on an injected
+// latency does not count against the client, and a client too slow to take
+// its answer is cut off.
+type answerDeadline struct {
+	http.ResponseWriter
+	started bool
+}
+
+func (w *answerDeadline) start() {
+	if !w.started {
+		w.started = true
+		// Only an HTTP/1 or HTTP/2 connection can fail this; the server's
+		// WriteTimeout still bounds the exchange then.
+		_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(answerTimeout))
+	}
+}
+
+func (w *answerDeadline) WriteHeader(status int) {
+	w.start()
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *answerDeadline) Write(b []byte) (int, error) {
+	w.start()
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection (the mock
+// flushes through it for truncate faults).
+func (w *answerDeadline) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// dialAddr is the address a client should dial for a listener's address:
+// an unspecified IP (listening on every interface) becomes the loopback.
+func dialAddr(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return a.String()
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
+}
+
+// isLoopback reports whether host names this machine only.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// writeFileAtomic writes content to path through a temporary file and a
+// rename, so that a reader never sees a partial URL.
+func writeFileAtomic(path, content string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".newsmock-url-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
