@@ -93,7 +93,10 @@ type config struct {
 	waitMax    time.Duration
 	logger     *slog.Logger
 	userAgent  string
-	now        func() time.Time
+	// pollDefaults are the WithPollOptions options, used by polling calls
+	// given nil options; nil means the package defaults.
+	pollDefaults *PollOptions
+	now          func() time.Time
 
 	mu  sync.Mutex
 	rng *rand.Rand
@@ -112,6 +115,7 @@ type settings struct {
 	userAgent   string
 	uaSet       bool
 	ignoreEnv   bool
+	poll        *PollOptions
 	jitterSeed1 uint64
 	jitterSeed2 uint64
 	seeded      bool
@@ -175,6 +179,18 @@ func WithUserAgent(ua string) Option {
 	return func(s *settings) { s.userAgent, s.uaSet = ua, true }
 }
 
+// WithPollOptions sets the client's default PollOptions for Poll,
+// SearchAsync, ResultPages, Results and SearchRange. A call's own options
+// win field by field: each field a call leaves zero (or every field, for a
+// call passing none) takes the value given here, and what is still zero
+// takes the package default. NewClient rejects invalid options.
+//
+// Tests against a local mock server use it to poll every few milliseconds;
+// mockserver's Server.Client does so.
+func WithPollOptions(o PollOptions) Option {
+	return func(s *settings) { s.poll = &o }
+}
+
 // WithoutEnvironment makes NewClient ignore the NEWSSEARCH_API_KEY and
 // NEWSSEARCH_BASE_URL environment variables.
 func WithoutEnvironment() Option {
@@ -223,16 +239,17 @@ func NewClient(opts ...Option) (*Client, error) {
 		hc = defaultHTTPClient()
 	}
 	cfg := &config{
-		apiKey:     &s.apiKey,
-		baseURL:    base,
-		httpClient: hc,
-		maxRetries: s.maxRetries,
-		waitMin:    s.waitMin,
-		waitMax:    s.waitMax,
-		logger:     s.logger,
-		userAgent:  s.userAgent,
-		now:        time.Now,
-		endpoints:  make(map[string]string, 4),
+		apiKey:       &s.apiKey,
+		baseURL:      base,
+		httpClient:   hc,
+		maxRetries:   s.maxRetries,
+		waitMin:      s.waitMin,
+		waitMax:      s.waitMax,
+		logger:       s.logger,
+		userAgent:    s.userAgent,
+		now:          time.Now,
+		pollDefaults: s.poll,
+		endpoints:    make(map[string]string, 4),
 	}
 	for _, p := range []string{pathQuery, pathQueryAsync, pathGetResults, pathHeadlines} {
 		cfg.endpoints[p] = base + p
@@ -271,6 +288,13 @@ func (s *settings) validate() (string, error) {
 	}
 	if s.uaSet && (strings.TrimSpace(s.userAgent) == "" || strings.ContainsAny(s.userAgent, "\r\n")) {
 		return "", fmt.Errorf("newssearch: WithUserAgent(%q): the user agent must be non-empty and on one line: pass a value such as \"myapp/1.0\"", s.userAgent)
+	}
+	if _, err := s.poll.resolve(); err != nil {
+		var ve *ValidationError
+		if errors.As(err, &ve) {
+			return "", fmt.Errorf("newssearch: WithPollOptions: %s: %s", ve.Field, ve.Problem)
+		}
+		return "", err
 	}
 	return normaliseBaseURL(s.baseURL)
 }

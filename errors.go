@@ -2,6 +2,7 @@ package newssearch
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -168,23 +169,12 @@ func (c *Client) newAPIError(endpoint string, resp *http.Response, body []byte) 
 	}
 	if json.Unmarshal(e.Body, &env) == nil {
 		e.State = env.State
-		e.Message = cmpOr(env.Message, env.Error, env.Detail)
+		e.Message = cmp.Or(env.Message, env.Error, env.Detail)
 	} else {
 		e.Message = excerpt(e.Body)
 	}
 	e.Message = c.scrub(e.Message)
 	return e
-}
-
-// cmpOr returns the first non-empty string (cmp.Or for strings; other
-// files of the package use it too).
-func cmpOr(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // scrub removes the API key from s.

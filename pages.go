@@ -84,15 +84,15 @@ type pageSource struct {
 }
 
 // resolvePageOptions validates o and returns its prefetch and poll settings.
-func resolvePageOptions(o *PageOptions) (int, pollConfig, error) {
+func (c *Client) resolvePageOptions(o *PageOptions) (int, pollConfig, error) {
 	if o == nil {
-		cfg, err := (*PollOptions)(nil).resolve()
+		cfg, err := c.pollOptions(nil).resolve()
 		return 0, cfg, err
 	}
 	if err := checkPrefetch("PageOptions.Prefetch", o.Prefetch); err != nil {
 		return 0, pollConfig{}, err
 	}
-	cfg, err := o.Poll.resolve()
+	cfg, err := c.pollOptions(o.Poll).resolve()
 	return o.Prefetch, cfg, err
 }
 
@@ -257,7 +257,7 @@ func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts *Pag
 	if err := c.checkCall(ctx, "SearchPages"); err != nil {
 		return failedPages(err)
 	}
-	prefetch, _, err := resolvePageOptions(opts)
+	prefetch, _, err := c.resolvePageOptions(opts)
 	if err == nil {
 		err = params.validate("SearchParams")
 	}
@@ -300,7 +300,7 @@ func (c *Client) ResultPages(ctx context.Context, queryID string, opts *PageOpti
 	if err := c.checkCall(ctx, "ResultPages"); err != nil {
 		return failedPages(err)
 	}
-	prefetch, cfg, err := resolvePageOptions(opts)
+	prefetch, cfg, err := c.resolvePageOptions(opts)
 	if err != nil {
 		return failedPages(err)
 	}

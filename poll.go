@@ -1,6 +1,7 @@
 package newssearch
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -192,6 +193,29 @@ type pollConfig struct {
 	onPoll                      func(PollEvent)
 }
 
+// pollOptions merges a call's options over the client's WithPollOptions
+// defaults: every field the call leaves zero takes the client's value (and
+// resolve then gives what is still zero the package default).
+func (c *Client) pollOptions(o *PollOptions) *PollOptions {
+	d := c.cfg.pollDefaults
+	if o == nil || d == nil {
+		return cmp.Or(o, d)
+	}
+	m := *o
+	m.MinDelay = cmp.Or(m.MinDelay, d.MinDelay)
+	m.MaxDelay = cmp.Or(m.MaxDelay, d.MaxDelay)
+	m.MaxWait = cmp.Or(m.MaxWait, d.MaxWait)
+	m.Multiplier = cmp.Or(m.Multiplier, d.Multiplier)
+	m.Jitter = cmp.Or(m.Jitter, d.Jitter)
+	if m.Pending == nil {
+		m.Pending = d.Pending
+	}
+	if m.OnPoll == nil {
+		m.OnPoll = d.OnPoll
+	}
+	return &m
+}
+
 // resolve applies the defaults to o and validates the result.
 func (o *PollOptions) resolve() (pollConfig, error) {
 	cfg := pollConfig{
@@ -299,7 +323,7 @@ func (c *Client) Poll(ctx context.Context, queryID string, opts *PollOptions) (*
 	if err := c.checkCall(ctx, "Poll"); err != nil {
 		return nil, err
 	}
-	cfg, err := opts.resolve()
+	cfg, err := c.pollOptions(opts).resolve()
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +339,7 @@ func (c *Client) SearchAsync(ctx context.Context, params AsyncSearchParams, opts
 	if err := c.checkCall(ctx, "SearchAsync"); err != nil {
 		return nil, err
 	}
-	cfg, err := opts.resolve()
+	cfg, err := c.pollOptions(opts).resolve()
 	if err != nil {
 		return nil, err
 	}

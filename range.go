@@ -121,12 +121,13 @@ type rangeConfig struct {
 	onProgress  func(RangeProgress)
 }
 
-// resolve applies the defaults to o and validates the result.
-func (o *RangeOptions) resolve() (rangeConfig, error) {
+// resolve applies the defaults to o and validates the result; poll merges
+// the call's PollOptions with the client's defaults.
+func (o *RangeOptions) resolve(poll func(*PollOptions) *PollOptions) (rangeConfig, error) {
 	cfg := rangeConfig{window: DefaultRangeWindow, concurrency: DefaultRangeConcurrency}
 	if o == nil {
 		var err error
-		cfg.poll, err = (*PollOptions)(nil).resolve()
+		cfg.poll, err = poll(nil).resolve()
 		return cfg, err
 	}
 	switch {
@@ -148,7 +149,7 @@ func (o *RangeOptions) resolve() (rangeConfig, error) {
 	}
 	cfg.prefetch, cfg.keepPartial, cfg.onProgress = o.Prefetch, o.KeepPartial, o.OnProgress
 	var err error
-	cfg.poll, err = o.Poll.resolve()
+	cfg.poll, err = poll(o.Poll).resolve()
 	return cfg, err
 }
 
@@ -195,7 +196,7 @@ func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts
 	if err := c.checkCall(ctx, "SearchRange"); err != nil {
 		return nil, err
 	}
-	cfg, err := opts.resolve()
+	cfg, err := opts.resolve(c.pollOptions)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,10 @@ import (
 // accepted syntax. A header fault takes precedence over fault rules.
 const FaultHeader = "X-Mock-Fault"
 
+// MaxFaultLatency is the longest latency a fault may ask for. A server in
+// front of Handler needs a write timeout above it.
+const MaxFaultLatency = fault.MaxLatency
+
 // JobFault forces the fate of a job created by /api/v2/query-async.
 type JobFault uint8
 

@@ -25,6 +25,14 @@ const (
 	ClientRetryWaitMax = 20 * time.Millisecond
 )
 
+// Poll delays Client sets as the client's default PollOptions: short, so
+// tests of code that polls jobs stay fast. A call's own PollOptions win
+// field by field.
+const (
+	ClientPollDelayMin = time.Millisecond
+	ClientPollDelayMax = 20 * time.Millisecond
+)
+
 // Server is a running mock of the news search service. Create one with New
 // (or Start) and Close it when done. A Server is safe for concurrent use.
 //
@@ -209,8 +217,9 @@ func (s *Server) Corpus() *Corpus { return s.corpus }
 
 // ClientOptions returns the options Client passes to newssearch.NewClient:
 // WithoutEnvironment, WithBaseURL(URL), WithAPIKey(APIKey),
-// WithHTTPClient(HTTPClient) and WithRetryWait(ClientRetryWaitMin,
-// ClientRetryWaitMax). Use it to handle NewClient's error yourself.
+// WithHTTPClient(HTTPClient), WithRetryWait(ClientRetryWaitMin,
+// ClientRetryWaitMax) and WithPollOptions with ClientPollDelayMin and
+// ClientPollDelayMax. Use it to handle NewClient's error yourself.
 func (s *Server) ClientOptions() []newssearch.Option {
 	return []newssearch.Option{
 		newssearch.WithoutEnvironment(),
@@ -218,6 +227,7 @@ func (s *Server) ClientOptions() []newssearch.Option {
 		newssearch.WithAPIKey(s.apiKey),
 		newssearch.WithHTTPClient(s.httpClient),
 		newssearch.WithRetryWait(ClientRetryWaitMin, ClientRetryWaitMax),
+		newssearch.WithPollOptions(newssearch.PollOptions{MinDelay: ClientPollDelayMin, MaxDelay: ClientPollDelayMax}),
 	}
 }
 

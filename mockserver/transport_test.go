@@ -192,3 +192,22 @@ func TestDeterminismAcrossServers(t *testing.T) {
 		t.Fatal("another seed gave the same request id")
 	}
 }
+
+func TestClientPollsFast(t *testing.T) {
+	t.Parallel()
+	s := New(WithoutListener())
+	t.Cleanup(s.Close)
+	var waits []time.Duration
+	page, err := s.Client().SearchAsync(t.Context(), newssearch.AsyncSearchParams{
+		SearchParams: newssearch.SearchParams{Query: "earthquake"},
+	}, &newssearch.PollOptions{OnPoll: func(e newssearch.PollEvent) { waits = append(waits, e.Next) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.TotalResults == 0 {
+		t.Error("SearchAsync found nothing for \"earthquake\"")
+	}
+	if len(waits) != 2 || waits[0] <= 0 || waits[0] > ClientPollDelayMax || waits[1] != 0 {
+		t.Errorf("waits after each poll = %v, want one wait of at most %v (the first poll is PENDING), then none", waits, ClientPollDelayMax)
+	}
+}

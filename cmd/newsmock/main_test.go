@@ -226,17 +226,17 @@ func TestServerLimits(t *testing.T) {
 			t.Errorf("%s = %v, want a limit", name, d)
 		}
 	}
-	if hs.WriteTimeout <= maxFaultLatency {
-		t.Errorf("WriteTimeout = %v, want more than the longest latency fault (%v)", hs.WriteTimeout, maxFaultLatency)
+	if hs.WriteTimeout <= mockserver.MaxFaultLatency {
+		t.Errorf("WriteTimeout = %v, want more than the longest latency fault (%v)", hs.WriteTimeout, mockserver.MaxFaultLatency)
 	}
 	if hs.MaxHeaderBytes <= 0 || hs.MaxHeaderBytes > 1<<20 {
 		t.Errorf("MaxHeaderBytes = %d, want a limit below the default 1 MiB", hs.MaxHeaderBytes)
 	}
-	if _, err := mockserver.ParseFault(fmt.Sprintf("latency=%v", maxFaultLatency)); err != nil {
-		t.Errorf("maxFaultLatency %v is not the mock's limit: %v", maxFaultLatency, err)
+	if _, err := mockserver.ParseFault(fmt.Sprintf("latency=%v", mockserver.MaxFaultLatency)); err != nil {
+		t.Errorf("mockserver.MaxFaultLatency %v is not the mock's limit: %v", mockserver.MaxFaultLatency, err)
 	}
-	if _, err := mockserver.ParseFault(fmt.Sprintf("latency=%v", maxFaultLatency+time.Millisecond)); err == nil {
-		t.Errorf("the mock accepts latency faults beyond maxFaultLatency %v: raise it", maxFaultLatency)
+	if _, err := mockserver.ParseFault(fmt.Sprintf("latency=%v", mockserver.MaxFaultLatency+time.Millisecond)); err == nil {
+		t.Errorf("the mock accepts latency faults beyond mockserver.MaxFaultLatency %v: raise it", mockserver.MaxFaultLatency)
 	}
 }
 

@@ -36,8 +36,7 @@ const (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 30 * time.Second
 	answerTimeout     = 30 * time.Second
-	maxFaultLatency   = 5 * time.Minute // the mockserver.Fault Latency limit
-	writeTimeout      = maxFaultLatency + answerTimeout
+	writeTimeout      = mockserver.MaxFaultLatency + answerTimeout
 	idleTimeout       = 2 * time.Minute
 	maxHeaderBytes    = 64 << 10
 )
