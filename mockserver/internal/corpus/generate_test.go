@@ -205,7 +205,6 @@ func TestDefaultStories(t *testing.T) {
 	t.Parallel()
 	c := Default()
 	type story struct {
-		articles       []*Article
 		first, last    time.Time
 		sites, titles  map[string]bool
 		lang           map[string]bool
@@ -298,7 +297,7 @@ func TestGenerateDeterministic(t *testing.T) {
 // explains.
 func TestDefaultIsGenerate(t *testing.T) {
 	t.Parallel()
-	if Default() != Default() {
+	if first, second := Default(), Default(); first != second {
 		t.Error("Default built two corpora")
 	}
 	if want := Generate(DefaultConfig()); !reflect.DeepEqual(want, Default()) {

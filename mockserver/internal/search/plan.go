@@ -274,7 +274,7 @@ func (c *cursor) locate(d int32) bool {
 	}
 	// Gallop back: find lo < i with docs[lo] < d (or lo = -1), keeping
 	// docs[hi] >= d.
-	step, hi, lo := 1, i-1, i-1
+	step, hi, lo := 1, i-1, 0
 	for {
 		lo = hi - step
 		if lo < 0 {
