@@ -1,0 +1,337 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	valerrors "github.com/pb33f/libopenapi-validator/errors"
+	"github.com/pb33f/libopenapi/datamodel/high/base"
+)
+
+// exchange is one request and its response as a checker saw them.
+type exchange struct {
+	method, path string
+	reqBody      []byte
+	// reqErrs is the document's verdict on the request: nil when valid.
+	reqErrs  []*valerrors.ValidationError
+	status   int
+	header   http.Header
+	respBody []byte
+}
+
+// decoded decodes the response body (nil when it is not JSON).
+func (x *exchange) decoded() map[string]any {
+	var m map[string]any
+	if json.Unmarshal(x.respBody, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// checker is an http.RoundTripper that validates every request it carries
+// and every response it returns against the document, and checks that every
+// key of a JSON response is declared by the response's schema, then hands
+// both on unchanged. A response that breaks the contract fails the test
+// always; a request that breaks it fails the test only when strictRequests
+// is set (SDK traffic), otherwise the verdict is kept in the exchange.
+type checker struct {
+	t              *testing.T
+	c              *contract
+	next           http.RoundTripper
+	strictRequests atomic.Bool
+
+	mu        sync.Mutex
+	exchanges []*exchange
+	requests  int             // requests validated
+	responses int             // responses validated
+	reported  map[string]bool // undeclared members already reported
+}
+
+// newChecker returns a checker in front of next; see checker for
+// strictRequests.
+func newChecker(t *testing.T, c *contract, next http.RoundTripper, strictRequests bool) *checker {
+	k := &checker{t: t, c: c, next: next, reported: map[string]bool{}}
+	k.strictRequests.Store(strictRequests)
+	return k
+}
+
+// RoundTrip validates req, forwards it, and validates the response.
+func (k *checker) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		_ = req.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("checker: reading the request body: %w", err)
+		}
+		body = b
+	}
+	x := &exchange{method: req.Method, path: req.URL.Path, reqBody: body}
+	x.reqErrs = k.validateRequest(req, body)
+	if k.strictRequests.Load() && x.reqErrs != nil {
+		k.t.Errorf("%s %s: the request does not match openapi.yaml:%s\nbody: %s",
+			req.Method, req.URL.Path, formatErrors(x.reqErrs), redact(body))
+	}
+
+	fwd := req.Clone(req.Context())
+	fwd.Body = io.NopCloser(bytes.NewReader(body))
+	fwd.ContentLength = int64(len(body))
+	resp, err := k.next.RoundTrip(fwd)
+	if err != nil {
+		return nil, err
+	}
+	respBody, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("checker: reading the response body: %w", err)
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(respBody))
+	x.status, x.header, x.respBody = resp.StatusCode, resp.Header.Clone(), respBody
+	k.checkResponse(x)
+
+	k.mu.Lock()
+	k.exchanges = append(k.exchanges, x)
+	k.mu.Unlock()
+	return resp, nil
+}
+
+// validateRequest returns the document's objections to a request.
+func (k *checker) validateRequest(req *http.Request, body []byte) []*valerrors.ValidationError {
+	vreq, err := http.NewRequest(req.Method, req.URL.String(), bytes.NewReader(body))
+	if err != nil {
+		k.t.Errorf("checker: copying the request %s %s: %v", req.Method, req.URL.Path, err)
+		return nil
+	}
+	vreq.Header = req.Header.Clone()
+	k.c.mu.Lock()
+	ok, errs := k.c.validator.ValidateHttpRequestSync(vreq)
+	k.c.mu.Unlock()
+	k.mu.Lock()
+	k.requests++
+	k.mu.Unlock()
+	if ok {
+		return nil
+	}
+	return errs
+}
+
+// checkResponse validates a response as an answer of the operation its
+// request addressed. A 405 is the answer to a method the path does not
+// have, so it is looked up under the method the path does have.
+func (k *checker) checkResponse(x *exchange) {
+	k.c.mu.Lock()
+	defer k.c.mu.Unlock()
+	method := x.method
+	if x.status == http.StatusMethodNotAllowed {
+		method = k.c.onlyMethod(x.path)
+	}
+	vreq, err := http.NewRequest(method, "http://127.0.0.1:8080"+x.path, nil)
+	if err != nil || method == "" {
+		k.t.Errorf("%s %s: openapi.yaml has no operation to check the %d answer against (%v)", x.method, x.path, x.status, err)
+		return
+	}
+	vresp := &http.Response{
+		StatusCode: x.status,
+		Header:     x.header.Clone(),
+		Body:       io.NopCloser(bytes.NewReader(x.respBody)),
+		Request:    vreq,
+	}
+	if ok, errs := k.c.validator.ValidateHttpResponse(vreq, vresp); !ok {
+		k.t.Errorf("%s %s answered %d, which does not match openapi.yaml:%s\nbody: %s",
+			x.method, x.path, x.status, formatErrors(errs), excerpt(x.respBody))
+	}
+	if s := k.c.responseSchema(method, x.path, x.status); s != nil {
+		var v any
+		if err := json.Unmarshal(x.respBody, &v); err == nil {
+			for _, key := range undeclaredKeys(s, v, "$") {
+				id := fmt.Sprint(x.method, x.path, x.status, key)
+				k.mu.Lock()
+				seen := k.reported[id]
+				k.reported[id] = true
+				k.mu.Unlock()
+				if seen {
+					continue
+				}
+				k.t.Errorf("%s %s answered %d with %s, which openapi.yaml does not declare: document it or stop sending it",
+					x.method, x.path, x.status, key)
+			}
+		}
+	}
+	k.mu.Lock()
+	k.responses++
+	k.mu.Unlock()
+}
+
+// counts returns how many requests and responses were validated.
+func (k *checker) counts() (requests, responses int) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.requests, k.responses
+}
+
+// last returns the most recent exchange.
+func (k *checker) last(t *testing.T) *exchange {
+	t.Helper()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(k.exchanges) == 0 {
+		t.Fatal("no request went through the checker")
+	}
+	return k.exchanges[len(k.exchanges)-1]
+}
+
+// all returns a copy of every exchange so far.
+func (k *checker) all() []*exchange {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return slices.Clone(k.exchanges)
+}
+
+// onlyMethod returns the one method the document defines on path, so a 405
+// answer can be checked against that operation; "" when there is not
+// exactly one.
+func (c *contract) onlyMethod(path string) string {
+	item := c.model.Paths.PathItems.GetOrZero(path)
+	if item == nil {
+		return ""
+	}
+	ops := slices.Collect(item.GetOperations().KeysFromOldest())
+	if len(ops) != 1 {
+		return ""
+	}
+	return strings.ToUpper(ops[0])
+}
+
+// responseSchema returns the JSON schema of the answer with status to
+// method path, or nil when the document declares no JSON body for it.
+func (c *contract) responseSchema(method, path string, status int) *base.Schema {
+	item := c.model.Paths.PathItems.GetOrZero(path)
+	if item == nil {
+		return nil
+	}
+	op := item.GetOperations().GetOrZero(strings.ToLower(method))
+	if op == nil {
+		return nil
+	}
+	r := op.Responses.Codes.GetOrZero(strconv.Itoa(status))
+	if r == nil {
+		r = op.Responses.Codes.GetOrZero(fmt.Sprintf("%dXX", status/100))
+	}
+	if r == nil {
+		return nil
+	}
+	mt := get(r.Content, "application/json")
+	if mt == nil || mt.Schema == nil {
+		return nil
+	}
+	return mt.Schema.Schema()
+}
+
+// undeclaredKeys returns the paths (array elements written [*]) of the
+// object members in v that s does not declare as properties. Members are looked up in s and in every branch
+// of its oneOf, anyOf and allOf; a member is declared when some branch
+// declares it, and its value is then checked against each declaring
+// branch, reporting only what no branch declares.
+func undeclaredKeys(s *base.Schema, v any, path string) []string {
+	if s == nil {
+		return nil
+	}
+	schemas := flatten(s)
+	switch v := v.(type) {
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(v))
+		var out []string
+		for _, key := range keys {
+			var candidates []*base.Schema
+			for _, b := range schemas {
+				if p := get(b.Properties, key); p != nil {
+					candidates = append(candidates, p.Schema())
+				}
+			}
+			where := path + "." + key
+			if len(candidates) == 0 {
+				out = append(out, where)
+				continue
+			}
+			out = append(out, intersect(candidates, v[key], where)...)
+		}
+		return out
+	case []any:
+		var items []*base.Schema
+		for _, b := range schemas {
+			if b.Items != nil && b.Items.IsA() && b.Items.A != nil {
+				items = append(items, b.Items.A.Schema())
+			}
+		}
+		if len(items) == 0 {
+			return nil
+		}
+		var out []string
+		for _, e := range v {
+			out = append(out, intersect(items, e, path+"[*]")...)
+		}
+		return slices.Compact(slices.Sorted(slices.Values(out)))
+	}
+	return nil
+}
+
+// intersect returns the undeclared paths of v that every candidate schema
+// reports.
+func intersect(candidates []*base.Schema, v any, path string) []string {
+	var common map[string]bool
+	for _, c := range candidates {
+		got := map[string]bool{}
+		for _, p := range undeclaredKeys(c, v, path) {
+			got[p] = true
+		}
+		if common == nil {
+			common = got
+			continue
+		}
+		for p := range common {
+			if !got[p] {
+				delete(common, p)
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(common))
+}
+
+// flatten returns s and, recursively, the schemas of its oneOf, anyOf and
+// allOf branches.
+func flatten(s *base.Schema) []*base.Schema {
+	out := []*base.Schema{s}
+	for _, p := range slices.Concat(s.OneOf, s.AnyOf, s.AllOf) {
+		if b := p.Schema(); b != nil {
+			out = append(out, flatten(b)...)
+		}
+	}
+	return out
+}
+
+var apiKeyMember = regexp.MustCompile(`("api_key"\s*:\s*)"(?:[^"\\]|\\.)*"`)
+
+// redact hides API keys in a body before it is printed.
+func redact(body []byte) string {
+	return excerpt(apiKeyMember.ReplaceAll(body, []byte(`$1"[redacted]"`)))
+}
+
+// excerpt shortens a body for a failure message.
+func excerpt(b []byte) string {
+	const limit = 600
+	if len(b) <= limit {
+		return string(b)
+	}
+	return string(b[:limit]) + fmt.Sprintf("… (%d bytes)", len(b))
+}

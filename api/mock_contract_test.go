@@ -1,0 +1,312 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/newssearch/newssearch-go/mockserver"
+)
+
+// Keys of the mock servers of the response table. They are distinctive so
+// that a test can prove no answer ever contains one.
+const (
+	contractKey = "contract-key-7f3a9c"
+	otherKey    = "other-key-51b2e8"
+)
+
+// rawCase is one hand-written request of the response table.
+type rawCase struct {
+	name   string
+	server string // "" for the main server, "limited" for the rate-limited one
+	method string
+	path   string
+	// body is sent as is after replacing {{key}}, {{other}} and {{id:NAME}}
+	// (the query_id an earlier case captured as NAME).
+	body   string
+	header map[string]string
+	// status is the status the mock must answer.
+	status int
+	// docValid is whether the document accepts the request. A bad request
+	// the document cannot recognise (an unknown key, start_date after
+	// end_date, an unsupported language, ...) is docValid.
+	docValid bool
+	// capture stores the answer's query_id under this name.
+	capture string
+}
+
+const (
+	pathQuery      = "/api/v2/query"
+	pathQueryAsync = "/api/v2/query-async"
+	pathGetResults = "/api/v2/get-results"
+	pathHeadlines  = "/api/v2/headlines"
+)
+
+// q builds a search body with the contract key and the given extra members
+// (JSON text without braces).
+func q(members string) string {
+	if members == "" {
+		return `{"api_key":"{{key}}","query":"million"}`
+	}
+	return `{"api_key":"{{key}}","query":"million",` + members + `}`
+}
+
+// gr builds a get-results body for the job captured as name.
+func gr(name, members string) string {
+	b := `{"api_key":"{{key}}","query_id":"{{id:` + name + `}}"`
+	if members != "" {
+		b += "," + members
+	}
+	return b + "}"
+}
+
+func fault(v string) map[string]string { return map[string]string{mockserver.FaultHeader: v} }
+
+// rawCases is the response table: good and bad requests of every kind, in
+// the order they must run (later cases use jobs earlier ones made).
+func rawCases() []rawCase {
+	post := http.MethodPost
+	cases := []rawCase{
+		// Successful searches.
+		{name: "query minimal", method: post, path: pathQuery, body: q(""), status: 200, docValid: true},
+		{name: "query every field", method: post, path: pathQuery, status: 200, docValid: true, body: q(
+			`"page":1,"sites":["harbor-gazette.com","bbc.co.uk"],"start_date":"2025-03-03T00:00:00.000Z","end_date":"2025-03-10",` +
+				`"toggle_state":"All Articles","embeddings":true,"language":"en","traffic_rank":50`)},
+		{name: "query RFC 3339 with offset and microseconds", method: post, path: pathQuery, status: 200, docValid: true,
+			body: q(`"start_date":"2025-03-03T01:00:00.123456+01:00","end_date":"2025-03-10T12:00:00Z"`)},
+		{name: "query encoded articles with embeddings", method: post, path: pathQuery, status: 200, docValid: true,
+			body: q(`"toggle_state":"Encoded Articles","embeddings":true`)},
+		{name: "query page past the end", method: post, path: pathQuery, body: q(`"page":100000`), status: 200, docValid: true},
+		{name: "query language by English name", method: post, path: pathQuery, body: q(`"language":"Spanish"`), status: 200, docValid: true},
+		// The service reads a body without Content-Type as JSON; an OpenAPI
+		// request body needs a media type, so the document rejects it.
+		{name: "query missing Content-Type", method: post, path: pathQuery, body: q(""), header: map[string]string{"Content-Type": ""},
+			status: 200, docValid: false},
+
+		// Jobs.
+		{name: "query-async minimal", method: post, path: pathQueryAsync, body: q(""), status: 200, docValid: true, capture: "job"},
+		{name: "query-async key phrases and date order", method: post, path: pathQueryAsync, status: 200, docValid: true, capture: "sorted",
+			body: q(`"key_phrases":"('million' or 'deal') and not 'takeover'","sort_order":"Date Published","embeddings":true`)},
+		{name: "query-async job=fail fault", method: post, path: pathQueryAsync, body: q(""), header: fault("job=fail"),
+			status: 200, docValid: true, capture: "failing"},
+		{name: "query-async with the other key", method: post, path: pathQueryAsync, status: 200, docValid: true, capture: "others",
+			body: `{"api_key":"{{other}}","query":"million"}`},
+		{name: "get-results pending", method: post, path: pathGetResults, body: gr("job", ""), status: 200, docValid: true},
+		{name: "get-results done", method: post, path: pathGetResults, body: gr("job", ""), status: 200, docValid: true},
+		{name: "get-results page 2", method: post, path: pathGetResults, body: gr("job", `"page":2`), status: 200, docValid: true},
+		{name: "get-results page past the end", method: post, path: pathGetResults, body: gr("job", `"page":100000`), status: 200, docValid: true},
+		{name: "get-results sorted pending", method: post, path: pathGetResults, body: gr("sorted", ""), status: 200, docValid: true},
+		{name: "get-results sorted done with embeddings", method: post, path: pathGetResults, body: gr("sorted", ""), status: 200, docValid: true},
+		{name: "get-results failing job pending", method: post, path: pathGetResults, body: gr("failing", ""), status: 200, docValid: true},
+		{name: "get-results failed job", method: post, path: pathGetResults, body: gr("failing", ""), status: 200, docValid: true},
+		{name: "get-results unknown id", method: post, path: pathGetResults, status: 404, docValid: true,
+			body: `{"api_key":"{{key}}","query_id":"0123456789abcdef0123456789abcdef"}`},
+		{name: "get-results job of another key", method: post, path: pathGetResults, body: gr("others", ""), status: 404, docValid: true},
+		{name: "headlines", method: post, path: pathHeadlines, body: `{"api_key":"{{key}}"}`, status: 200, docValid: true},
+
+		// 400: bad input the document recognises.
+		{name: "malformed JSON", method: post, path: pathQuery, body: `{"api_key":"{{key}}","query":`, status: 400},
+		{name: "empty body", method: post, path: pathQuery, body: ``, status: 400},
+		{name: "body not an object", method: post, path: pathQuery, body: `["million"]`, status: 400},
+		{name: "query missing", method: post, path: pathQuery, body: `{"api_key":"{{key}}"}`, status: 400},
+		{name: "query blank", method: post, path: pathQueryAsync, body: `{"api_key":"{{key}}","query":"  "}`, status: 400},
+		{name: "query not a string", method: post, path: pathQuery, body: `{"api_key":"{{key}}","query":42}`, status: 400},
+		{name: "page 0", method: post, path: pathQuery, body: q(`"page":0`), status: 400},
+		{name: "page negative", method: post, path: pathQueryAsync, body: q(`"page":-1`), status: 400},
+		{name: "page a string", method: post, path: pathQuery, body: q(`"page":"2"`), status: 400},
+		{name: "page a fraction", method: post, path: pathQuery, body: q(`"page":1.5`), status: 400},
+		{name: "sites not an array", method: post, path: pathQuery, body: q(`"sites":"bbc.co.uk"`), status: 400},
+		{name: "sites with a blank", method: post, path: pathQuery, body: q(`"sites":[" "]`), status: 400},
+		{name: "start_date not a date", method: post, path: pathQuery, body: q(`"start_date":"yesterday"`), status: 400},
+		{name: "end_date impossible", method: post, path: pathQuery, body: q(`"end_date":"2025-13-45"`), status: 400},
+		{name: "toggle_state unknown", method: post, path: pathQuery, body: q(`"toggle_state":"Some Articles"`), status: 400},
+		{name: "sort_order unknown", method: post, path: pathQueryAsync, body: q(`"sort_order":"Oldest"`), status: 400},
+		{name: "traffic_rank above 100", method: post, path: pathQuery, body: q(`"traffic_rank":101`), status: 400},
+		{name: "traffic_rank negative", method: post, path: pathQueryAsync, body: q(`"traffic_rank":-1`), status: 400},
+		{name: "traffic_rank a string", method: post, path: pathQuery, body: q(`"traffic_rank":"95"`), status: 400},
+		{name: "embeddings not a boolean", method: post, path: pathQuery, body: q(`"embeddings":"yes"`), status: 400},
+		{name: "key_phrases on the sync endpoint", method: post, path: pathQuery, body: q(`"key_phrases":"('musk')"`), status: 400},
+		{name: "sort_order on the sync endpoint", method: post, path: pathQuery, body: q(`"sort_order":"Relevance"`), status: 400},
+		{name: "api_key not a string", method: post, path: pathHeadlines, body: `{"api_key":42}`, status: 400},
+		{name: "get-results query_id missing", method: post, path: pathGetResults, body: `{"api_key":"{{key}}"}`, status: 400},
+		{name: "get-results query_id empty", method: post, path: pathGetResults, body: `{"api_key":"{{key}}","query_id":""}`, status: 400},
+		{name: "get-results page 0", method: post, path: pathGetResults, body: gr("job", `"page":0`), status: 400},
+
+		// 400: bad input only the service can recognise.
+		{name: "start_date after end_date", method: post, path: pathQuery, status: 400, docValid: true,
+			body: q(`"start_date":"2025-03-09","end_date":"2025-03-01"`)},
+		{name: "language unsupported", method: post, path: pathQuery, body: q(`"language":"xx"`), status: 400, docValid: true},
+		{name: "key_phrases syntax error", method: post, path: pathQueryAsync, body: q(`"key_phrases":"('elon' or"`), status: 400, docValid: true},
+		{name: "fault header unparsable", method: post, path: pathQuery, body: q(""), header: fault("status=abc"), status: 400, docValid: true},
+
+		// 401.
+		{name: "api_key missing", method: post, path: pathQuery, body: `{"query":"million"}`, status: 401},
+		{name: "api_key empty", method: post, path: pathHeadlines, body: `{"api_key":""}`, status: 401},
+		{name: "api_key blank", method: post, path: pathGetResults, body: `{"api_key":"  ","query_id":"abc"}`, status: 401},
+		{name: "api_key unknown", method: post, path: pathQueryAsync, body: `{"api_key":"nobody","query":"million"}`, status: 401, docValid: true},
+
+		// 429.
+		{name: "rate limit first call", server: "limited", method: post, path: pathHeadlines, body: `{"api_key":"{{key}}"}`, status: 200, docValid: true},
+		{name: "rate limit exceeded", server: "limited", method: post, path: pathHeadlines, body: `{"api_key":"{{key}}"}`, status: 429, docValid: true},
+		{name: "429 fault", method: post, path: pathQuery, body: q(""), header: fault("status=429;retry-after=7"), status: 429, docValid: true},
+		{name: "429 fault query-async", method: post, path: pathQueryAsync, body: q(""), header: fault("status=429"), status: 429, docValid: true},
+		{name: "429 fault get-results", method: post, path: pathGetResults, body: gr("job", ""), header: fault("status=429"), status: 429, docValid: true},
+
+		// 5xx faults.
+		{name: "500 fault", method: post, path: pathQuery, body: q(""), header: fault("status=500"), status: 500, docValid: true},
+		{name: "502 fault", method: post, path: pathQuery, body: q(""), header: fault("status=502"), status: 502, docValid: true},
+		{name: "503 fault query", method: post, path: pathQuery, body: q(""), header: fault("status=503"), status: 503, docValid: true},
+		{name: "503 fault query-async", method: post, path: pathQueryAsync, body: q(""), header: fault("status=503"), status: 503, docValid: true},
+		{name: "503 fault get-results", method: post, path: pathGetResults, body: gr("job", ""), header: fault("status=503"), status: 503, docValid: true},
+		{name: "503 fault headlines", method: post, path: pathHeadlines, body: `{"api_key":"{{key}}"}`, header: fault("status=503"), status: 503, docValid: true},
+		{name: "504 fault", method: post, path: pathHeadlines, body: `{"api_key":"{{key}}"}`, header: fault("status=504"), status: 504, docValid: true},
+	}
+	// 405 and 413 on every API path. The oversized body is valid JSON the
+	// document accepts: its limit is on bytes, which a schema cannot state.
+	big := `{"api_key":"{{key}}","query":"` + strings.Repeat("million ", mockserver.MaxBodyBytes/8+1) + `"}`
+	for _, path := range []string{pathQuery, pathQueryAsync, pathGetResults, pathHeadlines} {
+		for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodDelete} {
+			cases = append(cases, rawCase{name: m + " " + path, method: m, path: path, status: 405})
+		}
+		body := big
+		if path == pathGetResults {
+			body = strings.Replace(big, `"query"`, `"query_id"`, 1)
+		} else if path == pathHeadlines {
+			body = strings.Replace(big, `"api_key":"{{key}}","query"`, `"api_key"`, 1)
+		}
+		cases = append(cases, rawCase{name: "body over 1 MiB " + path, method: post, path: path, body: body, status: 413, docValid: true})
+	}
+	// The mock's own endpoints, last: reset forgets the jobs.
+	return append(cases,
+		rawCase{name: "mock health", method: http.MethodGet, path: "/_mock/health", status: 200, docValid: true},
+		rawCase{name: "mock journal", method: http.MethodGet, path: "/_mock/journal", status: 200, docValid: true},
+		rawCase{name: "mock health wrong method", method: post, path: "/_mock/health", status: 405},
+		rawCase{name: "mock journal wrong method", method: http.MethodDelete, path: "/_mock/journal", status: 405},
+		rawCase{name: "mock reset wrong method", method: http.MethodGet, path: "/_mock/reset", status: 405},
+		rawCase{name: "mock reset", method: post, path: "/_mock/reset", status: 200, docValid: true},
+	)
+}
+
+// testMockResponses sends the response table to the mock, validating every
+// response against the operation and status it answered, and returns the
+// checker.
+func testMockResponses(t *testing.T, c *contract) *checker {
+	servers := map[string]*mockserver.Server{
+		"":        newMock(t, mockserver.WithAPIKeys(contractKey, otherKey)),
+		"limited": newMock(t, mockserver.WithRateLimit(1, 1)),
+	}
+	checkers := map[string]*checker{}
+	for name, srv := range servers {
+		checkers[name] = newChecker(t, c, srv.Transport(), false)
+	}
+	ids := map[string]string{}
+	for _, rc := range rawCases() {
+		body := strings.NewReplacer("{{key}}", contractKey, "{{other}}", otherKey).Replace(rc.body)
+		for name, id := range ids {
+			body = strings.ReplaceAll(body, "{{id:"+name+"}}", id)
+		}
+		if strings.Contains(body, "{{") {
+			t.Fatalf("%s: unresolved placeholder in %s: a case it depends on failed or is missing", rc.name, redact([]byte(body)))
+		}
+		req, err := http.NewRequest(rc.method, servers[rc.server].URL()+rc.path, bytes.NewReader([]byte(body)))
+		if err != nil {
+			t.Fatalf("%s: %v", rc.name, err)
+		}
+		if rc.method == http.MethodPost {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		for k, v := range rc.header {
+			if v == "" {
+				req.Header.Del(k)
+			} else {
+				req.Header.Set(k, v)
+			}
+		}
+		chk := checkers[rc.server]
+		resp, err := (&http.Client{Transport: chk}).Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", rc.name, err)
+		}
+		_ = resp.Body.Close()
+		x := chk.last(t)
+		if x.status != rc.status {
+			t.Errorf("%s: the mock answered %d, want %d; body: %s", rc.name, x.status, rc.status, excerpt(x.respBody))
+		}
+		switch {
+		case rc.docValid && x.reqErrs != nil:
+			t.Errorf("%s: openapi.yaml rejects the request, which the service takes as valid input:%s\nbody: %s",
+				rc.name, formatErrors(x.reqErrs), redact(x.reqBody))
+		case !rc.docValid && x.reqErrs == nil:
+			t.Errorf("%s: openapi.yaml accepts the request, which the service rejects with %d; body: %s",
+				rc.name, rc.status, redact(x.reqBody))
+		}
+		if rc.capture != "" {
+			var m struct {
+				QueryID string `json:"query_id"`
+			}
+			if json.Unmarshal(x.respBody, &m) != nil || m.QueryID == "" {
+				t.Fatalf("%s: the answer has no query_id: %s", rc.name, excerpt(x.respBody))
+			}
+			ids[rc.capture] = m.QueryID
+		}
+		for _, key := range []string{contractKey, otherKey} {
+			if bytes.Contains(x.respBody, []byte(key)) || strings.Contains(strings.Join(flattenHeader(x.header), "\n"), key) {
+				t.Errorf("%s: the answer contains an API key; no body or header may carry one", rc.name)
+			}
+		}
+	}
+	merged := newChecker(t, c, nil, false)
+	for _, chk := range checkers {
+		merged.exchanges = append(merged.exchanges, chk.all()...)
+		rq, rs := chk.counts()
+		merged.requests += rq
+		merged.responses += rs
+	}
+	checkResponseCoverage(t, c, merged.all())
+	return merged
+}
+
+// checkResponseCoverage fails for every response the document declares
+// that the table never made the mock send, so a status added to the
+// document gets a case. GET /openapi.yaml is served by the mock binary,
+// not by package mockserver, and is left out.
+func checkResponseCoverage(t *testing.T, c *contract, xs []*exchange) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, x := range xs {
+		method, code := x.method, strconv.Itoa(x.status)
+		if x.status == http.StatusMethodNotAllowed {
+			method = c.onlyMethod(x.path)
+		}
+		if x.status >= 500 {
+			code = "5XX"
+		}
+		seen[strings.ToUpper(method)+" "+x.path+" "+code] = true
+	}
+	for path, item := range c.model.Paths.PathItems.FromOldest() {
+		if path == "/openapi.yaml" {
+			continue
+		}
+		for method, op := range item.GetOperations().FromOldest() {
+			for code := range op.Responses.Codes.KeysFromOldest() {
+				if key := strings.ToUpper(method) + " " + path + " " + code; !seen[key] {
+					t.Errorf("the response table never makes the mock answer %s: add a case to rawCases", key)
+				}
+			}
+		}
+	}
+}
+
+// flattenHeader renders a header as "Name: value" lines.
+func flattenHeader(h http.Header) []string {
+	var out []string
+	for k, vs := range h {
+		for _, v := range vs {
+			out = append(out, k+": "+v)
+		}
+	}
+	return out
+}
