@@ -4,7 +4,15 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/newssearch/newssearch-go/api"
 )
+
+// OpenAPIPath is where the server answers GET (and HEAD) with the service's
+// OpenAPI 3.1 document (package api), for generating clients in other
+// languages. Like the /_mock/ endpoints it needs no api_key, is not
+// journaled and never gets faults.
+const OpenAPIPath = "/openapi.yaml"
 
 // adminPrefix starts the paths of the mock's own control endpoints:
 //
@@ -48,6 +56,10 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h["X-Request-Id"] = []string{"mock-" + strconv.FormatUint(s.adminSeq.Add(1), 10)}
 	h["Content-Type"] = []string{"application/json"}
+	if r.URL.Path == OpenAPIPath {
+		s.serveOpenAPI(w, r)
+		return
+	}
 	route, found := adminRoutes[r.URL.Path]
 	var status int
 	var body []byte
@@ -64,4 +76,17 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		status, body = http.StatusOK, mustJSON(route.serve(s))
 	}
 	writeRaw(w, status, 0, body, len(body))
+}
+
+// serveOpenAPI answers GET and HEAD with the OpenAPI document; it runs after
+// serveAdmin has set the request id.
+func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		b := errorBody(fmt.Sprintf("%s does not accept %s: fetch it with GET", OpenAPIPath, r.Method))
+		writeRaw(w, http.StatusMethodNotAllowed, 0, b, len(b))
+		return
+	}
+	w.Header().Set("Content-Type", "application/yaml")
+	writeRaw(w, http.StatusOK, 0, api.OpenAPI, len(api.OpenAPI))
 }

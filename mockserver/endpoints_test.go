@@ -231,7 +231,7 @@ func TestSortOrders(t *testing.T) {
 	if byRelevance[0].Score <= 0 {
 		t.Fatalf("top score %v, want > 0", byRelevance[0].Score)
 	}
-	byDate := results(t, s, submit(t, s, map[string]any{"query": word, "sort_order": "date published"}), 1).Articles
+	byDate := results(t, s, submit(t, s, map[string]any{"query": word, "sort_order": "Date Published"}), 1).Articles
 	for i := 1; i < len(byDate); i++ {
 		a, b := byDate[i-1], byDate[i]
 		ta, _ := time.Parse(http.TimeFormat, a.DatePublished)
@@ -272,7 +272,7 @@ func TestFilters(t *testing.T) {
 		{"traffic rank", map[string]any{"traffic_rank": 95}, func(a *corpus.Article) bool { return a.Traffic >= 95 }},
 		{"traffic rank 0", map[string]any{"traffic_rank": 0}, func(*corpus.Article) bool { return true }},
 		{"encoded articles", map[string]any{"toggle_state": "Encoded Articles"}, (*corpus.Article).Encoded},
-		{"all articles", map[string]any{"toggle_state": "all articles"}, func(*corpus.Article) bool { return true }},
+		{"all articles", map[string]any{"toggle_state": "All Articles"}, func(*corpus.Article) bool { return true }},
 		{"start date RFC 3339", map[string]any{"start_date": mid.Format(time.RFC3339Nano)},
 			func(a *corpus.Article) bool { return !a.Published.Add(shift).Before(mid) }},
 		{"start date in lower case", map[string]any{"start_date": strings.ToLower(mid.Format(time.RFC3339))},

@@ -88,7 +88,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.inflight.Done()
-	if strings.HasPrefix(r.URL.Path, adminPrefix) {
+	if strings.HasPrefix(r.URL.Path, adminPrefix) || r.URL.Path == OpenAPIPath {
 		s.serveAdmin(w, r)
 		return
 	}

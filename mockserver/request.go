@@ -215,16 +215,23 @@ const (
 	sortDate      = "Date Published"
 )
 
-// enum returns which of the allowed values (compared ignoring case and
-// surrounding space) the member holds; "" when absent.
+// enum returns which of the allowed values the member holds; "" when
+// absent. The values are exact, as the service documents them; a value that
+// differs only in case or surrounding space is refused with the right
+// spelling, so a test never passes against the mock and fails in production.
 func (f fields) enum(name string, allowed ...string) (string, *apiError) {
 	s, ok, err := f.str(name)
 	if err != nil || !ok {
 		return "", err
 	}
 	for _, a := range allowed {
-		if strings.EqualFold(strings.TrimSpace(s), a) {
+		if s == a {
 			return a, nil
+		}
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(strings.TrimSpace(s), a) {
+			return "", badRequest("%s %s is not allowed: the values are exact, write %s", name, quoteShort(s), strconv.Quote(a))
 		}
 	}
 	quoted := make([]string, len(allowed))

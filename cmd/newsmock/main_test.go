@@ -260,20 +260,20 @@ func TestServe(t *testing.T) {
 		t.Errorf("Headlines with an unknown key: %v, want ErrUnauthorized", err)
 	}
 
-	resp := do(t, http.MethodGet, r.url+openAPIPath, nil, nil)
+	resp := do(t, http.MethodGet, r.url+mockserver.OpenAPIPath, nil, nil)
 	if diff := cmp.Diff([]any{200, "application/yaml", string(api.OpenAPI)},
 		[]any{resp.StatusCode, resp.Header.Get("Content-Type"), resp.body}); diff != "" {
-		t.Errorf("GET %s (-want +got):\n%s", openAPIPath, diff)
+		t.Errorf("GET %s (-want +got):\n%s", mockserver.OpenAPIPath, diff)
 	}
-	resp = do(t, http.MethodHead, r.url+openAPIPath, nil, nil)
+	resp = do(t, http.MethodHead, r.url+mockserver.OpenAPIPath, nil, nil)
 	if diff := cmp.Diff([]any{200, int64(len(api.OpenAPI)), ""},
 		[]any{resp.StatusCode, resp.ContentLength, resp.body}); diff != "" {
-		t.Errorf("HEAD %s (-want +got):\n%s", openAPIPath, diff)
+		t.Errorf("HEAD %s (-want +got):\n%s", mockserver.OpenAPIPath, diff)
 	}
-	resp = do(t, http.MethodPost, r.url+openAPIPath, nil, nil)
+	resp = do(t, http.MethodPost, r.url+mockserver.OpenAPIPath, nil, nil)
 	if diff := cmp.Diff([]any{405, "GET, HEAD", `{"state":"FAILED","message":"/openapi.yaml does not accept POST: fetch it with GET"}`},
 		[]any{resp.StatusCode, resp.Header.Get("Allow"), resp.body}); diff != "" {
-		t.Errorf("POST %s (-want +got):\n%s", openAPIPath, diff)
+		t.Errorf("POST %s (-want +got):\n%s", mockserver.OpenAPIPath, diff)
 	}
 	resp = do(t, http.MethodGet, r.url+"/_mock/health", nil, nil)
 	if resp.StatusCode != 200 || !strings.Contains(resp.body, `"articles":`) {

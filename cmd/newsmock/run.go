@@ -16,7 +16,6 @@ import (
 	"time"
 
 	newssearch "github.com/newssearch/newssearch-go"
-	"github.com/newssearch/newssearch-go/api"
 	"github.com/newssearch/newssearch-go/mockserver"
 )
 
@@ -40,9 +39,6 @@ const (
 	idleTimeout       = 2 * time.Minute
 	maxHeaderBytes    = 64 << 10
 )
-
-// openAPIPath is where the service's OpenAPI document is served.
-const openAPIPath = "/openapi.yaml"
 
 // listenPrefix starts the line printed on stdout once the server listens.
 const listenPrefix = "newsmock listening on "
@@ -145,36 +141,12 @@ func newHTTPServer(h http.Handler, logger *slog.Logger) *http.Server {
 	}
 }
 
-// newHandler serves the OpenAPI document at openAPIPath and everything else
-// with mock. Every answer must be taken within answerTimeout of its first
-// byte.
+// newHandler serves everything with mock (the OpenAPI document included);
+// every answer must be taken within answerTimeout of its first byte.
 func newHandler(mock http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w = &answerDeadline{ResponseWriter: w}
-		if r.URL.Path == openAPIPath {
-			serveOpenAPI(w, r)
-			return
-		}
-		mock.ServeHTTP(w, r)
+		mock.ServeHTTP(&answerDeadline{ResponseWriter: w}, r)
 	})
-}
-
-// serveOpenAPI answers GET and HEAD with the OpenAPI document.
-func serveOpenAPI(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusMethodNotAllowed)
-		fmt.Fprintf(w, `{"state":"FAILED","message":%s}`, strconv.Quote(
-			openAPIPath+" does not accept "+r.Method+": fetch it with GET"))
-		return
-	}
-	w.Header().Set("Content-Type", "application/yaml")
-	w.Header().Set("Content-Length", strconv.Itoa(len(api.OpenAPI)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodGet {
-		_, _ = w.Write(api.OpenAPI) // a write error means the client went away
-	}
 }
 
 // answerDeadline sets the connection's write deadline to answerTimeout from
