@@ -123,8 +123,11 @@ func (n *node) required() []int {
 	}
 }
 
-// String returns the expression in a canonical form: lower-case operators,
-// single spaces, and parentheses only where precedence needs them.
+// String returns the expression in a canonical form: each phrase as its
+// normalised words (the form it matches by, so phrases that match alike
+// print alike), lower-case operators, single spaces, and parentheses only
+// where precedence needs them. The spaces it puts around operators can make
+// it longer than the input, even past MaxLength.
 func (e *Expr) String() string {
 	var b strings.Builder
 	e.root.write(&b, e.phrases, kindOr)
@@ -136,7 +139,12 @@ func (n *node) write(b *strings.Builder, phrases []Phrase, parent kind) {
 	switch n.kind {
 	case kindPhrase:
 		b.WriteString("'")
-		b.WriteString(phrases[n.phrase].Text)
+		for i, term := range phrases[n.phrase].Terms {
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			b.WriteString(term)
+		}
 		b.WriteString("'")
 	case kindNot:
 		b.WriteString("not ")

@@ -105,7 +105,9 @@ func TestParseCanonical(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"('elon' or 'musk') and not 'sam altman'", "('elon' or 'musk') and not 'sam altman'"},
 		{"('tesla takedown')", "'tesla takedown'"},
-		{"'A' AND 'b' Or NoT 'c'", "'A' and 'b' or not 'c'"},
+		{"'A' AND 'b' Or NoT 'c'", "'a' and 'b' or not 'c'"},
+		{"'X$$' and 'x'", "'x' and 'x'"},
+		{"'Café, Crème!' or 'Straße'", "'cafe creme' or 'strasse'"},
 		{"'x'and'y'", "'x' and 'y'"},
 		{"'a' and ('b' and 'c')", "'a' and 'b' and 'c'"},
 		{"('a' or 'b') or 'c'", "'a' or 'b' or 'c'"},
