@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
+	"github.com/newssearch/newssearch-go/mockserver"
+)
+
+// Child processes. The program (or its test binary, through TestMain)
+// re-executes itself with childEnv set to one of these modes.
+const (
+	childEnv = "BENCHCMP_CHILD"
+	// bodyEnv names the file of bytes the serve-bytes child answers.
+	bodyEnv   = "BENCHCMP_BODY"
+	laterEnv  = "BENCHCMP_LATER_NEWS"
+	modeStart = "startup"     // time the first and later New, print startupFigures
+	modeBytes = "serve-bytes" // serve bodyEnv's bytes, print the URL, stop at stdin EOF
+	modeMock  = "serve-mock"  // serve a default mock, print the URL, stop at stdin EOF
+)
+
+// runChild runs a child mode and returns the exit status.
+func runChild(mode string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var err error
+	switch mode {
+	case modeStart:
+		err = childStartup(stdout)
+	case modeBytes, modeMock:
+		err = childServe(mode, stdin, stdout)
+	default:
+		err = fmt.Errorf("unknown %s=%q: this variable is for benchcmp's own child processes; unset it", childEnv, mode)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "benchcmp child %s: %v\n", mode, err)
+		return 1
+	}
+	return 0
+}
+
+// startupFigures is what the startup child reports.
+type startupFigures struct {
+	FirstNew  time.Duration   // the first New of the process
+	FirstCPU  time.Duration   // CPU time of the process during the first New
+	HWMKiB    int64           // VmHWM after the first New
+	RSSKiB    int64           // VmRSS after the first New
+	Articles  int             // corpus size
+	Later     []time.Duration // each later New (loopback socket)
+	LaterMem  []time.Duration // each later New(WithoutListener())
+	ProcStart time.Duration   // from process start (kernel) to the first New's return
+}
+
+// childStartup times the first New of this fresh process and later ones.
+func childStartup(stdout io.Writer) error {
+	later, err := strconv.Atoi(os.Getenv(laterEnv))
+	if err != nil || later < 1 {
+		return fmt.Errorf("%s=%q: pass the number of later New calls", laterEnv, os.Getenv(laterEnv))
+	}
+	cpu := cpuTime()
+	begin := time.Now()
+	s := mockserver.New()
+	f := startupFigures{FirstNew: time.Since(begin), FirstCPU: cpuTime() - cpu, Articles: s.Corpus().Len()}
+	f.ProcStart = sinceProcessStart()
+	f.HWMKiB, f.RSSKiB = memStatus()
+	s.Close()
+	for range later {
+		t := time.Now()
+		s := mockserver.New()
+		f.Later = append(f.Later, time.Since(t))
+		s.Close()
+		t = time.Now()
+		s = mockserver.New(mockserver.WithoutListener())
+		f.LaterMem = append(f.LaterMem, time.Since(t))
+		s.Close()
+	}
+	return json.NewEncoder(stdout).Encode(f)
+}
+
+// memStatus returns VmHWM and VmRSS in KiB from /proc/self/status, or -1.
+func memStatus() (hwm, rss int64) {
+	hwm, rss = -1, -1
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return hwm, rss
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 10, 64)
+		if err != nil {
+			continue
+		}
+		switch name {
+		case "VmHWM":
+			hwm = n
+		case "VmRSS":
+			rss = n
+		}
+	}
+	return hwm, rss
+}
+
+// sinceProcessStart returns the time since the kernel started this process
+// (from /proc/self/stat and /proc/uptime, 10 ms resolution), or -1.
+func sinceProcessStart() time.Duration {
+	stat, err1 := os.ReadFile("/proc/self/stat")
+	up, err2 := os.ReadFile("/proc/uptime")
+	if err1 != nil || err2 != nil {
+		return -1
+	}
+	// Field 22 (starttime, in clock ticks) counts from after the
+	// parenthesised command name, which may hold spaces.
+	s := string(stat)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	uf := strings.Fields(string(up))
+	if len(fields) < 20 || len(uf) < 1 {
+		return -1
+	}
+	ticks, err1 := strconv.ParseFloat(fields[19], 64)
+	uptime, err2 := strconv.ParseFloat(uf[0], 64)
+	if err1 != nil || err2 != nil {
+		return -1
+	}
+	const clockTicks = 100 // USER_HZ on Linux
+	return time.Duration((uptime - ticks/clockTicks) * float64(time.Second))
+}
+
+// childServe serves until stdin reaches EOF, after printing its URL.
+func childServe(mode string, stdin io.Reader, stdout io.Writer) error {
+	var url string
+	var stop func()
+	if mode == modeMock {
+		s := mockserver.New()
+		url, stop = s.URL(), s.Close
+	} else {
+		body, err := os.ReadFile(os.Getenv(bodyEnv))
+		if err != nil {
+			return fmt.Errorf("reading the body to serve (%s): %w", bodyEnv, err)
+		}
+		b, err := workload.StartBare([][]byte{body})
+		if err != nil {
+			return err
+		}
+		url, stop = b.URL, b.Close
+	}
+	defer stop()
+	if _, err := fmt.Fprintln(stdout, url); err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, stdin) // until the parent closes stdin or exits
+	return nil
+}
+
+// child is a running child process.
+type child struct {
+	mode  string
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	out   *bufio.Reader
+}
+
+// startChild starts this program again in mode with extra environment.
+func startChild(mode string, extraEnv ...string) (*child, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding this program to re-execute it: %w", err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(append(os.Environ(), childEnv+"="+mode), extraEnv...)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting child %s: %w", mode, err)
+	}
+	return &child{mode: mode, cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout)}, nil
+}
+
+// line reads the child's next line of output.
+func (c *child) line() (string, error) {
+	s, err := c.out.ReadString('\n')
+	if err != nil {
+		return "", fmt.Errorf("child %s: reading its output: %w", c.mode, err)
+	}
+	return strings.TrimSpace(s), nil
+}
+
+// stop closes the child's stdin and waits for it to exit.
+func (c *child) stop() error {
+	_ = c.stdin.Close()
+	_, _ = io.Copy(io.Discard, c.out)
+	err := c.cmd.Wait()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return fmt.Errorf("child %s exited with status %d", c.mode, exit.ExitCode())
+	}
+	return err
+}

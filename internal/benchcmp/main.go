@@ -1,0 +1,69 @@
+// Command benchcmp measures the SDK and the mock server side by side with
+// their baselines and prints a markdown table of the figures and ratios
+// against their targets (see BENCHMARKS.md at the module root).
+//
+// Usage, from the module root:
+//
+//	go run ./internal/benchcmp [-quick] [-rows search,throughput,...]
+//
+// Machines are shared and noisy, so every comparison runs baseline and
+// subject interleaved, in several rounds, and reports the median of the
+// per-round ratios. The start-up row and the SDK-overhead servers run in
+// child processes: the program re-executes itself, selected by the
+// BENCHCMP_CHILD environment variable. The search-scaling row builds its
+// five times larger corpus with "go run ./mockserver/internal/corpus/gencorpus",
+// so it needs the go command and the module source.
+//
+// -quick runs every row with tiny counts and short waits: the figures mean
+// nothing, it only proves the harness works (the package test uses it).
+// The program never fails because a target is missed; it exits non-zero
+// only when a measurement could not be made.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	if mode := os.Getenv(childEnv); mode != "" {
+		os.Exit(runChild(mode, os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run parses the flags, runs the rows and prints the table to stdout and
+// progress to stderr. It returns the exit status: 0, 1 if a row failed to
+// measure, 2 for bad flags.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("benchcmp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	quick := fs.Bool("quick", false, "tiny counts and short waits: checks the harness, the figures mean nothing")
+	rows := fs.String("rows", strings.Join(rowNames(), ","), "comma-separated rows to run, of: "+strings.Join(rowNames(), ", "))
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "benchcmp: unexpected argument %q: pass flags only (see -h)\n", fs.Arg(0))
+		return 2
+	}
+	selected, err := selectRows(*rows)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchcmp: %v\n", err)
+		return 2
+	}
+	p := fullParams()
+	if *quick {
+		p = quickParams()
+	}
+	rep := measure(context.Background(), p, selected, stderr)
+	rep.print(stdout)
+	if rep.failed() {
+		return 1
+	}
+	return 0
+}
