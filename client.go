@@ -142,9 +142,12 @@ func WithBaseURL(baseURL string) Option {
 }
 
 // WithHTTPClient sets the HTTP client used for every attempt. The Client uses
-// it as given (its Transport, Timeout, Jar and redirect policy apply) and never
-// modifies it. Without this option the Client uses a client with the
-// default transport and a per-attempt timeout of DefaultHTTPTimeout.
+// its Transport, Timeout, Jar and redirect policy and never modifies it, with
+// one exception to the policy: a redirect to another scheme or host is never
+// followed, since it would resend the request body, API key included,
+// there; it becomes an *APIError. Without this option the Client uses a
+// client with the default transport and a per-attempt timeout of
+// DefaultHTTPTimeout.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(s *settings) { s.httpClient, s.httpSet = hc, true }
 }
@@ -238,6 +241,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	if hc == nil {
 		hc = defaultHTTPClient()
 	}
+	hc = keepKeyAtHome(hc)
 	cfg := &config{
 		apiKey:       &s.apiKey,
 		baseURL:      base,
@@ -372,3 +376,27 @@ func (d *defaultTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // CloseIdleConnections closes the tuned transport's idle connections.
 func (d *defaultTransport) CloseIdleConnections() { d.own.CloseIdleConnections() }
+
+// keepKeyAtHome returns a copy of hc (hc itself is never modified) that does
+// not follow a redirect to another scheme or host. A 307 or 308 redirect
+// resends a POST body, and the API key travels in the body, so following one
+// would hand the key to whatever host the response named. Such a response
+// becomes an *APIError instead. Redirects within the same origin follow
+// hc's own policy.
+func keepKeyAtHome(hc *http.Client) *http.Client {
+	safe := *hc
+	next := hc.CheckRedirect
+	safe.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if origin := via[0].URL; req.URL.Scheme != origin.Scheme || req.URL.Host != origin.Host {
+			return http.ErrUseLastResponse
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &safe
+}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Sentinel errors classifying failed calls. Test for them with errors.Is; an
@@ -152,7 +153,7 @@ func (c *Client) newAPIError(endpoint string, resp *http.Response, body []byte) 
 	e := &APIError{
 		StatusCode: resp.StatusCode,
 		Endpoint:   endpoint,
-		RequestID:  c.scrub(resp.Header.Get("X-Request-Id")),
+		RequestID:  c.scrub(cleanRequestID(resp.Header.Get("X-Request-Id"))),
 	}
 	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.cfg.now()); ok {
 		e.RetryAfter = d
@@ -173,8 +174,30 @@ func (c *Client) newAPIError(endpoint string, resp *http.Response, body []byte) 
 	} else {
 		e.Message = excerpt(e.Body)
 	}
+	if loc := resp.Header.Get("Location"); e.Message == "" && resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
+		e.Message = "the service redirected the request to " + excerpt([]byte(loc)) + ", on another host: the client " +
+			"does not follow it, because the API key travels in the request body; if you trust that address, pass it to WithBaseURL"
+	}
 	e.Message = c.scrub(e.Message)
 	return e
+}
+
+// maxRequestID bounds the request ID kept from a response header.
+const maxRequestID = 128
+
+// cleanRequestID keeps at most maxRequestID bytes of a request ID, without
+// control characters, so a hostile header cannot bloat or break an error
+// string or a log line.
+func cleanRequestID(id string) string {
+	if len(id) > maxRequestID {
+		id = strings.ToValidUTF8(id[:maxRequestID], "")
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, id)
 }
 
 // scrub removes the API key from s.
