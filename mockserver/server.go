@@ -33,6 +33,27 @@ const (
 	ClientPollDelayMax = 20 * time.Millisecond
 )
 
+// Limits of the socket New opens, as cmd/newsmock's, so that no client can
+// hold it: a request's header must arrive within socketReadHeaderTimeout
+// and the whole request within socketReadTimeout; a whole exchange must end
+// within socketWriteTimeout, which leaves 30 s beyond the longest latency
+// fault; an idle keep-alive connection is closed after socketIdleTimeout;
+// headers over socketMaxHeaderBytes are refused with a 431 (net/http's,
+// with a plain-text body).
+const (
+	socketReadHeaderTimeout = 10 * time.Second
+	socketReadTimeout       = 30 * time.Second
+	socketWriteTimeout      = MaxFaultLatency + 30*time.Second
+	socketIdleTimeout       = 2 * time.Minute
+	socketMaxHeaderBytes    = 64 << 10
+)
+
+// closeConnWait bounds how long Close waits for the socket's connection
+// goroutines to end. net/http keeps one up to 500 ms after a 413 or 431
+// (so that the client reads the answer before the connection resets); the
+// bound only matters if net/http ever keeps one longer.
+const closeConnWait = 5 * time.Second
+
 // Server is a running mock of the news search service. Create one with New
 // (or Start) and Close it when done. A Server is safe for concurrent use.
 //
@@ -68,6 +89,7 @@ type Server struct {
 	url        string
 	httpServer *http.Server
 	serveDone  chan struct{}
+	conns      connCounter     // the socket's connections whose goroutine runs
 	transport  *http.Transport // the socket client's; nil WithoutListener
 	httpClient *http.Client
 
@@ -168,8 +190,13 @@ func (s *Server) listen(addr string) error {
 	s.url = "http://" + ln.Addr().String()
 	s.httpServer = &http.Server{
 		Handler:           s.handler,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: socketReadHeaderTimeout,
+		ReadTimeout:       socketReadTimeout,
+		WriteTimeout:      socketWriteTimeout,
+		IdleTimeout:       socketIdleTimeout,
+		MaxHeaderBytes:    socketMaxHeaderBytes,
 		BaseContext:       func(net.Listener) context.Context { return s.baseCtx },
+		ConnState:         s.conns.track,
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
 	s.transport = &http.Transport{
@@ -261,7 +288,10 @@ func (s *Server) Reset() {
 
 // Close stops the server: it closes the socket and every connection,
 // cancels requests still running (injected latency ends at once) and waits
-// for them. Later requests through Transport fail. Close is idempotent.
+// for them and for every connection goroutine the socket started, so that
+// goleak finds none of them. After a 413 or 431 that can take up to 500 ms:
+// net/http keeps the connection open that long so that the client reads
+// the answer. Later requests through Transport fail. Close is idempotent.
 func (s *Server) Close() {
 	s.mu.Lock()
 	if s.closed {
@@ -274,11 +304,70 @@ func (s *Server) Close() {
 	if s.httpServer != nil {
 		_ = s.httpServer.Close() // the only error is the listener's close error, which changes nothing here
 		<-s.serveDone
+		s.awaitConns() // Serve has returned, so no connection is added any more
 	}
 	s.inflight.Wait()
 	if s.transport != nil {
 		s.transport.CloseIdleConnections()
 	}
+}
+
+// awaitConns waits, at most closeConnWait, until every connection
+// goroutine of the socket has ended.
+func (s *Server) awaitConns() {
+	timer := time.NewTimer(closeConnWait)
+	defer timer.Stop()
+	select {
+	case <-s.conns.closed():
+	case <-timer.C:
+		s.logger.Warn("mockserver: Close stopped waiting for connection goroutines of net/http",
+			"open", s.conns.open(), "waited", closeConnWait)
+	}
+}
+
+// connCounter counts a socket's connections from http.StateNew to
+// http.StateClosed (or StateHijacked), the last thing their goroutine does.
+type connCounter struct {
+	mu   sync.Mutex
+	n    int
+	zero chan struct{} // closed when n drops to 0; set by closed
+}
+
+// track is the http.Server's ConnState hook.
+func (c *connCounter) track(_ net.Conn, state http.ConnState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch state {
+	case http.StateNew:
+		c.n++
+	case http.StateClosed, http.StateHijacked:
+		c.n--
+		if c.n == 0 && c.zero != nil {
+			close(c.zero)
+			c.zero = nil
+		}
+	}
+}
+
+// closed returns a channel that is closed once no connection is open. It
+// has one caller, Close, once no connection can be added.
+func (c *connCounter) closed() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan struct{})
+	if c.n == 0 {
+		close(ch)
+	} else {
+		c.zero = ch
+	}
+	return ch
+}
+
+// open returns the number of connections open.
+func (c *connCounter) open() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
 }
 
 // enter registers a request in flight; false once the server is closed.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // MaxLineBytes is the longest line LoadJSONL accepts.
@@ -133,7 +134,8 @@ func toWire(a *Article) *wireArticle {
 // are required; language defaults to "en". Blank lines are skipped; lines
 // may be up to MaxLineBytes long. The first bad line fails the whole load
 // with an error naming its line number, what is wrong and how to fix it.
-// Site domains are lower-cased and lose a leading "www.". Loaded articles
+// Site domains are lower-cased and lose every leading "www.", so
+// "WWW.www.Example.com" loads as "example.com". Loaded articles
 // have Story -1. Lines are decoded in parallel, a batch at a time.
 func LoadJSONL(r io.Reader) (*Corpus, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -450,12 +452,17 @@ func parseLanguage(s *string) (string, error) {
 	return code, nil
 }
 
-// normaliseSite lower-cases a domain, drops a leading "www." and checks
-// what is left looks like a domain name.
+// normaliseSite lower-cases a domain, drops every leading "www." (so
+// "www.www.example.com" becomes "example.com") and checks what is left looks
+// like a domain name, without spaces of any kind. Its result normalises to
+// itself, so a corpus written with WriteJSONL loads back unchanged.
 func normaliseSite(s string) (string, error) {
-	d := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "www.")
+	d := strings.ToLower(strings.TrimSpace(s))
+	for strings.HasPrefix(d, "www.") {
+		d = d[len("www."):]
+	}
 	if !strings.Contains(d, ".") || strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") ||
-		strings.ContainsAny(d, "/:?#@ \t") {
+		strings.ContainsAny(d, "/:?#@") || strings.ContainsFunc(d, unicode.IsSpace) {
 		return "", fmt.Errorf("site %q is not a domain name; use a bare domain such as \"example.com\"", s)
 	}
 	return d, nil

@@ -215,6 +215,54 @@ func TestLoadJSONLNormalises(t *testing.T) {
 	}
 }
 
+// TestLoadJSONLSiteWWW checks that every leading "www." is dropped, so a
+// loaded site loads again as itself, and that a site left without a domain
+// or with spaces of any kind inside is refused.
+func TestLoadJSONLSiteWWW(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		site, want, wantErr string
+	}{
+		{site: "www.www.example.com", want: "example.com"},
+		{site: " WWW.www.Www.News.Example.org ", want: "news.example.org"},
+		{site: "www.example.com", want: "example.com"},
+		{site: "www2.www.example.com", want: "www2.www.example.com"},
+		{site: "wwwexample.com", want: "wwwexample.com"},
+		{site: "www.www.com", wantErr: `corpus line 1: site "www.www.com" is not a domain name; use a bare domain such as "example.com"`},
+		{site: "www.www.", wantErr: `corpus line 1: site "www.www." is not a domain name; use a bare domain such as "example.com"`},
+		{site: "www.\u00a0example.com", wantErr: `corpus line 1: site "www.\u00a0example.com" is not a domain name; use a bare domain such as "example.com"`},
+		{site: "exa\u2003mple.com", wantErr: `corpus line 1: site "exa\u2003mple.com" is not a domain name; use a bare domain such as "example.com"`},
+	} {
+		t.Run(tc.site, func(t *testing.T) {
+			t.Parallel()
+			c, err := LoadJSONL(strings.NewReader(line(t, id1, map[string]any{"site": tc.site})))
+			if tc.wantErr != "" {
+				if err == nil {
+					t.Fatalf("LoadJSONL succeeded with site %q, want error %q", c.Articles[0].Site, tc.wantErr)
+				}
+				if diff := cmp.Diff(tc.wantErr, err.Error()); diff != "" {
+					t.Errorf("error (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []Site{{Domain: tc.want, Traffic: 50, Language: "en", Favicon: "https://" + tc.want + "/favicon.ico"}}
+			if diff := cmp.Diff(want, c.Sites); diff != "" {
+				t.Errorf("sites (-want +got):\n%s", diff)
+			}
+			if got := c.Articles[0].Site; got != tc.want {
+				t.Errorf("article site %q, want %q", got, tc.want)
+			}
+			again, _ := roundTrip(t, c)
+			if diff := cmp.Diff(c, again); diff != "" {
+				t.Errorf("loading the written corpus again changed it (-loaded +reloaded):\n%s", diff)
+			}
+		})
+	}
+}
+
 // roundTrip writes c and loads it back.
 func roundTrip(t *testing.T, c *Corpus) (loaded *Corpus, written string) {
 	t.Helper()

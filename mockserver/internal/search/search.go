@@ -32,7 +32,7 @@ type Query struct {
 	// matches must satisfy; "" or only spaces means none.
 	KeyPhrases string
 	// Sites keeps only articles of these site domains. Comparison ignores
-	// case, surrounding spaces, a scheme, a leading "www." and trailing
+	// case, surrounding spaces, a scheme, every leading "www." and trailing
 	// slashes; a site the corpus does not have matches nothing. Empty means
 	// all.
 	Sites []string
