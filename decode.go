@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Decoding strategy. Responses are decoded in one json.Unmarshal into wire
@@ -44,9 +45,10 @@ func decodeJSON(data []byte, v any) error {
 }
 
 // unquote decodes a JSON string literal, without allocating beyond the
-// result when it holds no escapes.
+// result when it holds no escapes and is valid UTF-8. Anything else goes
+// through encoding/json, which also replaces invalid UTF-8 with U+FFFD.
 func unquote(b []byte) (string, error) {
-	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 {
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b[1:len(b)-1]) {
 		return string(b[1 : len(b)-1]), nil
 	}
 	var s string
@@ -67,7 +69,7 @@ func (o *optInt) UnmarshalJSON(b []byte) error {
 	}
 	v, err := strconv.Atoi(string(b))
 	if err != nil {
-		return &json.UnmarshalTypeError{Value: "number " + quoteShort(string(b)), Type: reflect.TypeFor[int]()}
+		return &json.UnmarshalTypeError{Value: jsonType(b), Type: reflect.TypeFor[int]()}
 	}
 	*o = optInt{v: v, set: true}
 	return nil
@@ -175,51 +177,93 @@ func decodeEnvelope(data []byte, out *envelope) error {
 }
 
 // attachExtras walks the validated document data to the article array the
-// envelope used and stores each article's unknown members in its Extra. It
-// is best effort: the articles are already decoded, and a document the walk
+// envelope used and stores each article's unknown members in its Extra, in
+// one forward pass: the walk goes into "results" and "articles" instead of
+// skipping them first. Keys match as encoding/json matches them. It is
+// best effort: the articles are already decoded, and a document the walk
 // cannot follow (which encoding/json accepted) only loses extras.
 func attachExtras(data []byte, inResults bool, articles []Article) {
-	arr, err := findArticles(data, inResults)
-	if err != nil || arr == nil {
-		return
-	}
-	_ = eachElement(arr, func(i int, elem []byte) error {
-		if i >= len(articles) {
-			return errMalformed
-		}
-		return collectExtra(elem, &articles[i])
-	})
-}
-
-// findArticles returns the raw "articles" array, top-level or inside
-// "results". Keys match case-insensitively and the last duplicate wins, as
-// in encoding/json.
-func findArticles(data []byte, inResults bool) ([]byte, error) {
-	var arr []byte
-	err := eachMember(data, func(key, val []byte) error {
+	_, _ = walkObject(data, 0, func(key []byte, v int) (int, error) {
+		name, err := memberName(key)
 		switch {
-		case inResults && keyIs(key, "results"):
-			return eachMember(val, func(key, val []byte) error {
-				if keyIs(key, "articles") {
-					arr = val
+		case err != nil:
+			return 0, err
+		case inResults && data[v] == '{' && keyIs(name, "results"):
+			return walkObject(data, v, func(key []byte, v int) (int, error) {
+				name, err := memberName(key)
+				if err != nil {
+					return 0, err
 				}
-				return nil
+				if keyIs(name, "articles") {
+					return articleExtras(data, v, articles)
+				}
+				return valueEnd(data, v)
 			})
-		case !inResults && keyIs(key, "articles"):
-			arr = val
+		case !inResults && keyIs(name, "articles"):
+			return articleExtras(data, v, articles)
 		}
-		return nil
+		return valueEnd(data, v)
 	})
-	if err != nil || bytes.Equal(arr, nullJSON) {
-		return nil, err
-	}
-	return arr, nil
 }
 
-// keyIs reports whether a raw key matches name the way encoding/json
-// matches field names.
+// articleExtras walks the "articles" value starting at data[v], storing
+// the unknown members of its i-th element in articles[i].Extra, and
+// returns the index just past it. Duplicate "articles" members merge, as
+// encoding/json merges a later array into the elements it decoded from an
+// earlier one; elements past len(articles), which only an earlier,
+// longer duplicate can have, are skipped, as encoding/json drops them.
+func articleExtras(data []byte, v int, articles []Article) (int, error) {
+	if data[v] != '[' {
+		return valueEnd(data, v) // null: the decoded list came from elsewhere
+	}
+	return walkArray(data, v, func(n, e int) (int, error) {
+		if n >= len(articles) || data[e] != '{' {
+			return valueEnd(data, e) // dropped by encoding/json, or null
+		}
+		a := &articles[n]
+		return walkObject(data, e, func(key []byte, v int) (int, error) {
+			end, err := valueEnd(data, v)
+			if err != nil {
+				return 0, err
+			}
+			name, err := memberName(key)
+			if err == nil && !isArticleKey(name) {
+				addExtra(a, name, data[v:end])
+			}
+			return end, err
+		})
+	})
+}
+
+// keyIs reports whether an unescaped member name matches name the way
+// encoding/json matches field names.
 func keyIs(key []byte, name string) bool {
 	return string(key) == name || bytes.EqualFold(key, []byte(name))
+}
+
+// memberName returns the name a raw member key (between the quotes, still
+// escaped) stands for, as encoding/json reads it: the key itself when it is
+// ASCII without escapes, else the key unescaped, invalid UTF-8 replaced by
+// U+FFFD.
+func memberName(key []byte) ([]byte, error) {
+	for _, c := range key {
+		if c == '\\' || c >= utf8.RuneSelf {
+			s, err := unquote(append(append([]byte{'"'}, key...), '"'))
+			return []byte(s), err
+		}
+	}
+	return key, nil
+}
+
+// eachNamedMember is eachMember with each key unescaped by memberName.
+func eachNamedMember(obj []byte, fn func(name, val []byte) error) error {
+	return eachMember(obj, func(key, val []byte) error {
+		name, err := memberName(key)
+		if err != nil {
+			return err
+		}
+		return fn(name, val)
+	})
 }
 
 // collectExtra stores the members of the article object elem that Article
@@ -228,28 +272,21 @@ func collectExtra(elem []byte, a *Article) error {
 	if elem[0] != '{' {
 		return nil // null
 	}
-	return eachMember(elem, func(key, val []byte) error {
-		if isArticleKey(key) {
+	return eachNamedMember(elem, func(name, val []byte) error {
+		if isArticleKey(name) {
 			return nil
 		}
-		return addExtra(a, key, val)
+		addExtra(a, name, val)
+		return nil
 	})
 }
 
-// addExtra stores a copy of val under the unescaped key.
-func addExtra(a *Article, key, val []byte) error {
-	name := string(key)
-	if bytes.IndexByte(key, '\\') >= 0 {
-		var err error
-		if name, err = unquote(append(append([]byte{'"'}, key...), '"')); err != nil {
-			return err
-		}
-	}
+// addExtra stores a copy of val under the unescaped member name.
+func addExtra(a *Article, name, val []byte) {
 	if a.Extra == nil {
 		a.Extra = make(map[string]json.RawMessage)
 	}
-	a.Extra[name] = bytes.Clone(val)
-	return nil
+	a.Extra[string(name)] = bytes.Clone(val)
 }
 
 // articleField decodes one known member into an Article.
@@ -289,8 +326,9 @@ var articleFields = [...]articleField{
 	{"embeddings", func(a *Article, r []byte) error { return decodeInto(&a.Embeddings, r) }},
 }
 
-// articleFieldIndex returns the index in articleFields of the field a raw
-// key names (exactly, or ignoring case as encoding/json does), or -1.
+// articleFieldIndex returns the index in articleFields of the field an
+// unescaped member name names (exactly, or ignoring case as encoding/json
+// does), or -1.
 func articleFieldIndex(key []byte) int {
 	for i := range articleFields {
 		if string(key) == articleFields[i].name {
@@ -305,8 +343,9 @@ func articleFieldIndex(key []byte) int {
 	return -1
 }
 
-// isArticleKey reports whether a raw key names an Article field; it is
-// articleFieldIndex(key) >= 0, written as a switch for the fast path.
+// isArticleKey reports whether an unescaped member name names an Article
+// field; it is articleFieldIndex(key) >= 0, written as a switch for the
+// fast path.
 func isArticleKey(key []byte) bool {
 	switch string(key) {
 	case "_id", "title", "description", "bodyText", "url", "site", "image", "favicon", "category",
@@ -324,11 +363,12 @@ func decodeArticleTolerant(elem []byte, a *Article) error {
 	if bytes.Equal(elem, nullJSON) {
 		return nil
 	}
-	return eachMember(elem, func(key, val []byte) error {
-		if i := articleFieldIndex(key); i >= 0 && articleFields[i].set(a, val) == nil {
+	return eachNamedMember(elem, func(name, val []byte) error {
+		if i := articleFieldIndex(name); i >= 0 && articleFields[i].set(a, val) == nil {
 			return nil
 		}
-		return addExtra(a, key, val)
+		addExtra(a, name, val)
+		return nil
 	})
 }
 
@@ -344,8 +384,11 @@ func (a *Article) UnmarshalJSON(b []byte) error {
 		*a = Article(fast)
 		return collectExtra(b, a)
 	}
-	if i := skipSpace(b, 0); i >= len(b) || b[i] != '{' || !json.Valid(b) {
-		return fmt.Errorf("newssearch: article is not a JSON object: got %s", quoteShort(string(b)))
+	if !json.Valid(b) {
+		return errors.New("newssearch: article is not a JSON object: got invalid JSON")
+	}
+	if i := skipSpace(b, 0); b[i] != '{' {
+		return fmt.Errorf("newssearch: article is not a JSON object: got %s", jsonKind(b[i:]))
 	}
 	return decodeArticleTolerant(b, a)
 }
@@ -404,7 +447,8 @@ type rawSet struct {
 	totalResults, totalArticles, articles []byte
 }
 
-// member stores a result-set member and reports whether key named one.
+// member stores a result-set member and reports whether the unescaped
+// member name key named one.
 func (r *rawSet) member(key, val []byte) bool {
 	switch {
 	case keyIs(key, "totalResults"):
@@ -428,7 +472,7 @@ func decodeEnvelopeTolerant(data []byte, out *envelope) error {
 	}
 	var top, inner rawSet
 	var queryID, page, state, message []byte
-	err := eachMember(data, func(key, val []byte) error {
+	err := eachNamedMember(data, func(key, val []byte) error {
 		switch {
 		case top.member(key, val):
 		case keyIs(key, "query_id"):
@@ -445,9 +489,9 @@ func decodeEnvelopeTolerant(data []byte, out *envelope) error {
 				return nil
 			}
 			if val[0] != '{' {
-				return fmt.Errorf(`"results" is not an object: got %s`, quoteShort(string(val)))
+				return fmt.Errorf(`"results" is not an object: got %s`, jsonKind(val))
 			}
-			return eachMember(val, func(key, val []byte) error {
+			return eachNamedMember(val, func(key, val []byte) error {
 				inner.member(key, val)
 				return nil
 			})
@@ -488,13 +532,13 @@ func decodeEnvelopeTolerant(data []byte, out *envelope) error {
 		return err
 	}
 	if articles[0] != '[' {
-		return fmt.Errorf(`"articles" is not an array: got %s`, quoteShort(string(articles)))
+		return fmt.Errorf(`"articles" is not an array: got %s`, jsonKind(articles))
 	}
 	out.Articles = make([]Article, 0, PageSize)
 	return eachElement(articles, func(i int, elem []byte) error {
 		out.Articles = append(out.Articles, Article{})
 		if elem[0] != '{' && !bytes.Equal(elem, nullJSON) {
-			return fmt.Errorf("article %d is not an object: got %s", i, quoteShort(string(elem)))
+			return fmt.Errorf("article %d is not an object: got %s", i, jsonKind(elem))
 		}
 		return decodeArticleTolerant(elem, &out.Articles[i])
 	})
@@ -502,6 +546,44 @@ func decodeEnvelopeTolerant(data []byte, out *envelope) error {
 
 // isSet reports whether a raw member was present and not null.
 func isSet(raw []byte) bool { return len(raw) > 0 && !bytes.Equal(raw, nullJSON) }
+
+// jsonType names the JSON type of the JSON value raw from its first byte:
+// string, object, array, boolean, null or number ("invalid JSON" when raw
+// cannot start a value). Error messages name the type and never quote the
+// value: a service may echo anything there, the API key included.
+func jsonType(raw []byte) string {
+	if len(raw) == 0 {
+		return "invalid JSON"
+	}
+	switch c := raw[0]; {
+	case c == '"':
+		return "string"
+	case c == '{':
+		return "object"
+	case c == '[':
+		return "array"
+	case c == 't' || c == 'f':
+		return "boolean"
+	case c == 'n':
+		return "null"
+	case c == '-' || '0' <= c && c <= '9':
+		return "number"
+	}
+	return "invalid JSON"
+}
+
+// jsonKind is jsonType with an article, for messages: "a string", "an
+// object", "null".
+func jsonKind(raw []byte) string {
+	switch t := jsonType(raw); t {
+	case "null", "invalid JSON":
+		return t
+	case "object", "array":
+		return "an " + t
+	default:
+		return "a " + t
+	}
+}
 
 // looseString decodes an optional string member; another scalar is kept as
 // its JSON text.
@@ -513,7 +595,7 @@ func looseString(raw []byte, name string) (string, error) {
 	case '"':
 		return unquote(raw)
 	case '{', '[':
-		return "", fmt.Errorf("%q is not a string: got %s", name, quoteShort(string(raw)))
+		return "", fmt.Errorf("%q is not a string: got %s", name, jsonKind(raw))
 	}
 	return string(raw), nil
 }
@@ -535,10 +617,20 @@ func looseInt(raw []byte, name string) (int, error) {
 	if n, err := strconv.Atoi(s); err == nil {
 		return n, nil
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil && f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
+	f, err := strconv.ParseFloat(s, 64)
+	if err == nil && f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
 		return int(f), nil
 	}
-	return 0, fmt.Errorf("%q is not an integer: got %s", name, quoteShort(string(raw)))
+	kind := jsonKind(raw)
+	switch {
+	case kind == "a string":
+		kind = "a string not holding an integer"
+	case kind == "a number" && err == nil && f != math.Trunc(f):
+		kind = "a non-integer number"
+	case kind == "a number":
+		kind = "a number out of range" // beyond int, or beyond 2^53 as a float
+	}
+	return 0, fmt.Errorf("%q is not an integer: got %s", name, kind)
 }
 
 // decodeError reports a 2xx body that cannot be decoded.

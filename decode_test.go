@@ -3,6 +3,7 @@ package newssearch
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,20 @@ func TestDecodeSearchEnvelopes(t *testing.T) {
 			SearchResponse{TotalResults: 42, Articles: two[:1], State: StateSuccess}},
 		{"float count (slow path)", `{"totalArticles":42.0,"articles":[` + a0 + `],"state":"SUCCESS"}`,
 			SearchResponse{TotalResults: 42, Articles: two[:1], State: StateSuccess}},
+		{"escaped envelope names", `{"r\u0065sults":{"tot\u0061lResults":1,"\u0061rticles":[{"_id":"a","x\u0079":1}]},"stat\u0065":"SUCCESS"}`,
+			SearchResponse{TotalResults: 1, State: StateSuccess,
+				Articles: []Article{{ID: "a", Extra: map[string]json.RawMessage{"xy": json.RawMessage(`1`)}}}}},
+		{"escaped envelope names (slow path)", `{"r\u0065sults":{"tot\u0061lResults":"1","\u0061rticles":[{"_id":"a","x\u0079":1}]},"stat\u0065":"SUCCESS"}`,
+			SearchResponse{TotalResults: 1, State: StateSuccess,
+				Articles: []Article{{ID: "a", Extra: map[string]json.RawMessage{"xy": json.RawMessage(`1`)}}}}},
+		{"escaped top-level articles", `{"\u0061rticles":[{"_id":"a","t\u0069tle":"t","z":null}],"totalResults":1}`,
+			SearchResponse{TotalResults: 1,
+				Articles: []Article{{ID: "a", Title: "t", Extra: map[string]json.RawMessage{"z": json.RawMessage(`null`)}}}}},
+		{"duplicate articles merge", `{"articles":[{"title":"a","x":1},{"y":2}],"articles":[{"_id":"b","x":3,"d":4}]}`,
+			SearchResponse{Articles: []Article{{ID: "b", Title: "a",
+				Extra: map[string]json.RawMessage{"x": json.RawMessage(`3`), "d": json.RawMessage(`4`)}}}}},
+		{"null results after results", `{"results":{"articles":[{"x":1}]},"results":null}`,
+			SearchResponse{Articles: []Article{{Extra: map[string]json.RawMessage{"x": json.RawMessage(`1`)}}}}},
 		{"white space everywhere", "\n{ \"results\" : { \"articles\" : [ \n" + a0 + " ] , \"totalResults\" : 1 } }\n",
 			SearchResponse{TotalResults: 1, Articles: two[:1]}},
 	}
@@ -103,6 +118,18 @@ func TestDecodeArticleVariants(t *testing.T) {
 		{"escaped unknown key", `{"a\u00e9b":1,"x\"y":2}`,
 			Article{Extra: map[string]json.RawMessage{"aéb": json.RawMessage(`1`), `x"y`: json.RawMessage(`2`)}}},
 		{"case-insensitive known key", `{"Title":"t"}`, Article{Title: "t"}},
+		{"escaped known key", `{"t\u0069tle":"x","\u005fid":"i","TITL\u0045":"y"}`, Article{ID: "i", Title: "y"}},
+		{"escaped known key and unknown", `{"sit\u0065":"s","\u0078":1}`,
+			Article{Site: "s", Extra: map[string]json.RawMessage{"x": json.RawMessage(`1`)}}},
+		{"escaped known key (slow path)", `{"t\u0069tle":"x","score":"high"}`,
+			Article{Title: "x", Extra: map[string]json.RawMessage{"score": json.RawMessage(`"high"`)}}},
+		{"invalid UTF-8 image", "{\"image\":\"a\xafb\"}", Article{Image: ImageList{"a\ufffdb"}}},
+		{"invalid UTF-8 image list", "{\"image\":[\"\xff\"]}", Article{Image: ImageList{"\ufffd"}}},
+		{"invalid UTF-8 date", "{\"datePublished\":\"2025\xc3\"}", Article{DatePublished: Timestamp{Raw: "2025\ufffd"}}},
+		{"invalid UTF-8 unknown key", "{\"\x8d\":{},\"\u00e9\xe9\":2}",
+			Article{Extra: map[string]json.RawMessage{"\ufffd": json.RawMessage(`{}`), "é\ufffd": json.RawMessage(`2`)}}},
+		{"invalid UTF-8 key (slow path)", "{\"\x8d\":{},\"score\":\"high\"}",
+			Article{Extra: map[string]json.RawMessage{"\ufffd": json.RawMessage(`{}`), "score": json.RawMessage(`"high"`)}}},
 		{"entities object (slow path)", `{"title":"t","entities":{"name":"x"},"score":2}`,
 			Article{Title: "t", Score: 2, Extra: map[string]json.RawMessage{"entities": json.RawMessage(`{"name":"x"}`)}}},
 		{"score string (slow path)", `{"score":"high","topics":["a"],"other":true}`,
@@ -139,6 +166,26 @@ func TestDecodeArticleVariants(t *testing.T) {
 	}
 }
 
+// TestUnquote checks unquote against encoding/json: the fast path must
+// not keep invalid UTF-8 that encoding/json replaces with U+FFFD.
+func TestUnquote(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{`""`, `"abc"`, `"é"`, `"a\"b"`, `"\u00e9"`, "\"\xaf\"", "\"a\xc3\"", "\"\xed\xa0\x80\"", "\"\xf4\x90\x80\x80\""} {
+		var want string
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatalf("json.Unmarshal(%q): %v", in, err)
+		}
+		got, err := unquote([]byte(in))
+		if err != nil {
+			t.Errorf("unquote(%q): %v", in, err)
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("unquote(%q) mismatch (-want +got):\n%s", in, diff)
+		}
+	}
+}
+
 func TestDecodeResults(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -171,6 +218,9 @@ func TestDecodeResults(t *testing.T) {
 	}
 }
 
+// TestDecodeErrors checks the exact messages of answers that cannot be
+// decoded. A member of the wrong type is named with the JSON type found,
+// never its value, which may echo anything (the API key included).
 func TestDecodeErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, in, want string }{
@@ -179,36 +229,97 @@ func TestDecodeErrors(t *testing.T) {
 		{"array", `[1,2]`, "the answer is not a JSON object"},
 		{"string", `"x"`, "the answer is not a JSON object"},
 		{"null", `null`, "the answer is not a JSON object"},
-		{"articles object", `{"articles":{"a":1}}`, `"articles" is not an array: got "{\"a\":1}"`},
-		{"article string", `{"articles":[{},"x"]}`, `article 1 is not an object: got "\"x\""`},
-		{"results array", `{"results":[1]}`, `"results" is not an object: got "[1]"`},
-		{"count object", `{"totalResults":{"n":1}}`, `"totalResults" is not an integer: got "{\"n\":1}"`},
-		{"count fraction", `{"totalResults":1.5}`, `"totalResults" is not an integer: got "1.5"`},
-		{"state object", `{"state":{"x":1}}`, `"state" is not a string: got "{\"x\":1}"`},
+		{"articles object", `{"articles":{"a":1}}`, `"articles" is not an array: got an object`},
+		{"articles string", `{"articles":"x"}`, `"articles" is not an array: got a string`},
+		{"articles number", `{"articles":5}`, `"articles" is not an array: got a number`},
+		{"articles boolean", `{"results":{"articles":true}}`, `"articles" is not an array: got a boolean`},
+		{"article string", `{"articles":[{},"x"]}`, `article 1 is not an object: got a string`},
+		{"article array", `{"articles":[[{}]]}`, `article 0 is not an object: got an array`},
+		{"article number", `{"articles":[null,-1]}`, `article 1 is not an object: got a number`},
+		{"article boolean", `{"articles":[false]}`, `article 0 is not an object: got a boolean`},
+		{"results array", `{"results":[1]}`, `"results" is not an object: got an array`},
+		{"results string", `{"results":"x"}`, `"results" is not an object: got a string`},
+		{"results escaped name", `{"r\u0065sults":7}`, `"results" is not an object: got a number`},
+		{"count object", `{"totalResults":{"n":1}}`, `"totalResults" is not an integer: got an object`},
+		{"count array", `{"totalResults":[1]}`, `"totalResults" is not an integer: got an array`},
+		{"count boolean", `{"totalResults":true}`, `"totalResults" is not an integer: got a boolean`},
+		{"count word", `{"totalResults":"many"}`, `"totalResults" is not an integer: got a string not holding an integer`},
+		{"count string fraction", `{"totalResults":"1.5"}`, `"totalResults" is not an integer: got a string not holding an integer`},
+		{"count fraction", `{"totalResults":1.5}`, `"totalResults" is not an integer: got a non-integer number`},
+		{"count beyond 2^53", `{"totalResults":1e300}`, `"totalResults" is not an integer: got a number out of range`},
+		{"count beyond float64", `{"totalResults":1e400}`, `"totalResults" is not an integer: got a number out of range`},
+		{"count beyond int64", `{"totalResults":9223372036854775808}`, `"totalResults" is not an integer: got a number out of range`},
+		{"wrapped count", `{"results":{"totalArticles":"x"}}`, `"totalArticles" is not an integer: got a string not holding an integer`},
+		{"page", `{"page":{}}`, `"page" is not an integer: got an object`},
+		{"state object", `{"state":{"x":1}}`, `"state" is not a string: got an object`},
+		{"state array", `{"state":["x"]}`, `"state" is not a string: got an array`},
+		{"query_id object", `{"query_id":{"k":"v"}}`, `"query_id" is not a string: got an object`},
+		{"message array", `{"message":[]}`, `"message" is not a string: got an array`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var got SearchResponse
-			err := decodeSearch([]byte(tt.in), &got)
+			var search SearchResponse
+			err := decodeSearch([]byte(tt.in), &search)
 			if err == nil {
-				t.Fatalf("decodeSearch(%s) succeeded: %+v", tt.in, got)
+				t.Fatalf("decodeSearch(%s) succeeded: %+v", tt.in, search)
 			}
-			if !strings.HasPrefix(err.Error(), tt.want) {
-				t.Errorf("error = %q, want prefix %q", err, tt.want)
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("decodeSearch(%s) error mismatch (-want +got):\n%s", tt.in, diff)
+			}
+			var results ResultsPage
+			err = decodeResults([]byte(tt.in), &results)
+			if err == nil {
+				t.Fatalf("decodeResults(%s) succeeded: %+v", tt.in, results)
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("decodeResults(%s) error mismatch (-want +got):\n%s", tt.in, diff)
 			}
 		})
 	}
 }
 
+// TestJSONKind checks the type names error messages use instead of
+// values.
+func TestJSONKind(t *testing.T) {
+	t.Parallel()
+	got := map[string]string{}
+	for _, in := range []string{`"k"`, `{}`, `[]`, `true`, `false`, `null`, `-1`, `0.5`, ``, `x`} {
+		got[in] = jsonKind([]byte(in))
+	}
+	want := map[string]string{`"k"`: "a string", `{}`: "an object", `[]`: "an array", `true`: "a boolean",
+		`false`: "a boolean", `null`: "null", `-1`: "a number", `0.5`: "a number", ``: "invalid JSON", `x`: "invalid JSON"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("jsonKind mismatch (-want +got):\n%s", diff)
+	}
+	var o optInt
+	err := json.Unmarshal([]byte(`"secret"`), &o)
+	if diff := cmp.Diff("json: cannot unmarshal string into Go value of type int", fmt.Sprint(err)); diff != "" {
+		t.Errorf("optInt error mismatch (-want +got):\n%s", diff)
+	}
+}
+
 func TestArticleUnmarshalNotObject(t *testing.T) {
 	t.Parallel()
-	var a Article
-	err := json.Unmarshal([]byte(`[1]`), &a)
-	want := `newssearch: article is not a JSON object: got "[1]"`
-	if err == nil || err.Error() != want {
-		t.Fatalf("error = %v, want %q", err, want)
+	for in, want := range map[string]string{
+		`[1]`:        "newssearch: article is not a JSON object: got an array",
+		` "secret" `: "newssearch: article is not a JSON object: got a string",
+		`12`:         "newssearch: article is not a JSON object: got a number",
+		`true`:       "newssearch: article is not a JSON object: got a boolean",
+		`{"a":`:      "newssearch: article is not a JSON object: got invalid JSON",
+		``:           "newssearch: article is not a JSON object: got invalid JSON",
+	} {
+		var a Article
+		err := a.UnmarshalJSON([]byte(in))
+		if err == nil {
+			t.Errorf("UnmarshalJSON(%q) succeeded: %+v", in, a)
+			continue
+		}
+		if diff := cmp.Diff(want, err.Error()); diff != "" {
+			t.Errorf("UnmarshalJSON(%q) error mismatch (-want +got):\n%s", in, diff)
+		}
 	}
+	var a Article
 	a = Article{Title: "kept"}
 	if err := json.Unmarshal([]byte(`null`), &a); err != nil || a.Title != "kept" {
 		t.Fatalf("null: err %v, article %+v; want no change", err, a)

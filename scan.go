@@ -7,8 +7,8 @@ import (
 
 // A minimal JSON walker used after encoding/json has validated a document:
 // it only finds the boundaries of values, which lets the decoder collect an
-// article's unknown members in one cheap pass instead of decoding every
-// article twice. It is still defensive: malformed input yields errMalformed,
+// article's unknown members in one cheap forward pass instead of decoding
+// every article twice. It is still defensive: malformed input yields errMalformed,
 // never a panic.
 
 // errMalformed reports input the walker cannot follow.
@@ -95,76 +95,121 @@ func skipValue(d []byte, i int) int {
 	return i
 }
 
-// eachMember calls fn with the raw key (between the quotes, still escaped)
-// and raw value of each member of the object obj, in order.
-func eachMember(obj []byte, fn func(key, val []byte) error) error {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return errMalformed
+// valueEnd returns the index just past the value starting at d[i], or
+// errMalformed when there is none.
+func valueEnd(d []byte, i int) (int, error) {
+	end := skipValue(d, i)
+	if end == i || end > len(d) {
+		return 0, errMalformed
+	}
+	return end, nil
+}
+
+// walkObject walks the object starting at the first non-space byte at or
+// after d[i]: it calls fn with the raw key (between the quotes, still
+// escaped) and the index of the value of each member, in order, and fn
+// returns the index just past that value, having walked the value itself
+// or skipped it (valueEnd). walkObject returns the index just past the
+// object. Each byte is read once, however deep the walk goes.
+func walkObject(d []byte, i int, fn func(key []byte, v int) (int, error)) (int, error) {
+	i = skipSpace(d, i)
+	if i >= len(d) || d[i] != '{' {
+		return 0, errMalformed
 	}
 	i++
 	for {
-		i = skipSpace(obj, i)
-		if i < len(obj) && obj[i] == ',' {
-			i = skipSpace(obj, i+1)
+		i = skipSpace(d, i)
+		if i < len(d) && d[i] == ',' {
+			i = skipSpace(d, i+1)
 		}
-		if i >= len(obj) {
-			return errMalformed
+		if i >= len(d) {
+			return 0, errMalformed
 		}
-		if obj[i] == '}' {
-			return nil
+		if d[i] == '}' {
+			return i + 1, nil
 		}
-		if obj[i] != '"' {
-			return errMalformed
+		if d[i] != '"' {
+			return 0, errMalformed
 		}
 		ks := i
-		i = skipString(obj, i)
-		if i > len(obj) || i-ks < 2 {
-			return errMalformed
+		i = skipString(d, i)
+		if i > len(d) || i-ks < 2 {
+			return 0, errMalformed
 		}
-		key := obj[ks+1 : i-1]
-		i = skipSpace(obj, i)
-		if i >= len(obj) || obj[i] != ':' {
-			return errMalformed
+		key := d[ks+1 : i-1]
+		i = skipSpace(d, i)
+		if i >= len(d) || d[i] != ':' {
+			return 0, errMalformed
 		}
-		i = skipSpace(obj, i+1)
-		vs := i
-		i = skipValue(obj, i)
-		if i == vs || i > len(obj) {
-			return errMalformed
+		v := skipSpace(d, i+1)
+		if v >= len(d) {
+			return 0, errMalformed
 		}
-		if err := fn(key, obj[vs:i]); err != nil {
-			return err
+		end, err := fn(key, v)
+		if err != nil {
+			return 0, err
 		}
+		if end <= v || end > len(d) {
+			return 0, errMalformed
+		}
+		i = end
 	}
+}
+
+// walkArray walks the array starting at the first non-space byte at or
+// after d[i] as walkObject walks an object: fn gets the index n of each
+// element and the index v where it starts, and returns the index just past
+// it.
+func walkArray(d []byte, i int, fn func(n, v int) (int, error)) (int, error) {
+	i = skipSpace(d, i)
+	if i >= len(d) || d[i] != '[' {
+		return 0, errMalformed
+	}
+	i++
+	for n := 0; ; n++ {
+		i = skipSpace(d, i)
+		if i < len(d) && d[i] == ',' {
+			i = skipSpace(d, i+1)
+		}
+		if i >= len(d) {
+			return 0, errMalformed
+		}
+		if d[i] == ']' {
+			return i + 1, nil
+		}
+		end, err := fn(n, i)
+		if err != nil {
+			return 0, err
+		}
+		if end <= i || end > len(d) {
+			return 0, errMalformed
+		}
+		i = end
+	}
+}
+
+// eachMember calls fn with the raw key (between the quotes, still escaped)
+// and raw value of each member of the object obj, in order.
+func eachMember(obj []byte, fn func(key, val []byte) error) error {
+	_, err := walkObject(obj, 0, func(key []byte, v int) (int, error) {
+		end, err := valueEnd(obj, v)
+		if err != nil {
+			return 0, err
+		}
+		return end, fn(key, obj[v:end])
+	})
+	return err
 }
 
 // eachElement calls fn with the index and raw value of each element of the
 // array arr, in order.
 func eachElement(arr []byte, fn func(i int, elem []byte) error) error {
-	i := skipSpace(arr, 0)
-	if i >= len(arr) || arr[i] != '[' {
-		return errMalformed
-	}
-	i++
-	for n := 0; ; n++ {
-		i = skipSpace(arr, i)
-		if i < len(arr) && arr[i] == ',' {
-			i = skipSpace(arr, i+1)
+	_, err := walkArray(arr, 0, func(n, v int) (int, error) {
+		end, err := valueEnd(arr, v)
+		if err != nil {
+			return 0, err
 		}
-		if i >= len(arr) {
-			return errMalformed
-		}
-		if arr[i] == ']' {
-			return nil
-		}
-		vs := i
-		i = skipValue(arr, i)
-		if i == vs || i > len(arr) {
-			return errMalformed
-		}
-		if err := fn(n, arr[vs:i]); err != nil {
-			return err
-		}
-	}
+		return end, fn(n, arr[v:end])
+	})
+	return err
 }

@@ -62,6 +62,72 @@ func TestEachMember(t *testing.T) {
 	}
 }
 
+// TestWalkNested walks into a member and its elements the way
+// attachExtras does and checks what is visited and where each walk ends.
+func TestWalkNested(t *testing.T) {
+	t.Parallel()
+	d := []byte(` {"s":"}]","a" : [ {"k":1} , null , {"k":"x\"}"} ] ,"z":{}} tail`)
+	var got []string
+	end, err := walkObject(d, 0, func(key []byte, v int) (int, error) {
+		if string(key) != "a" {
+			got = append(got, "skip "+string(key))
+			return valueEnd(d, v)
+		}
+		return walkArray(d, v, func(n, e int) (int, error) {
+			if d[e] != '{' {
+				got = append(got, "element "+string(d[e:e+4]))
+				return valueEnd(d, e)
+			}
+			return walkObject(d, e, func(key []byte, v int) (int, error) {
+				end, err := valueEnd(d, v)
+				got = append(got, string(key)+"="+string(d[v:end]))
+				return end, err
+			})
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"skip s", "k=1", "element null", `k="x\"}"`, "skip z"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("visits mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(len(d)-len(" tail"), end); diff != "" {
+		t.Errorf("end mismatch (-want +got):\n%s", diff)
+	}
+
+	stop := errors.New("stop")
+	for _, tt := range []struct {
+		name string
+		walk func() (int, error)
+		want error
+	}{
+		{"object callback error", func() (int, error) {
+			return walkObject([]byte(`{"a":1}`), 0, func([]byte, int) (int, error) { return 0, stop })
+		}, stop},
+		{"array callback error", func() (int, error) {
+			return walkArray([]byte(`[1]`), 0, func(int, int) (int, error) { return 0, stop })
+		}, stop},
+		{"object callback goes back", func() (int, error) {
+			return walkObject([]byte(`{"a":1}`), 0, func(_ []byte, v int) (int, error) { return v, nil })
+		}, errMalformed},
+		{"array callback goes past the end", func() (int, error) {
+			return walkArray([]byte(`[1]`), 0, func(int, int) (int, error) { return 9, nil })
+		}, errMalformed},
+		{"object without value", func() (int, error) {
+			return walkObject([]byte(`{"a":`), 0, func(_ []byte, v int) (int, error) { return v + 1, nil })
+		}, errMalformed},
+		{"unterminated nested value", func() (int, error) {
+			d := []byte(`{"a":[1,{"b":2]`)
+			return walkObject(d, 0, func(_ []byte, v int) (int, error) { return valueEnd(d, v) })
+		}, errMalformed},
+	} {
+		if _, err := tt.walk(); !errors.Is(err, tt.want) {
+			t.Errorf("%s: error = %v, want %v", tt.name, err, tt.want)
+		}
+	}
+}
+
 func TestScannerMalformed(t *testing.T) {
 	t.Parallel()
 	for _, in := range []string{"", " ", "[]", "{", `{"a"`, `{"a":`, `{"a" 1}`, `{1:2}`, `{"a":1`, `{"a":"x`, `{"`, `{"a":}`} {
