@@ -319,8 +319,7 @@ func TestArticleUnmarshalNotObject(t *testing.T) {
 			t.Errorf("UnmarshalJSON(%q) error mismatch (-want +got):\n%s", in, diff)
 		}
 	}
-	var a Article
-	a = Article{Title: "kept"}
+	a := Article{Title: "kept"}
 	if err := json.Unmarshal([]byte(`null`), &a); err != nil || a.Title != "kept" {
 		t.Fatalf("null: err %v, article %+v; want no change", err, a)
 	}
