@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/newssearch/newssearch-go/internal/jsonscan"
 )
 
 // Decoding strategy. Responses are decoded in one json.Unmarshal into wire
@@ -38,7 +40,7 @@ func decodeJSON(data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
 		return err
 	}
-	if i := skipSpace(data, 0); data[i] != '{' {
+	if i := jsonscan.SkipSpace(data, 0); data[i] != '{' {
 		return errNotObject
 	}
 	return nil
@@ -387,7 +389,7 @@ func (a *Article) UnmarshalJSON(b []byte) error {
 	if !json.Valid(b) {
 		return errors.New("newssearch: article is not a JSON object: got invalid JSON")
 	}
-	if i := skipSpace(b, 0); b[i] != '{' {
+	if i := jsonscan.SkipSpace(b, 0); b[i] != '{' {
 		return fmt.Errorf("newssearch: article is not a JSON object: got %s", jsonKind(b[i:]))
 	}
 	return decodeArticleTolerant(b, a)
@@ -467,7 +469,7 @@ func (r *rawSet) member(key, val []byte) bool {
 // member is decoded on its own, counts may be numeric strings or integral
 // floats, and each article goes through decodeArticleTolerant.
 func decodeEnvelopeTolerant(data []byte, out *envelope) error {
-	if i := skipSpace(data, 0); data[i] != '{' {
+	if i := jsonscan.SkipSpace(data, 0); data[i] != '{' {
 		return errNotObject
 	}
 	var top, inner rawSet

@@ -1,8 +1,9 @@
 package newssearch
 
 import (
-	"bytes"
 	"errors"
+
+	"github.com/newssearch/newssearch-go/internal/jsonscan"
 )
 
 // A minimal JSON walker used after encoding/json has validated a document:
@@ -14,91 +15,10 @@ import (
 // errMalformed reports input the walker cannot follow.
 var errMalformed = errors.New("malformed JSON")
 
-// structural marks the bytes skipValue must look at inside a container.
-var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}
-
-// skipSpace returns the index of the first non-space byte at or after i.
-func skipSpace(d []byte, i int) int {
-	for i < len(d) {
-		switch d[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// unterminated is what the skip functions return for a string or container
-// that does not end before the input does.
-func unterminated(d []byte) int { return len(d) + 1 }
-
-// skipString returns the index just past the string starting at d[i] == '"'.
-func skipString(d []byte, i int) int {
-	i++
-	for {
-		j := bytes.IndexByte(d[i:], '"')
-		if j < 0 {
-			return unterminated(d)
-		}
-		i += j
-		k := i
-		for d[k-1] == '\\' {
-			k--
-		}
-		i++
-		if (i-1-k)%2 == 0 { // an even run of backslashes escapes nothing
-			return i
-		}
-	}
-}
-
-// skipValue returns the index just past the value starting at d[i].
-func skipValue(d []byte, i int) int {
-	if i >= len(d) {
-		return i
-	}
-	switch d[i] {
-	case '"':
-		return skipString(d, i)
-	case '{', '[':
-		depth := 0
-		for i < len(d) {
-			if !structural[d[i]] {
-				i++
-				continue
-			}
-			switch d[i] {
-			case '"':
-				i = skipString(d, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return unterminated(d)
-	}
-	for i < len(d) {
-		switch d[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
-}
-
 // valueEnd returns the index just past the value starting at d[i], or
 // errMalformed when there is none.
 func valueEnd(d []byte, i int) (int, error) {
-	end := skipValue(d, i)
+	end := jsonscan.SkipValue(d, i)
 	if end == i || end > len(d) {
 		return 0, errMalformed
 	}
@@ -112,15 +32,15 @@ func valueEnd(d []byte, i int) (int, error) {
 // or skipped it (valueEnd). walkObject returns the index just past the
 // object. Each byte is read once, however deep the walk goes.
 func walkObject(d []byte, i int, fn func(key []byte, v int) (int, error)) (int, error) {
-	i = skipSpace(d, i)
+	i = jsonscan.SkipSpace(d, i)
 	if i >= len(d) || d[i] != '{' {
 		return 0, errMalformed
 	}
 	i++
 	for {
-		i = skipSpace(d, i)
+		i = jsonscan.SkipSpace(d, i)
 		if i < len(d) && d[i] == ',' {
-			i = skipSpace(d, i+1)
+			i = jsonscan.SkipSpace(d, i+1)
 		}
 		if i >= len(d) {
 			return 0, errMalformed
@@ -132,16 +52,16 @@ func walkObject(d []byte, i int, fn func(key []byte, v int) (int, error)) (int, 
 			return 0, errMalformed
 		}
 		ks := i
-		i = skipString(d, i)
+		i = jsonscan.SkipString(d, i)
 		if i > len(d) || i-ks < 2 {
 			return 0, errMalformed
 		}
 		key := d[ks+1 : i-1]
-		i = skipSpace(d, i)
+		i = jsonscan.SkipSpace(d, i)
 		if i >= len(d) || d[i] != ':' {
 			return 0, errMalformed
 		}
-		v := skipSpace(d, i+1)
+		v := jsonscan.SkipSpace(d, i+1)
 		if v >= len(d) {
 			return 0, errMalformed
 		}
@@ -161,15 +81,15 @@ func walkObject(d []byte, i int, fn func(key []byte, v int) (int, error)) (int, 
 // element and the index v where it starts, and returns the index just past
 // it.
 func walkArray(d []byte, i int, fn func(n, v int) (int, error)) (int, error) {
-	i = skipSpace(d, i)
+	i = jsonscan.SkipSpace(d, i)
 	if i >= len(d) || d[i] != '[' {
 		return 0, errMalformed
 	}
 	i++
 	for n := 0; ; n++ {
-		i = skipSpace(d, i)
+		i = jsonscan.SkipSpace(d, i)
 		if i < len(d) && d[i] == ',' {
-			i = skipSpace(d, i+1)
+			i = jsonscan.SkipSpace(d, i+1)
 		}
 		if i >= len(d) {
 			return 0, errMalformed

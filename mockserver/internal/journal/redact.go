@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/newssearch/newssearch-go/internal/jsonscan"
 )
 
 // Redacted replaces the value of every "api_key" member of a stored body.
@@ -30,8 +32,8 @@ func Redact(body []byte, limit int) string {
 	if !json.Valid(body) {
 		return fmt.Sprintf("[body of %d bytes not stored: not valid JSON]", len(body))
 	}
-	first := skipSpace(body, 0)
-	spans := keySpans(body, first, skipValue(body, first), nil)
+	first := jsonscan.SkipSpace(body, 0)
+	spans := keySpans(body, first, jsonscan.SkipValue(body, first), nil)
 	var b strings.Builder
 	b.Grow(len(body))
 	prev := int64(0)
