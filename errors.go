@@ -224,17 +224,33 @@ func (c *Client) scrubBytes(b []byte) []byte {
 // page's title, else its first line, shortened to maxMessageLen bytes.
 func excerpt(body []byte) string {
 	s := string(body)
-	if i := strings.Index(strings.ToLower(s), "<title>"); i >= 0 {
-		rest := s[i+len("<title>"):]
-		if j := strings.Index(strings.ToLower(rest), "</title>"); j >= 0 {
-			s = rest[:j]
+	// Lower-case ASCII only: strings.ToLower would turn invalid UTF-8 into
+	// longer U+FFFD runes, and the indexes would no longer fit s.
+	lower := asciiLower(body)
+	if i := strings.Index(lower, "<title>"); i >= 0 {
+		start := i + len("<title>")
+		if j := strings.Index(lower[start:], "</title>"); j >= 0 {
+			s = s[start : start+j]
 		}
 	}
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
 	if len(s) > maxMessageLen {
 		s = strings.ToValidUTF8(s[:maxMessageLen], "") + "..."
 	}
 	return s
+}
+
+// asciiLower returns b as a string with A-Z lower-cased and every other byte
+// kept, so byte offsets into it are offsets into b.
+func asciiLower(b []byte) string {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return string(out)
 }
 
 // quoteShort quotes s for an error message, shortened to 64 bytes.

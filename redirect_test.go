@@ -65,3 +65,18 @@ func TestCleanRequestID(t *testing.T) {
 		}
 	}
 }
+
+func TestExcerpt(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"<html><TITLE>502 Bad Gateway</Title></html>": "502 Bad Gateway",
+		"plain\n  text\tbody":                         "plain text body",
+		"<title>\xfe\x9a\xab\xf2\xe6</title>":         "\uFFFD", // invalid UTF-8 once panicked
+		"<title>no end":                               "<title>no end",
+		strings.Repeat("x", maxMessageLen+10):         strings.Repeat("x", maxMessageLen) + "...",
+	} {
+		if got := excerpt([]byte(in)); got != want {
+			t.Errorf("excerpt(%.30q) = %.40q, want %.40q", in, got, want)
+		}
+	}
+}
