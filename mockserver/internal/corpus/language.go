@@ -45,28 +45,3 @@ func LanguageName(code string) (name string, ok bool) {
 	name, ok = isoLanguages[strings.ToLower(strings.TrimSpace(code))]
 	return name, ok
 }
-
-// LookupLanguage resolves an ISO 639-1 code ("en") or an English language name
-// ("English"), ignoring case and surrounding spaces, to its Language. ok is
-// false when s is neither. Whether a corpus has articles in the language is a
-// separate question: see Corpus.Languages.
-func LookupLanguage(s string) (lang Language, ok bool) {
-	s = strings.ToLower(strings.TrimSpace(s))
-	if name, found := isoLanguages[s]; found {
-		return Language{Code: s, Name: name}, true
-	}
-	if code, found := languageCodes[s]; found {
-		return Language{Code: code, Name: isoLanguages[code]}, true
-	}
-	return Language{}, false
-}
-
-// languageCodes maps every lower-cased English name of isoLanguages to its
-// code. The names are distinct, so the map is well defined.
-var languageCodes = func() map[string]string {
-	m := make(map[string]string, len(isoLanguages))
-	for code, name := range isoLanguages {
-		m[strings.ToLower(name)] = code
-	}
-	return m
-}()
