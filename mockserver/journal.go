@@ -35,13 +35,55 @@ type JournalEntry struct {
 
 // Journal returns the recorded requests, oldest first: at most the journal
 // size (WithJournalSize) most recent ones.
-func (s *Server) Journal() []JournalEntry { return s.journal.Snapshot() }
+func (s *Server) Journal() []JournalEntry {
+	recs := s.journal.Snapshot()
+	out := make([]JournalEntry, len(recs))
+	for i := range recs {
+		out[i] = recs[i].entry
+	}
+	return out
+}
+
+// journalRecord is what the journal ring stores: an entry and, until the
+// entry is first read, the raw body it was recorded with. Redaction is
+// lazy: a request only keeps its body (which may hold the key), and the
+// ring's seal, sealRecord, redacts it into entry.Body and drops it the
+// first time a snapshot is taken, under the ring's lock. No reader of the
+// ring sees raw; it never leaves this file.
+type journalRecord struct {
+	entry JournalEntry
+	raw   []byte
+}
+
+// lazyRedactMax is the largest body redacted lazily; a larger one (rare:
+// the API's bodies are a few hundred bytes) is redacted at once, so that a
+// full journal never holds more than about DefaultJournalSize × this many
+// bytes of raw bodies.
+const lazyRedactMax = 4 << 10
+
+// sealRecord redacts a record's raw body into its entry, once.
+func sealRecord(r *journalRecord) {
+	if r.raw != nil {
+		r.entry.Body = journal.Redact(r.raw, MaxJournalBody)
+		r.raw = nil
+	}
+}
+
+// newJournal returns the journal ring of a server.
+func newJournal(size int) *journal.Ring[journalRecord] {
+	return journal.NewSealed(size, sealRecord)
+}
 
 // record adds a finished request to the journal and the log.
 func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
 	if s.journalOn {
-		e.Body = journal.Redact(body, MaxJournalBody)
-		s.journal.Add(*e)
+		rec := journalRecord{entry: *e}
+		if len(body) <= lazyRedactMax && len(body) > 0 {
+			rec.raw = body // the request's own buffer: nothing else writes to it
+		} else {
+			rec.entry.Body = journal.Redact(body, MaxJournalBody)
+		}
+		s.journal.Add(rec)
 	}
 	if !s.logger.Enabled(context.Background(), slog.LevelInfo) {
 		return

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	journalpkg "github.com/newssearch/newssearch-go/mockserver/internal/journal"
 )
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers.
@@ -190,4 +192,104 @@ func TestPanicBecomesLogged500(t *testing.T) {
 	if got := s.Journal()[0].Status; got != http.StatusInternalServerError {
 		t.Fatalf("journal status %d", got)
 	}
+}
+
+// TestLazyRedactionNeverShowsTheKey checks the journal's lazy redaction:
+// requests keep their raw body until the journal is first read, so every
+// way of reading it (Journal, GET /_mock/journal, while requests are still
+// arriving, after the ring wrapped, for bodies above lazyRedactMax that are
+// redacted at once) must see only redacted bodies, with exactly the text
+// eager redaction gives, and nothing raw may stay behind once read.
+func TestLazyRedactionNeverShowsTheKey(t *testing.T) {
+	t.Parallel()
+	const canary = "CANARY-7a3c-lazy-journal-do-not-print"
+	s := start(t, WithJournalSize(40))
+	big := `{"api_key":"` + canary + `","query":"` + strings.Repeat("x", lazyRedactMax) + `"}`
+	bodies := []string{
+		`{"api_key":"` + canary + `","query":"*"}`,
+		`{"Api_Key":"` + canary + `","query":"*","page":2}`,
+		`{"api\u005fkey":"` + canary + `","query":"*"}`,
+		`{"query":"*","nested":{"api_key":["` + canary + `"]},"api_key":"` + canary + `"}`,
+		`{"api_key":"` + canary + `"`, // not JSON: only its length is stored
+		big,                           // redacted at once
+	}
+	var readers sync.WaitGroup
+	stop := make(chan struct{})
+	var seen []string
+	var seenMu sync.Mutex
+	read := func(text string) {
+		seenMu.Lock()
+		defer seenMu.Unlock()
+		seen = append(seen, text)
+	}
+	for range 2 { // read while requests arrive
+		readers.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				j, err := json.Marshal(s.Journal())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				read(string(j))
+				r, err := tryCall(s, http.MethodGet, "/_mock/journal", "")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				read(string(r.Body))
+			}
+		})
+	}
+	var writers sync.WaitGroup
+	for g := range 4 {
+		writers.Go(func() {
+			for i := range 30 { // 120 requests wrap the 40-entry ring three times
+				if _, err := tryCall(s, http.MethodPost, "/api/v2/query", bodies[(g+i)%len(bodies)]); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	writers.Wait()
+	close(stop)
+	readers.Wait()
+	entries := s.Journal()
+	if len(entries) != 40 {
+		t.Fatalf("journal has %d entries, want 40", len(entries))
+	}
+	for _, e := range entries {
+		read(e.Body)
+	}
+	for i, text := range seen {
+		if strings.Contains(text, canary) {
+			t.Fatalf("reading %d of the journal shows the key: %.300s", i, text)
+		}
+	}
+	// Each stored body is exactly what eager redaction gives.
+	want := map[string]bool{}
+	for _, b := range bodies {
+		want[journalRedact(b)] = true
+	}
+	for _, e := range entries {
+		if !want[e.Body] {
+			t.Errorf("journal body %.200q is none of the redacted bodies sent", e.Body)
+		}
+	}
+	// Once read, no record holds a raw body any more.
+	s.journal.Snapshot()
+	for _, rec := range s.journal.Snapshot() {
+		if rec.raw != nil {
+			t.Fatalf("record %d kept its raw body after a read", rec.entry.Seq)
+		}
+	}
+}
+
+// journalRedact is the eager redaction the journal did before it was lazy.
+func journalRedact(body string) string {
+	return journalpkg.Redact([]byte(body), MaxJournalBody)
 }

@@ -73,7 +73,7 @@ type Server struct {
 	jobs      *jobs.Store[jobQuery]
 	jobTTL    time.Duration
 	maxJobs   int
-	journal   *journal.Ring[JournalEntry]
+	journal   *journal.Ring[journalRecord]
 	journalOn bool
 	limiter   *rateLimiter // nil = no limit
 
@@ -144,7 +144,7 @@ func Start(opts ...Option) (*Server, error) {
 		faults:           inj,
 		jobTTL:           cfg.jobTTL,
 		maxJobs:          cfg.maxJobs,
-		journal:          journal.New[JournalEntry](cfg.journalSize),
+		journal:          newJournal(cfg.journalSize),
 		journalOn:        cfg.journalSize > 0,
 		headlineClusters: cfg.headlineClusters,
 		headlineArticles: cfg.headlineArticles,

@@ -1,6 +1,6 @@
 // Package journal keeps the mock server's request journal: a fixed-size ring
 // buffer of entries, and the redaction that strips API keys from request
-// bodies before anything is stored.
+// bodies before anything is read.
 package journal
 
 import "sync"
@@ -12,12 +12,24 @@ type Ring[T any] struct {
 	entries []T // capacity fixed at construction
 	next    int // index the next entry is written to once the buffer is full
 	full    bool
+	seal    func(*T)
 }
 
 // New returns a ring holding at most size entries. A size of zero or less
 // gives a ring that stores nothing.
 func New[T any](size int) *Ring[T] {
 	return &Ring[T]{entries: make([]T, 0, max(size, 0))}
+}
+
+// NewSealed is New with a seal: Snapshot calls seal on every stored entry,
+// under the ring's lock, before copying it out, so that work such as
+// redaction is paid only for entries that are read, and no reader ever
+// sees an entry that was not sealed. seal must be idempotent and must not
+// call the ring.
+func NewSealed[T any](size int, seal func(*T)) *Ring[T] {
+	r := New[T](size)
+	r.seal = seal
+	return r
 }
 
 // Add appends an entry, evicting the oldest one when the ring is full.
@@ -38,10 +50,16 @@ func (r *Ring[T]) Add(e T) {
 	r.next = (r.next + 1) % len(r.entries)
 }
 
-// Snapshot returns a copy of the stored entries, oldest first.
+// Snapshot returns a copy of the stored entries, oldest first, each sealed
+// (see NewSealed).
 func (r *Ring[T]) Snapshot() []T {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.seal != nil {
+		for i := range r.entries {
+			r.seal(&r.entries[i])
+		}
+	}
 	out := make([]T, 0, len(r.entries))
 	out = append(out, r.entries[r.next:]...)
 	return append(out, r.entries[:r.next]...)

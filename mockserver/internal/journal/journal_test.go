@@ -128,3 +128,29 @@ func TestMembers(t *testing.T) {
 		t.Fatalf("empty object: %v", got)
 	}
 }
+
+func TestSealedRingSealsBeforeEveryRead(t *testing.T) {
+	t.Parallel()
+	type rec struct {
+		raw, sealed string
+		seals       int
+	}
+	r := NewSealed(2, func(x *rec) {
+		if x.raw != "" {
+			x.sealed, x.raw = strings.ToUpper(x.raw), ""
+			x.seals++
+		}
+	})
+	r.Add(rec{raw: "a"})
+	r.Add(rec{raw: "b"})
+	r.Add(rec{raw: "c"}) // evicts "a" unsealed
+	want := []rec{{sealed: "B", seals: 1}, {sealed: "C", seals: 1}}
+	if diff := cmp.Diff(want, r.Snapshot(), cmp.AllowUnexported(rec{})); diff != "" {
+		t.Fatalf("first snapshot (-want +got):\n%s", diff)
+	}
+	r.Add(rec{raw: "d"})
+	want = []rec{{sealed: "C", seals: 1}, {sealed: "D", seals: 1}}
+	if diff := cmp.Diff(want, r.Snapshot(), cmp.AllowUnexported(rec{})); diff != "" {
+		t.Fatalf("second snapshot, each entry sealed once (-want +got):\n%s", diff)
+	}
+}
