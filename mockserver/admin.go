@@ -19,6 +19,7 @@ const OpenAPIPath = "/openapi.yaml"
 //	GET  /_mock/health   {"state": "SUCCESS", "articles": N, "jobs": N, "date_shift_seconds": N}
 //	GET  /_mock/journal  {"state": "SUCCESS", "entries": [JournalEntry…]}
 //	POST /_mock/reset    {"state": "SUCCESS"}; the same as Server.Reset
+//	GET  /_mock/record   {"state": "SUCCESS", "recording": …}; see RecordSummary
 //
 // They need no api_key, are not journaled and never get faults.
 const adminPrefix = "/_mock/"
@@ -43,6 +44,12 @@ var adminRoutes = map[string]adminRoute{
 			Entries []JournalEntry `json:"entries"`
 		}{"SUCCESS", s.Journal()}
 	}},
+	adminPrefix + "record": {http.MethodGet, func(s *Server) any {
+		return struct {
+			State string `json:"state"`
+			RecordSummary
+		}{"SUCCESS", s.RecordSummary()}
+	}},
 	adminPrefix + "reset": {http.MethodPost, func(s *Server) any {
 		s.Reset()
 		return struct {
@@ -66,7 +73,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case !found:
 		status, body = http.StatusNotFound, errorBody(fmt.Sprintf(
-			"there is no endpoint at %s: the mock's own endpoints are GET /_mock/health, GET /_mock/journal and POST /_mock/reset",
+			"there is no endpoint at %s: the mock's own endpoints are GET /_mock/health, GET /_mock/journal, GET /_mock/record and POST /_mock/reset",
 			quoteShort(r.URL.Path)))
 	case r.Method != route.method:
 		h.Set("Allow", route.method)

@@ -89,6 +89,17 @@
 // Every API request is recorded (Server.Journal, newest last, at most
 // DefaultJournalSize) with its redacted body. X-Request-Id is on every
 // response, derived from the seed and a counter. The server also answers
-// GET /_mock/health, GET /_mock/journal and POST /_mock/reset (see
-// Server.Reset), which need no key and are never journaled or faulted.
+// GET /_mock/health, GET /_mock/journal, GET /_mock/record and POST
+// /_mock/reset (see Server.Reset), which need no key and are never
+// journaled or faulted.
+//
+// # Recording and replay
+//
+// WithRecord turns a Server into a proxy in front of the real service that
+// passes every request and answer on unchanged and records the articles
+// of the answers into a JSON Lines corpus (and the headline answers into a
+// file of their own), never the API key; RecordSummary and GET
+// /_mock/record say what it saw. LoadCorpusFile and WithCorpus serve the
+// recording with the full search semantics; LoadHeadlinesFile and
+// WithHeadlines replay the recorded headlines.
 package mockserver

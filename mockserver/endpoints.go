@@ -159,6 +159,11 @@ type headlineCluster struct {
 // first, abbreviated to the headline limits. The answer is cached per
 // document range.
 func (s *Server) serveHeadlines(x *exchange, _ fields) response {
+	if s.replayHeadlines != nil {
+		buf := getBuf()
+		*buf = append(*buf, s.replayHeadlines...)
+		return ok(buf)
+	}
 	to := x.now.Add(-s.shift)
 	lo, hi := s.corpus.window(to.Add(-HeadlineWindow), to)
 	hb := s.headlines.Load()

@@ -92,6 +92,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveAdmin(w, r)
 		return
 	}
+	if s.rec != nil {
+		s.serveRecord(w, r)
+		return
+	}
 	s.serveAPI(w, r)
 }
 

@@ -82,6 +82,8 @@ type config struct {
 	addr             string
 	headlineClusters int
 	headlineArticles int
+	record           recordConfig // record.go
+	headlines        *Headlines   // replay.go
 	errs             []error
 }
 

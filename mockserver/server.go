@@ -16,6 +16,7 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
+	"github.com/newssearch/newssearch-go/mockserver/internal/record"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
@@ -76,10 +77,12 @@ type Server struct {
 	journal   *journal.Ring[journalRecord]
 	journalOn bool
 	limiter   *rateLimiter // nil = no limit
+	rec       *recorder    // nil unless WithRecord
 
 	headlineClusters int
 	headlineArticles int
 	headlines        atomic.Pointer[headlineBody]
+	replayHeadlines  []byte // WithHeadlines, shifted
 
 	reqSeq   atomic.Uint64
 	jobSeq   atomic.Uint64
@@ -166,6 +169,14 @@ func Start(opts ...Option) (*Server, error) {
 	}
 	if !cfg.noDateShift && c.Len() > 0 {
 		s.shift = cfg.clock().Sub(c.Newest()).Truncate(time.Second)
+	}
+	if cfg.headlines != nil {
+		s.replayHeadlines = record.ShiftHeadlines(cfg.headlines.answer, s.shift)
+	}
+	if cfg.record.upstream != "" {
+		if s.rec, err = newRecorder(cfg.record, cfg.clock); err != nil {
+			return nil, err
+		}
 	}
 	s.baseCtx, s.cancel = context.WithCancel(context.Background())
 	s.handler = http.HandlerFunc(s.serveHTTP)

@@ -280,6 +280,7 @@ type loader struct {
 	traffic   map[string]siteTraffic // explicit traffic per site
 	embedLine int                    // line of the first embedding, -1 before one
 	embedLen  int
+	discard   bool // keep no articles (Checker)
 }
 
 // accept runs the checks across lines on a parsed line and keeps its
@@ -307,7 +308,9 @@ func (l *loader) accept(line int, p *parsedLine) error {
 		}
 	}
 	l.ids[a.ID] = line
-	l.articles = append(l.articles, *a)
+	if !l.discard {
+		l.articles = append(l.articles, *a)
+	}
 	return nil
 }
 

@@ -1,0 +1,44 @@
+package corpus
+
+// Checker runs LoadJSONL's checks on lines given one at a time, so that a
+// writer of corpus files (the recorder) appends only lines the loader
+// accepts: a file made of lines a Checker accepted, in the same order, loads.
+// It keeps what the cross-line checks need (ids, site traffic, embedding
+// length), not the articles. The zero value is unusable; call NewChecker.
+type Checker struct {
+	l    loader
+	line int
+}
+
+// NewChecker returns a Checker that has seen no line.
+func NewChecker() *Checker {
+	return &Checker{l: loader{ids: map[string]int{}, traffic: map[string]siteTraffic{}, embedLine: -1, discard: true}}
+}
+
+// Check decodes one line as LoadJSONL would, as the next line of the file,
+// and returns its article. A line that fails a check leaves the Checker as
+// it was; the error says what is wrong (without a line number).
+func (c *Checker) Check(text []byte) (Article, error) {
+	a, traffic, err := decodeLine(text)
+	if err != nil {
+		return Article{}, err
+	}
+	p := parsedLine{article: a, traffic: traffic}
+	if err := c.l.accept(c.line+1, &p); err != nil {
+		return Article{}, err
+	}
+	c.line++
+	return a, nil
+}
+
+// Has reports whether an accepted line had the _id id (lower case).
+func (c *Checker) Has(id string) bool {
+	_, ok := c.l.ids[id]
+	return ok
+}
+
+// Forget drops the _id id, as when a writer removes its line.
+func (c *Checker) Forget(id string) { delete(c.l.ids, id) }
+
+// Len returns how many lines were accepted and not forgotten.
+func (c *Checker) Len() int { return len(c.l.ids) }

@@ -1,0 +1,161 @@
+package record
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
+)
+
+func open(t *testing.T, drop ...string) (*Recorder, string) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.jsonl")
+	r, err := Open(Config{CorpusPath: path, HeadlinesPath: HeadlinesPathFor(path), Drop: drop,
+		Clock: func() time.Time { return time.Date(2025, 1, 19, 1, 4, 0, 0, time.UTC) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, path
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+const (
+	art1 = `{"_id":"AAAAAAAAAAAAAAAAAAAAAAAA","title":"One","url":"https://a.example/1","site":"a.example","datePublished":"2024-11-13 01:04:00","bodyText":"long","embeddings":[1,2]}`
+	art2 = `{"_id":"bbbbbbbbbbbbbbbbbbbbbbbb", "title" : "Two", "url":"https://a.example/2","site":"a.example","datePublished":"Wed, 13 Nov 2024 01:44:17 GMT"}`
+)
+
+func TestAnswerDropsDeduplicatesAndReplacesStubs(t *testing.T) {
+	t.Parallel()
+	r, path := open(t, "bodyText", "embeddings")
+	headlines := `{"headlines":[{"topic":"t","count":3,"articles":[` +
+		`{"title":"Two","url":"https://a.example/2","site":"a.example","datePublished":"2024-11-13 01:44:17","category":null},` +
+		`{"title":"Three","url":"https://a.example/3","site":"a.example","datePublished":"2024-11-13 02:00:00"}]}],"state":"SUCCESS"}`
+	for _, step := range []struct{ endpoint, body string }{
+		{"headlines", headlines},
+		{"query", `{"results":{"totalResults":2,"articles":[` + art1 + `,` + art2 + `]},"state":"SUCCESS"}`},
+		{"get-results", `{"articles":[` + art1 + `],"totalArticles":1,"page":1}`},
+		{"headlines", headlines},
+		{"query-async", `{"query_id":"q"}`},
+		{"query", `not json`},
+	} {
+		if err := r.Answer(step.endpoint, "", []byte(step.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	three := stubID("https://a.example/3")
+	want := `{"_id":"` + three + `","title":"Three","url":"https://a.example/3","site":"a.example","datePublished":"2024-11-13 02:00:00"}
+{"_id":"AAAAAAAAAAAAAAAAAAAAAAAA","title":"One","url":"https://a.example/1","site":"a.example","datePublished":"2024-11-13 01:04:00"}
+{"_id":"bbbbbbbbbbbbbbbbbbbbbbbb","title":"Two","url":"https://a.example/2","site":"a.example","datePublished":"Wed, 13 Nov 2024 01:44:17 GMT"}
+`
+	if diff := cmp.Diff(want, read(t, path)); diff != "" {
+		t.Errorf("corpus (-want +got):\n%s", diff)
+	}
+	if _, err := corpus.LoadJSONL(strings.NewReader(read(t, path))); err != nil {
+		t.Fatal(err)
+	}
+	s := r.Summary()
+	if s.ArticlesRecorded != 4 || s.ArticlesInFile != 3 || s.HeadlineStubs != 2 || s.Duplicates != 3 || s.HeadlineAnswers != 2 {
+		t.Errorf("summary %+v", s)
+	}
+	if got := read(t, HeadlinesPathFor(path)); got != `{"recorded_at":"2025-01-19T01:04:00Z","answer":`+compactString(headlines)+"}\n" {
+		t.Errorf("headlines file:\n%s", got)
+	}
+
+	// Reopened, the recorder knows the ids, URLs and stubs of the file.
+	again, err := Open(Config{CorpusPath: path, HeadlinesPath: HeadlinesPathFor(path)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := again.Answer("headlines", "", []byte(headlines)); err != nil {
+		t.Fatal(err)
+	}
+	if err := again.Answer("query", "", []byte(`{"articles":[{"_id":"cccccccccccccccccccccccc","title":"Three","url":"https://a.example/3","site":"a.example","datePublished":"2024-11-13"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, path); strings.Contains(got, three) || !strings.Contains(got, "cccccccccccccccccccccccc") || strings.Count(got, "\n") != 3 {
+		t.Errorf("after reopening:\n%s", got)
+	}
+	if s := again.Summary(); s.ArticlesInFile != 3 || s.HeadlinesInFile != 1 {
+		t.Errorf("reopened summary %+v", s)
+	}
+}
+
+func compactString(s string) string { return string(compact([]byte(s))) }
+
+func TestAnswerKeepsTheFileOnAWriteError(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "missing-dir", "c.jsonl")
+	r, err := Open(Config{CorpusPath: path, HeadlinesPath: path + ".h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.Answer("query", "", []byte(`{"articles":[`+art2+`]}`))
+	if err == nil {
+		t.Fatal("no error writing into a missing directory")
+	}
+	if s := r.Summary(); s.ArticlesRecorded != 0 || s.ArticlesInFile != 0 {
+		t.Errorf("summary after a failed write %+v", s)
+	}
+	if err := os.Mkdir(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Answer("query", "", []byte(`{"articles":[`+art2+`]}`)); err != nil || strings.Count(read(t, path), "\n") != 1 {
+		t.Errorf("the article was not recorded once the directory existed: %v", err)
+	}
+}
+
+func TestScrub(t *testing.T) {
+	t.Parallel()
+	const key = `K<"&>\EY-12345`
+	in := `{"a":"K\u003c\"\u0026\u003e\\EY-12345","b":"K<\"&>\\EY-12345","c":{"Api_Key":[1]}}`
+	want := `{"a":"[redacted]","b":"[redacted]","c":{"Api_Key":"[redacted]"}}`
+	if got := string(scrub([]byte(in), key)); got != want {
+		t.Errorf("scrub = %s\nwant   %s", got, want)
+	}
+	if got := string(scrub([]byte(`{"a":"short"}`), "short")); got != `{"a":"short"}` {
+		t.Errorf("a key under %d bytes is scrubbed: %s", MinScrubbedKey, got)
+	}
+}
+
+func TestDateFormat(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"Wed, 13 Nov 2024 01:44:17 GMT":   "RFC 1123 (Mon, 02 Jan 2006 15:04:05 GMT)",
+		"2025-01-19 01:04:00":             "YYYY-MM-DD HH:MM:SS",
+		"2025-01-19T01:04:00Z":            "RFC 3339 (2006-01-02T15:04:05Z07:00)",
+		"2025-01-19T01:04:00.123+02:00":   "RFC 3339 with fraction (2006-01-02T15:04:05.000Z07:00)",
+		"2025-01-19":                      "YYYY-MM-DD",
+		"Wed, 13 Nov 2024 01:44:17 +0100": "RFC 1123 with offset (Mon, 02 Jan 2006 15:04:05 -0700)",
+		"13/11/2024 1h":                   "unknown: 99/99/9999 9a",
+	} {
+		if got := dateFormat(in); got != want {
+			t.Errorf("dateFormat(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestShiftHeadlines(t *testing.T) {
+	t.Parallel()
+	in := `{"headlines":[{"topic":"datePublished","articles":[{"datePublished":"2025-01-19 01:04:00","x":{"datePublished":"2025-01-19"}},` +
+		`{"datePublished":"Sun, 19 Jan 2025 01:04:00 GMT"},{"datePublished":"soon"},{"datePublished":7}]}], "datePublished": "2025-01-19"}`
+	want := `{"headlines":[{"topic":"datePublished","articles":[{"datePublished":"2025-01-20 02:04:00","x":{"datePublished":"2025-01-19"}},` +
+		`{"datePublished":"Mon, 20 Jan 2025 02:04:00 GMT"},{"datePublished":"soon"},{"datePublished":7}]}],"datePublished": "2025-01-19"}`
+	if got := string(ShiftHeadlines([]byte(in), 25*time.Hour)); got != want {
+		t.Errorf("ShiftHeadlines =\n%s\nwant\n%s", got, want)
+	}
+}

@@ -1,0 +1,484 @@
+package mockserver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/mockserver/internal/record"
+)
+
+// MaxUpstreamAnswer is the largest answer a recording server takes from its
+// upstream (64 MiB); a larger one is answered 502.
+const MaxUpstreamAnswer = 64 << 20
+
+// recordConfig is what the recording options ask for.
+type recordConfig struct {
+	upstream      string
+	corpusPath    string
+	headlinesPath string
+	drop          []string
+	client        *http.Client
+}
+
+// WithRecord makes the server a recording proxy in front of the service at
+// upstream (for example "https://app.runathena.com"): every request to it
+// other than the /_mock/ endpoints and /openapi.yaml goes to upstream with
+// its method, path, query, headers and body unchanged (the API key
+// included), and upstream's answer comes back unchanged: status, headers
+// (but hop-by-hop ones) and body. An upstream that drops the connection or
+// cuts its answer short is passed on the same way; one that cannot be
+// reached is answered 502.
+//
+// Every article of a successful search, get-results or headlines answer is
+// added to the JSON Lines corpus at corpusPath, in the form LoadCorpus
+// reads, unless an article with its _id is there already. Each article is
+// kept with every member the service sent, unknown ones too, but those named
+// by WithRecordDrop. An article of a headline cluster, which has no _id, is
+// kept under a made-up one (24 hex digits of a hash of its URL) until the
+// same URL comes in a search answer, whose article then replaces it. An
+// article the corpus loader would refuse is left out and listed in the
+// summary. Headline answers go to a file of their own (WithRecordHeadlines)
+// that WithHeadlines replays.
+//
+// Both files are only ever replaced whole, by writing a new file beside
+// them and renaming it over the old one, so they hold whole lines at every
+// instant, even if the process is killed; an existing file is added to, and
+// its articles are not recorded again. The API key never reaches the files,
+// the journal or the log: every api_key member is redacted, and every
+// occurrence of the request's key of at least 8 characters is replaced by
+// "[redacted]".
+//
+// A recording server injects no faults, applies no rate limit and checks
+// no key: the upstream decides. The X-Mock-Fault header is passed on like
+// any other, so a mock upstream can be told to fail. RecordSummary (and
+// GET /_mock/record) tells what was recorded.
+func WithRecord(upstream, corpusPath string) Option {
+	return func(c *config) {
+		u, err := url.Parse(upstream)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			c.fail("WithRecord(%s, …): pass the upstream's base URL, such as \"https://app.runathena.com\"", quoteShort(upstream))
+			return
+		}
+		if strings.TrimSpace(corpusPath) == "" {
+			c.fail("WithRecord(…, %q): pass the path of the JSON Lines file to record into", corpusPath)
+			return
+		}
+		c.record.upstream, c.record.corpusPath = upstream, corpusPath
+	}
+}
+
+// WithRecordHeadlines sets the file a recording server keeps headline
+// answers in, one JSON object per line ({"recorded_at": …, "answer": …});
+// by default it is the corpus path with ".jsonl" replaced by
+// ".headlines.jsonl".
+func WithRecordHeadlines(path string) Option {
+	return func(c *config) {
+		if strings.TrimSpace(path) == "" {
+			c.fail("WithRecordHeadlines(%q): pass a file path, or leave the option out", path)
+			return
+		}
+		c.record.headlinesPath = path
+	}
+}
+
+// WithRecordDrop makes a recording server leave the named article members
+// out of the corpus it writes, e.g. "bodyText" and "embeddings", to keep it
+// small. The members the corpus needs (_id, title, url, site and
+// datePublished) cannot be dropped. Summaries still count what was sent.
+func WithRecordDrop(fields ...string) Option {
+	return func(c *config) {
+		for _, f := range fields {
+			if strings.TrimSpace(f) == "" {
+				c.fail("WithRecordDrop: a field name is blank: name article members such as \"bodyText\"")
+				return
+			}
+		}
+		c.record.drop = append(c.record.drop, fields...)
+	}
+}
+
+// WithRecordClient sets the HTTP client a recording server reaches its
+// upstream with. The default uses the environment's proxy settings, never
+// follows redirects (they are passed on) and sets no overall time limit
+// beyond the caller's own.
+func WithRecordClient(client *http.Client) Option {
+	return func(c *config) {
+		if client == nil {
+			c.fail("WithRecordClient(nil): pass an *http.Client, or leave the option out")
+			return
+		}
+		c.record.client = client
+	}
+}
+
+// recorder is the proxy state of a recording server.
+type recorder struct {
+	upstream *url.URL
+	client   *http.Client
+	files    [2]string // corpus, headlines
+	rec      *record.Recorder
+
+	writeErrors    int
+	lastWriteError string
+}
+
+// newRecorder opens the recording files; cfg.upstream is set.
+func newRecorder(cfg recordConfig, clock func() time.Time) (*recorder, error) {
+	u, _ := url.Parse(cfg.upstream) // checked by WithRecord
+	if cfg.headlinesPath == "" {
+		cfg.headlinesPath = record.HeadlinesPathFor(cfg.corpusPath)
+	}
+	rec, err := record.Open(record.Config{
+		CorpusPath: cfg.corpusPath, HeadlinesPath: cfg.headlinesPath, Drop: cfg.drop,
+		Modeled: jsonNames(reflect.TypeFor[newssearch.Article]()), HeadlineModeled: jsonNames(reflect.TypeFor[newssearch.HeadlineArticle]()),
+		Clock: clock,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mockserver: WithRecord: %w", err)
+	}
+	client := cfg.client
+	if client == nil {
+		client = &http.Client{
+			Transport: &http.Transport{
+				Proxy:               http.ProxyFromEnvironment,
+				DialContext:         (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
+				TLSHandshakeTimeout: 10 * time.Second,
+				MaxIdleConnsPerHost: 16,
+				IdleConnTimeout:     30 * time.Second,
+			},
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		}
+	}
+	return &recorder{upstream: u, client: client, files: [2]string{cfg.corpusPath, cfg.headlinesPath}, rec: rec}, nil
+}
+
+// jsonNames returns the JSON member names of a struct's fields.
+func jsonNames(t reflect.Type) map[string]bool {
+	names := map[string]bool{}
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			names[name] = true
+		}
+	}
+	return names
+}
+
+// hopHeaders are the headers of one connection, which a proxy does not
+// pass on; Accept-Encoding is left to the upstream client, which asks for
+// gzip and unpacks it itself so that the answer can be recorded.
+var hopHeaders = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate",
+	"Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade", "Content-Length"}
+
+func copyHeaders(dst, src http.Header, drop ...string) {
+	for name, values := range src {
+		dst[name] = append([]string(nil), values...)
+	}
+	for _, v := range src.Values("Connection") {
+		for name := range strings.SplitSeq(v, ",") {
+			dst.Del(strings.TrimSpace(name))
+		}
+	}
+	for _, name := range append(hopHeaders, drop...) {
+		dst.Del(name)
+	}
+}
+
+// serveRecord passes one request to the upstream and its answer back,
+// recording what it holds.
+func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
+	n := s.reqSeq.Add(1)
+	x := &exchange{started: time.Now(), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method, Path: r.URL.Path}}
+	x.entry.Time = s.clock()
+	rc := s.rec
+	endpoint := strings.TrimPrefix(r.URL.Path, "/api/v2/")
+	if routes[r.URL.Path] == nil {
+		endpoint = r.URL.Path
+	}
+	abort := false
+	defer func() {
+		s.finish(x)
+		if abort {
+			panic(http.ErrAbortHandler)
+		}
+	}()
+	fail := func(status int, outcome, msg string) {
+		rc.rec.Exchange(endpoint, outcome)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Request-Id", x.entry.RequestID)
+		b := errorBody(msg)
+		x.entry.Status = status
+		writeRaw(w, status, 0, b, len(b))
+	}
+	var aerr *apiError
+	if x.body, aerr = readBody(w, r); aerr != nil {
+		fail(aerr.status, strconv.Itoa(aerr.status), aerr.msg)
+		return
+	}
+	key := record.APIKey(x.body)
+	if endpoint == EndpointGetResults {
+		x.entry.QueryID = record.QueryID(x.body, maxEchoedID)
+	}
+	target := *rc.upstream
+	target.Path = strings.TrimSuffix(target.Path, "/") + r.URL.Path
+	target.RawPath = ""
+	target.RawQuery = r.URL.RawQuery
+	wrote := false
+	ctx := httptrace.WithClientTrace(r.Context(), &httptrace.ClientTrace{
+		WroteRequest: func(i httptrace.WroteRequestInfo) { wrote = wrote || i.Err == nil },
+	})
+	req, err := http.NewRequestWithContext(ctx, r.Method, target.String(), bytes.NewReader(x.body))
+	if err != nil {
+		fail(http.StatusBadGateway, "unreachable", fmt.Sprintf("the recording proxy could not build the upstream request (%v): check the upstream URL given to -record", err))
+		return
+	}
+	copyHeaders(req.Header, r.Header, "Accept-Encoding")
+	if r.Body == nil || r.ContentLength == 0 && len(x.body) == 0 {
+		req.Body, req.ContentLength = http.NoBody, 0
+	}
+	resp, err := rc.client.Do(req)
+	if err != nil {
+		if wrote || errors.Is(r.Context().Err(), context.Canceled) {
+			rc.rec.Exchange(endpoint, "dropped")
+			x.entry.Fault = "upstream: dropped the connection"
+			s.logger.Warn("mockserver record: the upstream dropped the connection; dropping the client's", "path", r.URL.Path, "error", err.Error())
+			abort = true
+			return
+		}
+		s.logger.Warn("mockserver record: the upstream cannot be reached", "upstream", rc.upstream.Redacted(), "error", err.Error())
+		fail(http.StatusBadGateway, "unreachable", fmt.Sprintf(
+			"the recording proxy cannot reach the upstream %s (%v): check the URL given to -record and the network", rc.upstream.Redacted(), err))
+		return
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxUpstreamAnswer+1))
+	if err == nil && len(body) > MaxUpstreamAnswer {
+		fail(http.StatusBadGateway, "too large", fmt.Sprintf(
+			"the upstream's answer is larger than %d bytes, which the recording proxy does not take: narrow the request", MaxUpstreamAnswer))
+		return
+	}
+	h := w.Header()
+	copyHeaders(h, resp.Header)
+	if _, ok := h["Content-Type"]; !ok {
+		h["Content-Type"] = nil // as the upstream sent it: none, not a sniffed one
+	}
+	if id := resp.Header.Get("X-Request-Id"); id != "" && len(id) <= 128 {
+		x.entry.RequestID = id
+	}
+	x.entry.Status = resp.StatusCode
+	if err != nil { // cut short: pass on what came, then cut the client off too
+		rc.rec.Exchange(endpoint, "truncated")
+		x.entry.Fault = "upstream: truncated the answer"
+		s.logger.Warn("mockserver record: the upstream cut its answer short; cutting the client's", "path", r.URL.Path, "error", err.Error())
+		if resp.ContentLength > 0 {
+			h.Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
+		}
+		s.finish(x)
+		w.WriteHeader(resp.StatusCode)
+		_, _ = w.Write(body)
+		_ = http.NewResponseController(w).Flush()
+		abort = true
+		return
+	}
+	rc.rec.Exchange(endpoint, strconv.Itoa(resp.StatusCode))
+	if endpoint == EndpointQueryAsync && resp.StatusCode/100 == 2 {
+		x.entry.QueryID = record.QueryID(body, maxEchoedID)
+	}
+	if resp.StatusCode/100 == 2 {
+		if err := rc.rec.Answer(endpoint, key, body); err != nil {
+			s.recordWriteError(err)
+		}
+	}
+	s.finish(x)
+	writeRaw(w, resp.StatusCode, 0, body, len(body))
+}
+
+// recordWriteError notes a recording file that could not be written; the
+// client still gets its answer.
+func (s *Server) recordWriteError(err error) {
+	s.mu.Lock()
+	s.rec.writeErrors++
+	s.rec.lastWriteError = err.Error()
+	s.mu.Unlock()
+	s.logger.Error("mockserver record: could not write the recording; this answer's articles are not recorded", "error", err.Error())
+}
+
+// RecordSummary is what a recording server (WithRecord) has seen since it
+// started, as GET /_mock/record shows it. Lists are in a fixed order.
+type RecordSummary struct {
+	// Recording is false for a server started without WithRecord; the
+	// other fields are then empty.
+	Recording bool `json:"recording"`
+	// Upstream is the upstream's URL, without any password.
+	Upstream string `json:"upstream,omitempty"`
+	// CorpusFile and HeadlinesFile are the files recorded into.
+	CorpusFile    string `json:"corpus_file,omitempty"`
+	HeadlinesFile string `json:"headlines_file,omitempty"`
+	// RequestsProxied counts the requests passed to the upstream;
+	// Requests splits them by endpoint ("query", …, or the path of any
+	// other), Outcomes by what came back: the HTTP status, "dropped",
+	// "truncated", "unreachable" or "too large".
+	RequestsProxied int            `json:"requests_proxied"`
+	Requests        map[string]int `json:"requests"`
+	Outcomes        map[string]int `json:"outcomes"`
+	// ArticlesSeen counts the articles of the answers, repeats included;
+	// ArticlesRecorded those added to the corpus file by this server;
+	// ArticlesInFile those the file holds now; Duplicates those already
+	// recorded; HeadlineStubs the headline articles recorded under a made-up
+	// _id; ArticlesRejected those the corpus loader would refuse, the first
+	// of which Rejections lists with the reason.
+	ArticlesSeen     int               `json:"articles_seen"`
+	ArticlesRecorded int               `json:"articles_recorded"`
+	ArticlesInFile   int               `json:"articles_in_file"`
+	Duplicates       int               `json:"duplicates"`
+	HeadlineStubs    int               `json:"headline_stubs"`
+	ArticlesRejected int               `json:"articles_rejected"`
+	Rejections       []RecordRejection `json:"rejections"`
+	// HeadlineAnswers counts the headline answers seen; HeadlinesInFile the
+	// answers the headlines file holds (a repeat of the last one is not
+	// written again).
+	HeadlineAnswers int `json:"headline_answers"`
+	HeadlinesInFile int `json:"headlines_in_file"`
+	// UnmodeledFields are the article members the SDK's Article (or, for
+	// headline articles, HeadlineArticle) has no field for, with how often
+	// each was seen.
+	UnmodeledFields []RecordField `json:"unmodeled_fields"`
+	// DateFormats are the layouts datePublished came in.
+	DateFormats []RecordDateFormat `json:"date_formats"`
+	// CountFields are the numeric members of search and get-results
+	// answers other than page ("totalResults", "results.totalResults", …).
+	CountFields []RecordField `json:"count_fields"`
+	// WriteErrors counts answers whose articles could not be written;
+	// LastWriteError is the last such error.
+	WriteErrors    int    `json:"write_errors"`
+	LastWriteError string `json:"last_write_error,omitempty"`
+}
+
+// RecordRejection is an article a recording left out.
+type RecordRejection struct {
+	// ID is the article's _id as sent ("" when it had none).
+	ID string `json:"_id"`
+	// Endpoint is the endpoint whose answer held it.
+	Endpoint string `json:"endpoint"`
+	// Reason is the corpus loader's objection.
+	Reason string `json:"reason"`
+}
+
+// RecordField is a member name, where it was seen ("article", "headline
+// article", or an endpoint) and how often.
+type RecordField struct {
+	Where string `json:"where"`
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// RecordDateFormat is a layout datePublished came in, where ("article" or
+// "headline article"), how often, and the first value seen in it.
+type RecordDateFormat struct {
+	Where   string `json:"where"`
+	Format  string `json:"format"`
+	Example string `json:"example,omitempty"`
+	Count   int    `json:"count"`
+}
+
+// RecordSummary returns what the recording has seen so far; Recording is
+// false for a server started without WithRecord.
+func (s *Server) RecordSummary() RecordSummary {
+	if s.rec == nil {
+		return RecordSummary{}
+	}
+	in := s.rec.rec.Summary()
+	out := RecordSummary{
+		Recording: true, Upstream: s.rec.upstream.Redacted(), CorpusFile: s.rec.files[0], HeadlinesFile: s.rec.files[1],
+		RequestsProxied: in.RequestsProxied, Requests: in.Requests, Outcomes: in.Outcomes,
+		ArticlesSeen: in.ArticlesSeen, ArticlesRecorded: in.ArticlesRecorded, ArticlesInFile: in.ArticlesInFile,
+		Duplicates: in.Duplicates, HeadlineStubs: in.HeadlineStubs, ArticlesRejected: in.ArticlesRejected,
+		Rejections: []RecordRejection{}, HeadlineAnswers: in.HeadlineAnswers, HeadlinesInFile: in.HeadlinesInFile,
+		UnmodeledFields: recordFields(in.UnmodeledFields), DateFormats: []RecordDateFormat{}, CountFields: recordFields(in.CountFields),
+	}
+	for _, r := range in.Rejections {
+		out.Rejections = append(out.Rejections, RecordRejection{ID: r.ID, Endpoint: r.Endpoint, Reason: r.Reason})
+	}
+	for _, d := range in.DateFormats {
+		out.DateFormats = append(out.DateFormats, RecordDateFormat{Where: d.Where, Format: d.Format, Example: d.Example, Count: d.Count})
+	}
+	s.mu.Lock()
+	out.WriteErrors, out.LastWriteError = s.rec.writeErrors, s.rec.lastWriteError
+	s.mu.Unlock()
+	return out
+}
+
+func recordFields(in []record.Field) []RecordField {
+	out := make([]RecordField, 0, len(in))
+	for _, f := range in {
+		out = append(out, RecordField{Where: f.Where, Name: f.Name, Count: f.Count})
+	}
+	return out
+}
+
+// String writes the summary as lines of text, as newsmock prints it at exit.
+func (r RecordSummary) String() string {
+	if !r.Recording {
+		return "not recording\n"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "recorded from %s into %s and %s\n", r.Upstream, r.CorpusFile, r.HeadlinesFile)
+	fmt.Fprintf(&b, "requests proxied: %d%s; outcomes:%s\n", r.RequestsProxied, countList(" (", r.Requests, ")"), countList(" ", r.Outcomes, ""))
+	fmt.Fprintf(&b, "articles: %d seen, %d recorded (%d from headlines only), %d already recorded, %d rejected; %d in the file\n",
+		r.ArticlesSeen, r.ArticlesRecorded, r.HeadlineStubs, r.Duplicates, r.ArticlesRejected, r.ArticlesInFile)
+	for _, rj := range r.Rejections {
+		fmt.Fprintf(&b, "  rejected %q from %s: %s\n", rj.ID, rj.Endpoint, rj.Reason)
+	}
+	fmt.Fprintf(&b, "headline answers: %d seen, %d in the file\n", r.HeadlineAnswers, r.HeadlinesInFile)
+	b.WriteString("fields the SDK does not model:")
+	if len(r.UnmodeledFields) == 0 {
+		b.WriteString(" none")
+	}
+	for _, f := range r.UnmodeledFields {
+		fmt.Fprintf(&b, " %s (%s, %d)", f.Name, f.Where, f.Count)
+	}
+	b.WriteString("\ndate formats:")
+	if len(r.DateFormats) == 0 {
+		b.WriteString(" none")
+	}
+	for _, d := range r.DateFormats {
+		fmt.Fprintf(&b, "\n  %s: %s, %d (e.g. %q)", d.Where, d.Format, d.Count, d.Example)
+	}
+	b.WriteString("\ncount fields:")
+	if len(r.CountFields) == 0 {
+		b.WriteString(" none")
+	}
+	for _, f := range r.CountFields {
+		fmt.Fprintf(&b, " %s.%s (%d)", f.Where, f.Name, f.Count)
+	}
+	b.WriteString("\n")
+	if r.WriteErrors > 0 {
+		fmt.Fprintf(&b, "write errors: %d; last: %s\n", r.WriteErrors, r.LastWriteError)
+	}
+	return b.String()
+}
+
+// countList writes a map of counts in key order: "a 1, b 2".
+func countList(open string, m map[string]int, close string) string {
+	if len(m) == 0 {
+		return open + "none" + close
+	}
+	parts := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return open + strings.Join(parts, ", ") + close
+}
