@@ -119,6 +119,8 @@ type settings struct {
 	jitterSeed1 uint64
 	jitterSeed2 uint64
 	seeded      bool
+	stall       time.Duration
+	stallSet    bool
 }
 
 // Option configures a Client. Options are applied in order; a later option
@@ -145,11 +147,29 @@ func WithBaseURL(baseURL string) Option {
 // its Transport, Timeout, Jar and redirect policy and never modifies it, with
 // one exception to the policy: a redirect to another scheme or host is never
 // followed, since it would resend the request body, API key included,
-// there; it becomes an *APIError. Without this option the Client uses a
-// client with the default transport and a per-attempt timeout of
-// DefaultHTTPTimeout.
+// there; it becomes an *APIError. The Client never calls
+// CloseIdleConnections on hc or its Transport, so a failed or cancelled call
+// does not drop connections that the rest of the program shares. Without
+// this option the Client uses a client with the default transport (see
+// WithStallTimeout) and a per-attempt timeout of DefaultHTTPTimeout; pass
+// WithHTTPClient(http.DefaultClient) to follow a later replacement of
+// http.DefaultTransport, such as httpmock.Activate after NewClient.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(s *settings) { s.httpClient, s.httpSet = hc, true }
+}
+
+// WithStallTimeout sets how long one attempt may wait for the service's
+// next sign of life: first the response headers, then each read of the
+// body. An attempt that waits longer is abandoned with an error matching
+// ErrAttemptTimeout (never context.DeadlineExceeded) and retried like any
+// transport failure. It applies to every Client, with or without
+// WithHTTPClient; 0 turns it off. The default is DefaultStallTimeout.
+//
+// It is a limit on silence, not on the length of an attempt: a large
+// response that keeps arriving is never cut. Bound a whole call with a
+// context deadline.
+func WithStallTimeout(d time.Duration) Option {
+	return func(s *settings) { s.stall, s.stallSet = d, true }
 }
 
 // WithMaxRetries sets how many times a failed attempt is retried (0 disables
@@ -216,6 +236,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		waitMin:    DefaultRetryWaitMin,
 		waitMax:    DefaultRetryWaitMax,
 		userAgent:  "newssearch-go/" + Version,
+		stall:      DefaultStallTimeout,
 	}
 	for _, opt := range opts {
 		if opt != nil {
@@ -241,7 +262,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	if hc == nil {
 		hc = defaultHTTPClient()
 	}
-	hc = keepKeyAtHome(hc)
+	hc = wrapHTTPClient(hc, s.stall)
 	cfg := &config{
 		apiKey:       &s.apiKey,
 		baseURL:      base,
@@ -280,6 +301,9 @@ func (s *settings) validate() (string, error) {
 	}
 	if s.httpSet && s.httpClient == nil {
 		return "", errors.New("newssearch: WithHTTPClient(nil): pass a non-nil *http.Client or leave the option out")
+	}
+	if s.stall < 0 {
+		return "", fmt.Errorf("newssearch: WithStallTimeout(%v): the timeout must not be negative: pass a duration such as 30*time.Second, or 0 to turn it off", s.stall)
 	}
 	if s.maxRetries < 0 {
 		return "", fmt.Errorf("newssearch: WithMaxRetries(%d): the retry count must not be negative: pass 0 to disable retries", s.maxRetries)
@@ -325,66 +349,51 @@ func normaliseBaseURL(raw string) (string, error) {
 }
 
 // String describes the Client without revealing the API key.
-func (c Client) String() string {
-	if c.cfg == nil {
+func (c *Client) String() string {
+	if c == nil || c.cfg == nil {
 		return "newssearch.Client{unconfigured: use newssearch.NewClient}"
 	}
 	return fmt.Sprintf("newssearch.Client{BaseURL: %q, APIKey: [REDACTED], MaxRetries: %d}", c.cfg.baseURL, c.cfg.maxRetries)
 }
 
 // GoString is used by the %#v verb; like String it never reveals the API key.
-func (c Client) GoString() string { return c.String() }
+func (c *Client) GoString() string { return c.String() }
 
 // errNoClient reports a Client that was not made by NewClient.
 var errNoClient = errors.New("newssearch: the Client was not created by NewClient: use newssearch.NewClient")
 
 // defaultHTTPClient is the HTTP client of a Client built without
 // WithHTTPClient, with a per-attempt timeout of DefaultHTTPTimeout.
+//
+// Its transport is chosen once, here: a copy of http.DefaultTransport with
+// enough idle connections per host for MaxPrefetch concurrent page fetches
+// (net/http keeps only 2, so concurrent paging would redial for most
+// pages), or, when the program has replaced http.DefaultTransport by
+// something else (httpmock.Activate does), that replacement as it is. A
+// program that replaces http.DefaultTransport after NewClient and wants the
+// Client to follow passes WithHTTPClient(http.DefaultClient), whose nil
+// Transport net/http resolves on every request.
 func defaultHTTPClient() *http.Client {
-	return &http.Client{Transport: newDefaultTransport(), Timeout: DefaultHTTPTimeout}
-}
-
-// defaultTransport is net/http's default transport with enough idle
-// connections per host for MaxPrefetch concurrent page fetches (net/http
-// keeps only 2, so concurrent paging would redial for most pages). When a
-// program replaces http.DefaultTransport (httpmock.Activate does), requests
-// go to the replacement, as they would with a plain http.Client.
-type defaultTransport struct {
-	orig http.RoundTripper // http.DefaultTransport when the Client was made
-	own  *http.Transport   // the tuned copy of it
-}
-
-func newDefaultTransport() http.RoundTripper {
-	orig := http.DefaultTransport
-	t, ok := orig.(*http.Transport)
-	if !ok {
-		return orig
+	rt := http.DefaultTransport
+	if t, ok := rt.(*http.Transport); ok {
+		own := t.Clone()
+		own.MaxIdleConnsPerHost = MaxPrefetch
+		rt = own
 	}
-	own := t.Clone()
-	own.MaxIdleConnsPerHost = MaxPrefetch
-	return &defaultTransport{orig: orig, own: own}
+	return &http.Client{Transport: rt, Timeout: DefaultHTTPTimeout}
 }
 
-// RoundTrip sends r through the tuned transport, or through
-// http.DefaultTransport if the program has replaced it since.
-func (d *defaultTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if current := http.DefaultTransport; current != d.orig {
-		return current.RoundTrip(r)
-	}
-	return d.own.RoundTrip(r)
-}
-
-// CloseIdleConnections closes the tuned transport's idle connections.
-func (d *defaultTransport) CloseIdleConnections() { d.own.CloseIdleConnections() }
-
-// keepKeyAtHome returns a copy of hc (hc itself is never modified) that does
-// not follow a redirect to another scheme or host. A 307 or 308 redirect
-// resends a POST body, and the API key travels in the body, so following one
-// would hand the key to whatever host the response named. Such a response
-// becomes an *APIError instead. Redirects within the same origin follow
-// hc's own policy.
-func keepKeyAtHome(hc *http.Client) *http.Client {
+// wrapHTTPClient returns a copy of hc (hc itself is never modified) whose
+// transport is an sdkTransport around hc's (see sdkTransport: stall
+// limit, caller's idle connections left alone) and which does not follow a
+// redirect to another scheme or host. A 307 or 308 redirect resends a POST
+// body, and the API key travels in the body, so following one would hand
+// the key to whatever host the response named. Such a response becomes an
+// *APIError instead. Redirects within the same origin follow hc's own
+// policy.
+func wrapHTTPClient(hc *http.Client, stall time.Duration) *http.Client {
 	safe := *hc
+	safe.Transport = &sdkTransport{next: hc.Transport, stall: stall}
 	next := hc.CheckRedirect
 	safe.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if origin := via[0].URL; req.URL.Scheme != origin.Scheme || req.URL.Host != origin.Host {

@@ -186,21 +186,25 @@ func TestUserAgentAndHeaders(t *testing.T) {
 
 func TestClientString(t *testing.T) {
 	t.Parallel()
-	c, err := NewClient(WithAPIKey("k"), WithoutEnvironment(), WithBaseURL("http://127.0.0.1:1/p"), WithMaxRetries(2))
+	c, err := NewClient(WithAPIKey(sdkCanary), WithoutEnvironment(), WithBaseURL("http://127.0.0.1:1/p"), WithMaxRetries(2))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `newssearch.Client{BaseURL: "http://127.0.0.1:1/p", APIKey: [REDACTED], MaxRetries: 2}`
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
-		for _, v := range []any{c, *c} {
-			if got := fmt.Sprintf(verb, v); got != want {
-				t.Errorf("Sprintf(%q, %T) = %q, want %q", verb, v, got, want)
-			}
+		if got := fmt.Sprintf(verb, c); got != want {
+			t.Errorf("Sprintf(%q, c) = %q, want %q", verb, got, want)
+		}
+		// Every method has a pointer receiver, so a dereferenced Client
+		// prints by reflection: it must still not reach the key.
+		if got := fmt.Sprintf(verb, *c); strings.Contains(got, sdkCanary) {
+			t.Errorf("Sprintf(%q, *c) = %q shows the API key", verb, got)
 		}
 	}
-	var zero Client
-	if got := zero.String(); !strings.Contains(got, "use newssearch.NewClient") {
-		t.Errorf("zero Client String() = %q", got)
+	for _, zero := range []*Client{nil, new(Client)} {
+		if got := zero.String(); !strings.Contains(got, "use newssearch.NewClient") {
+			t.Errorf("String() of %#v = %q, want a hint to use NewClient", zero, got)
+		}
 	}
 }
 
@@ -232,17 +236,13 @@ func TestNilContext(t *testing.T) {
 	}
 }
 
-func TestDefaultTransportFollowsReplacedDefault(t *testing.T) {
+func TestDefaultTransportUsesReplacedDefault(t *testing.T) {
 	// Not parallel: it replaces http.DefaultTransport, as httpmock.Activate does.
-	c, err := NewClient(WithAPIKey(sdkKey), WithBaseURL("http://news.invalid"), WithoutEnvironment())
-	if err != nil {
-		t.Fatal(err)
-	}
 	saved := http.DefaultTransport
 	t.Cleanup(func() { http.DefaultTransport = saved })
-	var seen string
+	var seen []string
 	http.DefaultTransport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		seen = r.URL.String()
+		seen = append(seen, r.URL.String())
 		return &http.Response{
 			StatusCode: http.StatusOK,
 			Header:     http.Header{"Content-Type": {"application/json"}},
@@ -250,11 +250,32 @@ func TestDefaultTransportFollowsReplacedDefault(t *testing.T) {
 			Request:    r,
 		}, nil
 	})
+	// Replaced before NewClient: the default client takes the replacement.
+	c, err := NewClient(WithAPIKey(sdkKey), WithBaseURL("http://news.invalid"), WithoutEnvironment())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.Headlines(context.Background()); err != nil {
 		t.Fatalf("Headlines through the replaced default transport: %v", err)
 	}
-	if want := "http://news.invalid/api/v2/headlines"; seen != want {
-		t.Errorf("replaced http.DefaultTransport saw %q, want %q", seen, want)
+	// Replaced after NewClient: WithHTTPClient(http.DefaultClient) follows
+	// the replacement, as any client without a Transport does.
+	http.DefaultTransport = saved
+	later, err := NewClient(WithAPIKey(sdkKey), WithBaseURL("http://later.invalid"), WithoutEnvironment(),
+		WithHTTPClient(http.DefaultClient), WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	http.DefaultTransport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		seen = append(seen, r.URL.String())
+		return &http.Response{StatusCode: http.StatusOK, Body: io.NopCloser(strings.NewReader(`{"headlines":[],"state":"SUCCESS"}`)), Request: r}, nil
+	})
+	if _, err := later.Headlines(context.Background()); err != nil {
+		t.Fatalf("Headlines through the transport replaced after NewClient: %v", err)
+	}
+	want := []string{"http://news.invalid/api/v2/headlines", "http://later.invalid/api/v2/headlines"}
+	if diff := cmp.Diff(want, seen); diff != "" {
+		t.Errorf("requests seen by the replaced http.DefaultTransport (-want +got):\n%s", diff)
 	}
 }
 

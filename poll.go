@@ -48,7 +48,8 @@ var (
 // MinDelay·Multiplier^(n−1), multiplied by a random factor in
 // [1−Jitter, 1+Jitter] and then capped at MaxDelay: once the jittered wait
 // always exceeds MaxDelay, every wait is exactly MaxDelay. The last wait is
-// shortened so that the last request goes out when MaxWait runs out.
+// shortened so that the last request goes out MinDelay before MaxWait runs
+// out; nothing of a poll outlasts MaxWait.
 type PollOptions struct {
 	// MinDelay is the wait before the first request; 0 means
 	// DefaultPollMinDelay.
@@ -63,9 +64,10 @@ type PollOptions struct {
 	// lengthened or shortened; 0 means DefaultPollJitter and a negative
 	// value turns jitter off.
 	Jitter float64
-	// MaxWait bounds the time Poll waits for the job; when it runs out Poll
-	// returns a *PollTimeoutError. 0 means DefaultPollMaxWait. Cancel ctx to
-	// stop sooner.
+	// MaxWait bounds the time Poll waits for the job, every get-results
+	// request included: a request still unanswered when it runs out is
+	// abandoned, and Poll returns a *PollTimeoutError either way. 0 means
+	// DefaultPollMaxWait. Cancel ctx to stop sooner.
 	MaxWait time.Duration
 	// Pending reports whether a state the service sent means the job is
 	// still running, so Poll should ask again. It is never consulted for a
@@ -137,12 +139,17 @@ type PollTimeoutError struct {
 	Waited time.Duration
 	// Attempts is the number of get-results requests made.
 	Attempts int
-	// LastState is the state of the last answer.
+	// LastState is the state of the last answer, or "" when no request was
+	// answered before MaxWait ran out.
 	LastState State
 }
 
 // Error names the job and how long it was polled.
 func (e *PollTimeoutError) Error() string {
+	if e.LastState == "" {
+		return fmt.Sprintf("newssearch: query job %q: get-results did not answer within PollOptions.MaxWait (%v, %s): call Poll again with this query ID to keep waiting, or raise PollOptions.MaxWait",
+			e.QueryID, e.Waited.Round(time.Millisecond), plural(e.Attempts, "request"))
+	}
 	return fmt.Sprintf("newssearch: query job %q still in state %q after %v and %s: call Poll again with this query ID to keep waiting, or raise PollOptions.MaxWait",
 		e.QueryID, e.LastState, e.Waited.Round(time.Millisecond), plural(e.Attempts, "poll"))
 }
@@ -361,24 +368,38 @@ func (c *Client) poll(ctx context.Context, queryID string, cfg *pollConfig, wait
 	if strings.TrimSpace(queryID) == "" {
 		return nil, &ValidationError{Field: "queryID", Problem: "the query ID is empty: pass the QueryID of the job SubmitQuery returned"}
 	}
+	// Every wait and every request of the poll ends by MaxWait: the
+	// requests run under pctx, which MaxWait cancels.
+	pctx, cancel := context.WithTimeoutCause(ctx, cfg.maxWait, errPollDeadline)
+	defer cancel()
 	start := c.cfg.now()
+	var last State // state of the last answer, "" before the first
+	timedOut := func(attempts int) error {
+		return &PollTimeoutError{QueryID: queryID, Waited: c.cfg.now().Sub(start), Attempts: attempts, LastState: last}
+	}
 	waits := 0
 	var wait time.Duration
 	if waitFirst {
 		waits++
-		wait = min(cfg.delay(waits, c.jitterDraw(cfg)), cfg.maxWait)
+		wait = min(cfg.delay(waits, c.jitterDraw(cfg)), max(cfg.maxWait-cfg.minDelay, 0))
 	}
 	for attempt := 1; ; attempt++ {
 		if wait > 0 {
-			if err := sleepContext(ctx, wait); err != nil {
-				return nil, &PollError{QueryID: queryID, Attempts: attempt - 1, Err: err}
+			if err := sleepContext(pctx, wait); err != nil {
+				if ctx.Err() == nil {
+					return nil, timedOut(attempt - 1)
+				}
+				return nil, &PollError{QueryID: queryID, Attempts: attempt - 1, Err: ctx.Err()}
 			}
 		}
-		page, err := c.GetResults(ctx, queryID, 1)
+		page, err := c.GetResults(pctx, queryID, 1)
 		var state State
 		switch {
 		case err == nil:
 			state = page.State
+		case ctx.Err() == nil && pctx.Err() != nil:
+			// MaxWait ran out inside the request.
+			return nil, timedOut(attempt)
 		default:
 			failed, ok := jobFailure(err)
 			if !ok {
@@ -386,6 +407,7 @@ func (c *Client) poll(ctx context.Context, queryID string, cfg *pollConfig, wait
 			}
 			state = failed.State
 		}
+		last = state
 		elapsed := c.cfg.now().Sub(start)
 		event := PollEvent{QueryID: queryID, Attempt: attempt, Elapsed: elapsed, State: state}
 		if state.IsSuccess() || !cfg.pending(state) {
@@ -395,16 +417,23 @@ func (c *Client) poll(ctx context.Context, queryID string, cfg *pollConfig, wait
 			}
 			return page, nil
 		}
-		if elapsed >= cfg.maxWait {
+		// The last wait is shortened so that the last request still has
+		// MinDelay to be answered before MaxWait runs out; with less time
+		// left than that, the poll ends now.
+		left := cfg.maxWait - elapsed
+		if left <= cfg.minDelay {
 			cfg.report(event)
 			return nil, &PollTimeoutError{QueryID: queryID, Waited: elapsed, Attempts: attempt, LastState: state}
 		}
 		waits++
-		wait = min(cfg.delay(waits, c.jitterDraw(cfg)), cfg.maxWait-elapsed)
+		wait = min(cfg.delay(waits, c.jitterDraw(cfg)), left-cfg.minDelay)
 		event.Next = wait
 		cfg.report(event)
 	}
 }
+
+// errPollDeadline is the cause of a poll's context cancelled by MaxWait.
+var errPollDeadline = errors.New("newssearch: PollOptions.MaxWait ran out")
 
 // report passes e to the OnPoll callback, if any.
 func (p *pollConfig) report(e PollEvent) {

@@ -320,6 +320,10 @@ type handlerTransport struct{ h http.Handler }
 func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	rec := httptest.NewRecorder()
 	t.h.ServeHTTP(rec, r)
+	if err := r.Context().Err(); err != nil {
+		// The client gave up on the request, as a real transport reports.
+		return nil, err
+	}
 	resp := rec.Result()
 	resp.Request = r
 	return resp, nil
@@ -450,15 +454,17 @@ func TestPollMaxWait(t *testing.T) {
 		if !errors.As(err, &timeout) {
 			t.Fatalf("Poll error = %v, want a *PollTimeoutError", err)
 		}
-		// Without jitter: polls at 0.1, 0.4, 1.3, 4, 6.9, 9.8 and 10 s.
-		want := &PollTimeoutError{QueryID: id, Waited: 10 * time.Second, Attempts: 7, LastState: StatePending}
+		// Without jitter: polls at 0.1, 0.4, 1.3, 4, 6.9, 9.8 and 9.9 s;
+		// the last wait leaves the last request MinDelay (0.1 s) to be
+		// answered, and with no more than that left the poll ends.
+		want := &PollTimeoutError{QueryID: id, Waited: 9900 * time.Millisecond, Attempts: 7, LastState: StatePending}
 		if diff := cmp.Diff(want, timeout); diff != "" {
 			t.Errorf("PollTimeoutError (-want +got):\n%s", diff)
 		}
-		if got := time.Since(start); got != 10*time.Second {
-			t.Errorf("Poll returned after %v, want 10s", got)
+		if got := time.Since(start); got != 9900*time.Millisecond {
+			t.Errorf("Poll returned after %v, want 9.9s", got)
 		}
-		wantMsg := `newssearch: query job "q1" still in state "PENDING" after 10s and 7 polls: call Poll again with this query ID to keep waiting, or raise PollOptions.MaxWait`
+		wantMsg := `newssearch: query job "q1" still in state "PENDING" after 9.9s and 7 polls: call Poll again with this query ID to keep waiting, or raise PollOptions.MaxWait`
 		if diff := cmp.Diff(wantMsg, err.Error()); diff != "" {
 			t.Errorf("error (-want +got):\n%s", diff)
 		}

@@ -112,8 +112,12 @@ func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPoli
 		if resp != nil {
 			resp.Body.Close()
 		}
-		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
+		switch ctxErr := ctx.Err(); {
+		case ctxErr != nil && !errors.Is(err, ctxErr):
 			err = ctxErr
+		case ctxErr == nil && errors.Is(err, context.DeadlineExceeded):
+			// Not the caller's deadline: the *http.Client's Timeout.
+			err = clientTimeoutError(err)
 		}
 		return nil, nil, transportError(endpoint, cl.attempt, err)
 	}

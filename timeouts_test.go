@@ -1,0 +1,216 @@
+package newssearch
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// This file holds the tests of the limits on time: PollOptions.MaxWait
+// bounding every request of a poll, and the client's own per-attempt
+// limits, told apart from the caller's deadline.
+
+// holdGetResults makes the fake never answer get-results.
+func holdGetResults(path string, _ int) bool { return path == pathGetResults }
+
+func TestPollMaxWaitBoundsHangingRequest(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake(nil)
+		f.hold = holdGetResults
+		// Retries on, as by default: they must not outlast MaxWait either.
+		c := inProcess(t, f, WithMaxRetries(3))
+		start := time.Now()
+		_, err := c.Poll(t.Context(), "q1", &PollOptions{MaxWait: 200 * time.Millisecond, Jitter: -1})
+		want := &PollTimeoutError{QueryID: "q1", Waited: 200 * time.Millisecond, Attempts: 1}
+		var got *PollTimeoutError
+		if !errors.As(err, &got) {
+			t.Fatalf("Poll error = %v, want a *PollTimeoutError", err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("PollTimeoutError (-want +got):\n%s", diff)
+		}
+		if took := time.Since(start); took != 200*time.Millisecond {
+			t.Errorf("Poll returned after %v, want MaxWait (200ms)", took)
+		}
+		wantMsg := `newssearch: query job "q1": get-results did not answer within PollOptions.MaxWait (200ms, 1 request): call Poll again with this query ID to keep waiting, or raise PollOptions.MaxWait`
+		if diff := cmp.Diff(wantMsg, err.Error()); diff != "" {
+			t.Errorf("error message (-want +got):\n%s", diff)
+		}
+		if !errors.Is(err, ErrPollTimeout) || errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("error %v: want ErrPollTimeout and not context.DeadlineExceeded", err)
+		}
+	})
+}
+
+func TestMaxWaitBoundsEveryPollingCall(t *testing.T) {
+	t.Parallel()
+	opts := &PollOptions{MaxWait: 300 * time.Millisecond, Jitter: -1}
+	calls := []struct {
+		name string
+		run  func(c *Client, ctx context.Context) error
+	}{
+		{"SearchAsync", func(c *Client, ctx context.Context) error {
+			_, err := c.SearchAsync(ctx, AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}}, opts)
+			return err
+		}},
+		{"Results", func(c *Client, ctx context.Context) error {
+			_, err := collect(c.Results(ctx, "q7", &PageOptions{Poll: opts}))
+			return err
+		}},
+		{"SearchRange", func(c *Client, ctx context.Context) error {
+			_, err := c.SearchRange(ctx, AsyncSearchParams{SearchParams: SearchParams{Query: "cars",
+				StartDate: rangeStart, EndDate: rangeStart.Add(24 * time.Hour)}}, &RangeOptions{Poll: opts})
+			return err
+		}},
+	}
+	for _, tt := range calls {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				f := newFake(nil)
+				f.hold = holdGetResults
+				c := inProcess(t, f, WithMaxRetries(3))
+				start := time.Now()
+				err := tt.run(c, t.Context())
+				if took := time.Since(start); took != 300*time.Millisecond {
+					t.Errorf("%s returned after %v, want MaxWait (300ms)", tt.name, took)
+				}
+				var pt *PollTimeoutError
+				if !errors.As(err, &pt) || pt.QueryID == "" || pt.LastState != "" {
+					t.Fatalf("%s error = %v, want a *PollTimeoutError with the query ID and no state", tt.name, err)
+				}
+				if errors.Is(err, context.DeadlineExceeded) {
+					t.Errorf("%s error %v matches context.DeadlineExceeded, though the caller set no deadline", tt.name, err)
+				}
+			})
+		})
+	}
+}
+
+// stallServer accepts requests and never answers them until the test ends.
+func stallServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-done:
+		}
+	}))
+	t.Cleanup(func() { close(done); srv.Close() })
+	return srv
+}
+
+func TestAttemptTimeoutIsNotCallersDeadline(t *testing.T) {
+	t.Parallel()
+	srv := stallServer(t)
+	newClient := func(hc *http.Client, opts ...Option) *Client {
+		all := append([]Option{WithAPIKey(sdkKey), WithBaseURL(srv.URL), WithoutEnvironment(), WithHTTPClient(hc), WithMaxRetries(0)}, opts...)
+		c, err := NewClient(all...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	tests := []struct {
+		name         string
+		c            *Client
+		ctx          func() (context.Context, context.CancelFunc)
+		wantAttempt  bool
+		wantDeadline bool
+		wantMsg      string
+	}{
+		{
+			name:        "stall timeout",
+			c:           newClient(srv.Client(), WithStallTimeout(50*time.Millisecond)),
+			ctx:         func() (context.Context, context.CancelFunc) { return context.WithCancel(t.Context()) },
+			wantAttempt: true,
+			wantMsg: `newssearch: POST /api/v2/headlines: Post "` + srv.URL + `/api/v2/headlines": no response headers for 50ms (the client's stall timeout): ` +
+				`the service or a proxy on the way stopped answering; raise it with newssearch.WithStallTimeout`,
+		},
+		{
+			name:        "http.Client Timeout",
+			c:           newClient(&http.Client{Transport: srv.Client().Transport, Timeout: 50 * time.Millisecond}, WithStallTimeout(0)),
+			ctx:         func() (context.Context, context.CancelFunc) { return context.WithCancel(t.Context()) },
+			wantAttempt: true,
+		},
+		{
+			name: "caller's deadline",
+			c:    newClient(srv.Client()),
+			ctx: func() (context.Context, context.CancelFunc) {
+				return context.WithTimeout(t.Context(), 50*time.Millisecond)
+			},
+			wantDeadline: true,
+			wantMsg:      `newssearch: POST /api/v2/headlines: context deadline exceeded`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := tt.ctx()
+			defer cancel()
+			_, err := tt.c.Headlines(ctx)
+			if err == nil {
+				t.Fatal("Headlines from a stalled server succeeded")
+			}
+			if got := errors.Is(err, ErrAttemptTimeout); got != tt.wantAttempt {
+				t.Errorf("errors.Is(%v, ErrAttemptTimeout) = %v, want %v", err, got, tt.wantAttempt)
+			}
+			if got := errors.Is(err, context.DeadlineExceeded); got != tt.wantDeadline {
+				t.Errorf("errors.Is(%v, context.DeadlineExceeded) = %v, want %v", err, got, tt.wantDeadline)
+			}
+			if tt.wantMsg != "" {
+				if diff := cmp.Diff(tt.wantMsg, err.Error()); diff != "" {
+					t.Errorf("error message (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+func TestStallTimeoutRetriesReadOnlyCalls(t *testing.T) {
+	t.Parallel()
+	// The first attempt stalls; the retry is answered.
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Reading the body to its end lets the server notice the client
+		// hanging up, which ends the request's context.
+		io.Copy(io.Discard, r.Body)
+		if calls.Add(1) == 1 {
+			<-r.Context().Done()
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"headlines":[],"state":"SUCCESS"}`))
+	}))
+	t.Cleanup(srv.Close)
+	c, err := NewClient(WithAPIKey(sdkKey), WithBaseURL(srv.URL), WithoutEnvironment(), WithHTTPClient(srv.Client()),
+		WithStallTimeout(50*time.Millisecond), WithRetryWait(time.Millisecond, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Headlines(t.Context()); err != nil {
+		t.Fatalf("Headlines after one stalled attempt: %v", err)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("server saw %d requests, want 2 (one stalled, one retried)", n)
+	}
+}
+
+func TestWithStallTimeoutValidation(t *testing.T) {
+	t.Parallel()
+	_, err := NewClient(WithAPIKey(sdkKey), WithoutEnvironment(), WithStallTimeout(-time.Second))
+	want := "newssearch: WithStallTimeout(-1s): the timeout must not be negative: pass a duration such as 30*time.Second, or 0 to turn it off"
+	if err == nil || err.Error() != want {
+		t.Errorf("NewClient(WithStallTimeout(-1s)) error = %v, want %q", err, want)
+	}
+}
