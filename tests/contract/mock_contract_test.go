@@ -1,4 +1,4 @@
-package api_test
+package contract_test
 
 import (
 	"bytes"

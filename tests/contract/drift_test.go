@@ -1,4 +1,4 @@
-package api_test
+package contract_test
 
 import (
 	"context"
@@ -26,7 +26,7 @@ import (
 // sdkSource parses the non-test Go files of the SDK (the root package).
 func sdkSource(t *testing.T) []*ast.File {
 	t.Helper()
-	names, err := filepath.Glob(filepath.Join("..", "*.go"))
+	names, err := filepath.Glob(filepath.Join("..", "..", "*.go"))
 	if err != nil || len(names) == 0 {
 		t.Fatalf("cannot list the SDK's source files in ..: %v", err)
 	}
@@ -203,7 +203,7 @@ func TestDriftSDKTypes(t *testing.T) {
 					continue
 				}
 				if _, mapped := taggedTypes[ts.Name.Name]; !mapped {
-					t.Errorf("newssearch.%s has JSON tags but no schema in the drift table: add it to taggedTypes in api/drift_test.go "+
+					t.Errorf("newssearch.%s has JSON tags but no schema in the drift table: add it to taggedTypes in tests/contract/drift_test.go "+
 						"and describe it in openapi.yaml", ts.Name.Name)
 				}
 			}

@@ -1,4 +1,4 @@
-package api_test
+package contract_test
 
 import (
 	"context"
@@ -114,7 +114,7 @@ func paramCases(t *testing.T, typ reflect.Type, values map[string][]any) []param
 	for _, f := range paramFields(typ) {
 		vals, ok := values[f.Name]
 		if !ok {
-			t.Fatalf("%s.%s has no values in the request table: add values for it to paramValues in api/sdk_contract_test.go "+
+			t.Fatalf("%s.%s has no values in the request table: add values for it to paramValues in tests/contract/sdk_contract_test.go "+
 				"and document its wire field in openapi.yaml", typ.Name(), f.Name)
 		}
 		with(f.Name+"=zero", f, reflect.Zero(f.Type), f.Name != "Query")
