@@ -11,8 +11,10 @@
 //   - New(WithoutListener()) opens no socket: Transport, HTTPClient and
 //     Client serve requests in process.
 //   - Handler is the plain http.Handler, to mount in a server of your own.
-//   - Register installs the endpoints on an httpmock.MockTransport under any
-//     base URL; Responder is the bare httpmock.Responder.
+//   - Package mockserver/withhttpmock installs the endpoints on an
+//     httpmock.MockTransport under any base URL, for tests that already use
+//     github.com/jarcoal/httpmock (only that package requires it).
+//   - Routes lists every method and path a Server answers.
 //
 // Client sets newssearch.WithoutEnvironment, the server's URL and key, its
 // HTTP client and short retry waits (ClientRetryWaitMin to

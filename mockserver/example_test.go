@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/jarcoal/httpmock"
 	newssearch "github.com/newssearch/newssearch-go"
 	"github.com/newssearch/newssearch-go/mockserver"
 )
@@ -47,38 +46,6 @@ func Example_noSocket() {
 	// Output:
 	// http://mockserver.invalid
 	// clusters: true
-}
-
-// Register serves the mock's endpoints from an httpmock transport, under
-// whatever base URL the code under test uses.
-func Example_httpmock() {
-	s := mockserver.New(mockserver.WithoutListener())
-	defer s.Close()
-
-	mt := httpmock.NewMockTransport()
-	for _, route := range s.Register(mt, "https://app.runathena.com") {
-		fmt.Println(route)
-	}
-	c, err := newssearch.NewClient(newssearch.WithoutEnvironment(), newssearch.WithAPIKey("my-key"),
-		newssearch.WithHTTPClient(&http.Client{Transport: mt}))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	if _, err := c.Search(context.Background(), newssearch.SearchParams{Query: "bank"}); err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println("calls:", mt.GetCallCountInfo()["POST https://app.runathena.com/api/v2/query"])
-	// Output:
-	// POST https://app.runathena.com/api/v2/query
-	// POST https://app.runathena.com/api/v2/query-async
-	// POST https://app.runathena.com/api/v2/get-results
-	// POST https://app.runathena.com/api/v2/headlines
-	// GET https://app.runathena.com/_mock/health
-	// GET https://app.runathena.com/_mock/journal
-	// POST https://app.runathena.com/_mock/reset
-	// calls: 1
 }
 
 // An asynchronous job answers PENDING to its first poll, then SUCCESS.

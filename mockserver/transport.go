@@ -8,12 +8,9 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
-
-	"github.com/jarcoal/httpmock"
 )
 
-// ErrDropped is the error a request gets through Transport or Responder when
+// ErrDropped is the error a request gets through Transport when
 // a drop fault closed the "connection" without a response. It wraps io.EOF,
 // as a real dropped connection does.
 var ErrDropped = fmt.Errorf("mockserver: connection closed without a response (injected drop fault): %w", io.EOF)
@@ -143,29 +140,3 @@ func (b *cutBody) Read(p []byte) (int, error) {
 }
 
 func (b *cutBody) Close() error { return nil }
-
-// Responder returns an httpmock.Responder that serves requests like
-// Transport does.
-func (s *Server) Responder() httpmock.Responder { return s.roundTrip }
-
-// Register registers the server's Responder on mt for the four API endpoints
-// (POST) and the /_mock/ endpoints under baseURL (e.g.
-// "https://app.runathena.com"; a trailing slash is ignored). It returns the
-// registered routes as "METHOD URL" strings, the form
-// httpmock.MockTransport.GetCallCountInfo uses as keys. Requests with other
-// methods reach httpmock's no-responder handling, not the server's 405.
-func (s *Server) Register(mt *httpmock.MockTransport, baseURL string) []string {
-	base := strings.TrimRight(baseURL, "/")
-	registered := make([]string, 0, len(endpoints)+len(adminRoutes))
-	add := func(method, path string) {
-		mt.RegisterResponder(method, base+path, s.Responder())
-		registered = append(registered, method+" "+base+path)
-	}
-	for _, ep := range endpoints {
-		add(http.MethodPost, ep.path)
-	}
-	for _, name := range []string{"health", "journal", "reset"} {
-		add(adminRoutes[adminPrefix+name].method, adminPrefix+name)
-	}
-	return registered
-}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jarcoal/httpmock"
 	newssearch "github.com/newssearch/newssearch-go"
 )
 
@@ -103,52 +102,6 @@ func TestTransportNeedsNoSocket(t *testing.T) {
 	_, err = hc.Post("https://app.runathena.com/api/v2/headlines", "application/json", strings.NewReader(`{"api_key":"k"}`))
 	if err == nil || !strings.Contains(err.Error(), "the server is closed") {
 		t.Fatalf("after Close: %v", err)
-	}
-}
-
-func TestHTTPMockRegister(t *testing.T) {
-	t.Parallel()
-	s := start(t)
-	mt := httpmock.NewMockTransport()
-	routes := s.Register(mt, "https://app.runathena.com/")
-	want := []string{
-		"POST https://app.runathena.com/api/v2/query",
-		"POST https://app.runathena.com/api/v2/query-async",
-		"POST https://app.runathena.com/api/v2/get-results",
-		"POST https://app.runathena.com/api/v2/headlines",
-		"GET https://app.runathena.com/_mock/health",
-		"GET https://app.runathena.com/_mock/journal",
-		"POST https://app.runathena.com/_mock/reset",
-	}
-	if diff := cmp.Diff(want, routes); diff != "" {
-		t.Fatalf("routes (-want +got):\n%s", diff)
-	}
-	c, err := newssearch.NewClient(newssearch.WithoutEnvironment(), newssearch.WithAPIKey("k"),
-		newssearch.WithHTTPClient(&http.Client{Transport: mt}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if _, err := c.Search(ctx, newssearch.SearchParams{Query: "*"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Headlines(ctx); err != nil {
-		t.Fatal(err)
-	}
-	calls := mt.GetCallCountInfo()
-	if calls["POST https://app.runathena.com/api/v2/query"] != 1 || calls["POST https://app.runathena.com/api/v2/headlines"] != 1 {
-		t.Fatalf("call counts %v", calls)
-	}
-	// The plain Responder serves whatever it is registered for.
-	mt2 := httpmock.NewMockTransport()
-	mt2.RegisterNoResponder(s.Responder())
-	resp, err := (&http.Client{Transport: mt2}).Post("http://anywhere/api/v2/query", "application/json", strings.NewReader(`{"api_key":"k"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusBadRequest {
-		t.Fatalf("Responder: status %d", resp.StatusCode)
 	}
 }
 

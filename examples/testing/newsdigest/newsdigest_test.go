@@ -17,6 +17,7 @@ import (
 	newssearch "github.com/newssearch/newssearch-go"
 	"github.com/newssearch/newssearch-go/examples/testing/newsdigest"
 	"github.com/newssearch/newssearch-go/mockserver"
+	"github.com/newssearch/newssearch-go/mockserver/withhttpmock"
 )
 
 // corpus is a handful of articles whose answers the tests can state
@@ -175,7 +176,7 @@ func TestTopSitesWithHTTPMock(t *testing.T) {
 	srv := mockserver.New(mockserver.WithoutListener(), mockserver.WithCorpus(testCorpus(t)))
 	t.Cleanup(srv.Close)
 	mt := httpmock.NewMockTransport()
-	srv.Register(mt, newssearch.DefaultBaseURL)
+	withhttpmock.Register(mt, srv, newssearch.DefaultBaseURL)
 	client, err := newssearch.NewClient(
 		newssearch.WithoutEnvironment(),
 		newssearch.WithAPIKey("any-key"),

@@ -1,0 +1,71 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/newssearch/newssearch-go/mockserver"
+)
+
+func TestRoutes(t *testing.T) {
+	t.Parallel()
+	routes := mockserver.Routes()
+	var got []string
+	for _, r := range routes {
+		got = append(got, r.String())
+	}
+	// The API endpoints come first in documentation order, OpenAPIPath last;
+	// the /_mock/ endpoints in between are sorted by path.
+	wantAPI := []string{
+		"POST /api/v2/query",
+		"POST /api/v2/query-async",
+		"POST /api/v2/get-results",
+		"POST /api/v2/headlines",
+	}
+	if len(got) < len(wantAPI)+1 {
+		t.Fatalf("Routes() = %q: want the API endpoints, the /_mock/ endpoints and GET /openapi.yaml", got)
+	}
+	if diff := cmp.Diff(wantAPI, got[:len(wantAPI)]); diff != "" {
+		t.Errorf("API routes (-want +got):\n%s", diff)
+	}
+	if last := got[len(got)-1]; last != "GET "+mockserver.OpenAPIPath {
+		t.Errorf("last route %q, want GET %s", last, mockserver.OpenAPIPath)
+	}
+	admin := got[len(wantAPI) : len(got)-1]
+	for _, want := range []string{"GET /_mock/health", "GET /_mock/journal", "POST /_mock/reset"} {
+		if !slices.Contains(admin, want) {
+			t.Errorf("/_mock/ routes %q lack %q", admin, want)
+		}
+	}
+	for i := 1; i < len(admin); i++ {
+		if routes[len(wantAPI)+i-1].Path > routes[len(wantAPI)+i].Path {
+			t.Errorf("/_mock/ routes not sorted by path: %q", admin)
+		}
+	}
+
+	// Every route answers its method on a real server, with no 404 or 405.
+	s := mockserver.New(mockserver.WithoutListener())
+	defer s.Close()
+	hc := s.HTTPClient()
+	for _, r := range routes {
+		if !strings.HasPrefix(r.Path, "/_mock/") && r.Path != mockserver.OpenAPIPath {
+			continue // API endpoints answer 400/401 to an empty body; tested elsewhere
+		}
+		req, err := http.NewRequest(r.Method, "http://mock.invalid"+r.Path, strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", r, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed {
+			t.Errorf("%s: status %d, want the route to be served", r, resp.StatusCode)
+		}
+	}
+}
