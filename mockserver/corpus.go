@@ -104,11 +104,11 @@ func (c *Corpus) Len() int { return len(c.c.Articles) }
 // before any date shift, or the zero time for an empty corpus.
 func (c *Corpus) Newest() time.Time { return c.c.Newest() }
 
-// search runs a query for one window of its result, remembering recent
-// results: the corpus is immutable, so a repeated query (a test polling
-// pages, a benchmark) is answered without searching again.
-func (c *Corpus) search(q search.Query, offset, limit int) (search.Result, error) {
-	key := resultKey(q, offset, limit)
+// searchKeyed runs a query for one window of its result (key is its
+// resultKey), remembering recent results: the corpus is immutable, so a
+// repeated query (a test polling pages, a benchmark) is answered without
+// searching again.
+func (c *Corpus) searchKeyed(key string, q search.Query, offset, limit int) (search.Result, error) {
 	if r, ok := c.results.get(key); ok {
 		return r, nil
 	}
@@ -117,6 +117,46 @@ func (c *Corpus) search(q search.Query, offset, limit int) (search.Result, error
 		c.results.put(key, r)
 	}
 	return r, err
+}
+
+// encodedPage is one page of a search as the API sends it: the total and
+// the articles as a JSON array, with a server's date shift applied.
+type encodedPage struct {
+	total    int
+	articles []byte
+}
+
+// page returns a query's page of results encoded for a server with the
+// given date shift, with or without embeddings, remembering recent pages
+// (see resultCache). The bytes depend on nothing else: the corpus (each
+// *Corpus has its own cache, emptied by resultCache.reset whenever what it
+// searches changes), the query, the window, the shift and the embeddings
+// flag, all in the key.
+func (c *Corpus) page(q search.Query, offset, limit int, shift time.Duration, embeddings bool,
+	encode func(res search.Result) []byte) (*encodedPage, error) {
+	key := resultKey(q, offset, limit)
+	pkey := pageKey(key, shift, embeddings)
+	if p := c.results.getPage(pkey); p != nil {
+		return p, nil
+	}
+	res, err := c.searchKeyed(key, q, offset, limit)
+	if err != nil {
+		return nil, err
+	}
+	p := &encodedPage{total: res.Total, articles: encode(res)}
+	c.results.putPage(pkey, p)
+	return p, nil
+}
+
+// pageKey extends a resultKey with what the encoding depends on.
+func pageKey(key string, shift time.Duration, embeddings bool) string {
+	b := make([]byte, 0, len(key)+24)
+	b = append(b, key...)
+	b = strconv.AppendInt(b, int64(shift), 10)
+	if embeddings {
+		b = append(b, 'V')
+	}
+	return string(b)
 }
 
 // resultKey encodes everything a search result depends on. Strings are
@@ -157,16 +197,29 @@ func resultKey(q search.Query, offset, limit int) string {
 	return string(b)
 }
 
-// resultCache is a bounded map of recent search results: when the current
-// generation is full it becomes the previous one, so memory stays below two
-// generations and recently used entries survive.
+// resultCache is a bounded map of recent search results and of recent
+// encoded pages: when the current generation is full it becomes the
+// previous one, so memory stays below two generations and recently used
+// entries survive. Pages are bounded by their bytes (pageCacheBytes per
+// generation), results by their count (resultCacheSize).
+//
+// Everything cached is derived from the corpus: whatever changes what a
+// Corpus searches must call reset.
 type resultCache struct {
 	mu        sync.Mutex
 	cur, prev map[string]search.Result
+
+	pageCur, pagePrev map[string]*encodedPage
+	pageBytes         int // the bytes of pageCur's pages
 }
 
-// resultCacheSize is the size of one generation of resultCache.
-const resultCacheSize = 1024
+const (
+	// resultCacheSize is the size of one generation of results.
+	resultCacheSize = 1024
+	// pageCacheBytes bounds the bytes of one generation of pages: about
+	// 100 full pages of 25 articles (35 KB each on the embedded corpus).
+	pageCacheBytes = 4 << 20
+)
 
 func (rc *resultCache) get(key string) (search.Result, bool) {
 	rc.mu.Lock()
@@ -195,6 +248,51 @@ func (rc *resultCache) putLocked(key string, r search.Result) {
 		rc.cur = make(map[string]search.Result, resultCacheSize)
 	}
 	rc.cur[key] = r
+}
+
+// getPage returns the cached page for key, or nil.
+func (rc *resultCache) getPage(key string) *encodedPage {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if p := rc.pageCur[key]; p != nil {
+		return p
+	}
+	p := rc.pagePrev[key]
+	if p != nil {
+		rc.putPageLocked(key, p)
+	}
+	return p
+}
+
+func (rc *resultCache) putPage(key string, p *encodedPage) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.putPageLocked(key, p)
+}
+
+func (rc *resultCache) putPageLocked(key string, p *encodedPage) {
+	if len(p.articles) > pageCacheBytes/4 { // a page of huge articles: not worth evicting others for
+		return
+	}
+	if rc.pageBytes+len(p.articles) > pageCacheBytes {
+		rc.pagePrev, rc.pageCur, rc.pageBytes = rc.pageCur, nil, 0
+	}
+	if rc.pageCur == nil {
+		rc.pageCur = map[string]*encodedPage{}
+	}
+	if old := rc.pageCur[key]; old != nil {
+		rc.pageBytes -= len(old.articles)
+	}
+	rc.pageCur[key] = p
+	rc.pageBytes += len(p.articles)
+}
+
+// reset forgets every result and page.
+func (rc *resultCache) reset() {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.cur, rc.prev = nil, nil
+	rc.pageCur, rc.pagePrev, rc.pageBytes = nil, nil, 0
 }
 
 // language resolves a language code or English name (any case) to its code.

@@ -17,15 +17,18 @@ type jobQuery struct {
 	embeddings bool
 }
 
-// search runs a validated query for one page. The query was validated
+// page runs a validated query for one page and returns it encoded, from
+// the corpus's page cache when it has it. The query was validated
 // (key_phrases included), so Search cannot fail; should it ever, the
 // caller's expression is reported as bad input.
-func (s *Server) search(q search.Query, page int) (search.Result, *apiError) {
-	res, err := s.corpus.search(q, (page-1)*PageSize, PageSize)
+func (s *Server) page(q search.Query, page int, embeddings bool) (*encodedPage, *apiError) {
+	p, err := s.corpus.page(q, (page-1)*PageSize, PageSize, s.shift, embeddings, func(res search.Result) []byte {
+		return s.appendArticles(make([]byte, 0, 2<<10*len(res.Hits)), res.Hits, embeddings)
+	})
 	if err != nil {
-		return res, badRequest("%s", err.Error())
+		return nil, badRequest("%s", err.Error())
 	}
-	return res, nil
+	return p, nil
 }
 
 // appendArticles writes the hits as a JSON array.
@@ -49,15 +52,15 @@ func (s *Server) serveQuery(_ *exchange, f fields) response {
 	if aerr != nil {
 		return s.errorResponse(aerr)
 	}
-	res, aerr := s.search(p.query, p.page)
+	pg, aerr := s.page(p.query, p.page, p.embeddings)
 	if aerr != nil {
 		return s.errorResponse(aerr)
 	}
 	buf := getBuf()
 	b := append(*buf, `{"results":{"totalResults":`...)
-	b = strconv.AppendInt(b, int64(res.Total), 10)
+	b = strconv.AppendInt(b, int64(pg.total), 10)
 	b = append(b, `,"articles":`...)
-	b = s.appendArticles(b, res.Hits, p.embeddings)
+	b = append(b, pg.articles...)
 	*buf = append(b, `},"state":"SUCCESS"}`...)
 	return ok(buf)
 }
@@ -125,7 +128,7 @@ func (s *Server) serveGetResults(x *exchange, f fields) response {
 		*buf = append(b, '}')
 		return ok(buf)
 	}
-	res, aerr := s.search(jq.query, page)
+	pg, aerr := s.page(jq.query, page, jq.embeddings)
 	if aerr != nil {
 		putBuf(buf)
 		return s.errorResponse(aerr)
@@ -133,11 +136,11 @@ func (s *Server) serveGetResults(x *exchange, f fields) response {
 	b = append(b, `,"page":`...)
 	b = strconv.AppendInt(b, int64(page), 10)
 	b = append(b, `,"totalResults":`...)
-	b = strconv.AppendInt(b, int64(res.Total), 10)
+	b = strconv.AppendInt(b, int64(pg.total), 10)
 	b = append(b, `,"totalArticles":`...)
-	b = strconv.AppendInt(b, int64(res.Total), 10)
+	b = strconv.AppendInt(b, int64(pg.total), 10)
 	b = append(b, `,"articles":`...)
-	b = s.appendArticles(b, res.Hits, jq.embeddings)
+	b = append(b, pg.articles...)
 	*buf = append(b, `,"state":"SUCCESS"}`...)
 	return ok(buf)
 }
