@@ -40,6 +40,14 @@ type config struct {
 	logLevel         logLevel
 	drainTimeout     time.Duration
 	version          bool
+	headlinesPath    string
+	record           recordFlags
+}
+
+// recordFlags are the flags of a recording (-record and its companions).
+type recordFlags struct {
+	upstream, to, headlines string
+	drop                    []string
 }
 
 // newFlagSet defines the flags, filling cfg with their defaults.
@@ -76,6 +84,11 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	fs.Var(&cfg.logLevel, "log-level", "log `level` on standard error: debug, info (one line per request), warn, error or off (default info)")
 	fs.Var(durationValue{&cfg.drainTimeout, 0}, "drain-timeout", "on SIGINT or SIGTERM, the `duration` requests in flight may take to finish")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
+	fs.StringVar(&cfg.headlinesPath, "headlines", "", "answer /api/v2/headlines with the last answer of this headlines `file` (from -record), dates shifted")
+	fs.StringVar(&cfg.record.upstream, "record", "", "proxy every request to the service at this `URL` unchanged and record its articles into -record-to")
+	fs.StringVar(&cfg.record.to, "record-to", "", "JSON Lines `file` -record adds the articles to (a corpus for -corpus)")
+	fs.StringVar(&cfg.record.headlines, "record-headlines", "", "`file` -record keeps headline answers in (default: -record-to with .headlines.jsonl)")
+	fs.Var(listValue{&cfg.record.drop}, "record-drop", "comma-separated article `fields` -record leaves out, e.g. bodyText,embeddings")
 	return fs
 }
 
@@ -98,6 +111,9 @@ func parseFlags(args []string) (*config, *flag.FlagSet, error) {
 	fs.Visit(func(f *flag.Flag) { burstSet = burstSet || f.Name == "burst" })
 	if burstSet && cfg.rateLimit == 0 {
 		return nil, fs, errors.New("-burst needs -rate-limit: set -rate-limit too, or drop -burst")
+	}
+	if err := cfg.record.check(cfg); err != nil {
+		return nil, fs, err
 	}
 	return cfg, fs, nil
 }
@@ -165,6 +181,19 @@ func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
 	}
 	if c.noDateShift {
 		opts = append(opts, mockserver.WithoutDateShift())
+	}
+	if r := c.record; r.upstream != "" {
+		opts = append(opts, mockserver.WithRecord(r.upstream, r.to), mockserver.WithRecordDrop(r.drop...))
+		if r.headlines != "" {
+			opts = append(opts, mockserver.WithRecordHeadlines(r.headlines))
+		}
+	}
+	if c.headlinesPath != "" {
+		h, err := mockserver.LoadHeadlinesFile(c.headlinesPath)
+		if err != nil {
+			return nil, fmt.Errorf("-headlines: %w", err)
+		}
+		opts = append(opts, mockserver.WithHeadlines(h))
 	}
 	if c.corpusPath != "" {
 		corpus, err := mockserver.LoadCorpusFile(c.corpusPath)
@@ -285,6 +314,42 @@ func (v floatValue) Set(s string) error {
 		return errors.New("not a rate: write requests per second as a number of 0 or more, e.g. 10 or 0.5 (0 means no limit)")
 	}
 	*v.p = f
+	return nil
+}
+
+// check reports a recording flag given without -record, or -record
+// without -record-to, or with the flags that serve a recording.
+func (r recordFlags) check(c *config) error {
+	switch {
+	case r.upstream == "" && (r.to != "" || r.headlines != "" || r.drop != nil):
+		return errors.New("-record-to, -record-headlines and -record-drop need -record: add -record URL of the service to record from")
+	case r.upstream == "":
+		return nil
+	case r.to == "":
+		return errors.New("-record needs -record-to: name the JSON Lines file to record into, e.g. -record-to news.jsonl")
+	case c.corpusPath != "" || c.headlinesPath != "":
+		return errors.New("-record makes a recording and -corpus and -headlines serve one: record first, then serve it in another run")
+	}
+	return nil
+}
+
+// listValue is a comma-separated list; each use adds to it.
+type listValue struct{ p *[]string }
+
+func (v listValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strings.Join(*v.p, ",")
+}
+
+func (v listValue) Set(s string) error {
+	for f := range strings.SplitSeq(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			return errors.New("a field name is blank: write names separated by commas, e.g. bodyText,embeddings")
+		}
+		*v.p = append(*v.p, f)
+	}
 	return nil
 }
 

@@ -16,6 +16,13 @@
 // OpenAPI document at GET /openapi.yaml. Logs go to standard error and never
 // show an API key.
 //
+// With -record URL -record-to FILE it is a recording proxy instead: every
+// request goes to the service at URL unchanged and its answer comes back
+// unchanged, while the articles of the answers are added to FILE (a corpus
+// for -corpus) and the headline answers to a file for -headlines; the key
+// is never kept. It prints what it recorded to standard error at exit
+// (GET /_mock/record shows it while it runs). See docs/record.md.
+//
 // SIGINT or SIGTERM stops it gracefully: it stops accepting connections,
 // lets the requests in flight finish (for at most -drain-timeout) and exits
 // 0; a second signal kills it at once. Bad flags exit 2. A corpus file that

@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	logger := cfg.logLevel.logger(stderr)
-	if err := serve(ctx, cfg, logger, stdout); err != nil {
+	if err := serve(ctx, cfg, logger, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "newsmock: %v\n", err)
 		return exitError
 	}
@@ -68,7 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // serve runs the server until ctx is done, then shuts it down gracefully.
-func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout io.Writer) error {
+func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout, stderr io.Writer) error {
 	opts, err := cfg.options(logger)
 	if err != nil {
 		return err
@@ -96,6 +96,9 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout io.Writ
 	go func() { served <- hs.Serve(ln) }()
 
 	fmt.Fprintln(stdout, listenPrefix+url)
+	if s := mock.RecordSummary(); s.Recording {
+		defer func() { fmt.Fprintf(stderr, "newsmock: recording summary\n%s", mock.RecordSummary()) }()
+	}
 	logStart(logger, cfg, mock, url)
 
 	select {
@@ -120,8 +123,13 @@ func logStart(logger *slog.Logger, cfg *config, mock *mockserver.Server, url str
 	if list, _ := cfg.keyList(); list != nil {
 		keys = strconv.Itoa(len(list)) + " accepted"
 	}
-	logger.Info("newsmock: serving", "url", url, "articles", mock.Corpus().Len(), "keys", keys,
-		"date_shift", mock.DateShift(), "fault_rules", len(cfg.faults))
+	if s := mock.RecordSummary(); s.Recording {
+		logger.Info("newsmock: recording", "url", url, "upstream", s.Upstream, "corpus_file", s.CorpusFile,
+			"headlines_file", s.HeadlinesFile, "articles_in_file", s.ArticlesInFile)
+	} else {
+		logger.Info("newsmock: serving", "url", url, "articles", mock.Corpus().Len(), "keys", keys,
+			"date_shift", mock.DateShift(), "fault_rules", len(cfg.faults))
+	}
 	if host, _, _ := net.SplitHostPort(cfg.addr); !isLoopback(host) {
 		logger.Warn("newsmock: listening beyond this machine; anyone who can reach the port can use the mock", "addr", cfg.addr)
 	}

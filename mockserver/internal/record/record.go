@@ -68,7 +68,8 @@ type Recorder struct {
 }
 
 // Open returns a Recorder that appends to the files of cfg, reading what
-// they already hold so that a restarted recording goes on de-duplicating.
+// they already hold so that a restarted recording goes on de-duplicating,
+// and removing the temporary files of a commit a crash cut short.
 // A corpus file the loader would refuse is an error naming its line.
 func Open(cfg Config) (*Recorder, error) {
 	if cfg.Clock == nil {
@@ -86,6 +87,8 @@ func Open(cfg Config) (*Recorder, error) {
 		}
 		r.drop[f] = true
 	}
+	removeStale(cfg.CorpusPath)
+	removeStale(cfg.HeadlinesPath)
 	err := eachLine(cfg.CorpusPath, func(_ int, line []byte) error {
 		a, err := r.check.Check(line)
 		if err != nil {

@@ -96,6 +96,31 @@ func copyLines(dst io.Writer, src *os.File, skip func(line []byte) bool) error {
 	}
 }
 
+// removeStale removes the temporary files a commit into path left behind
+// when its process was killed before the rename.
+func removeStale(path string) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	stale, _ := filepath.Glob(filepath.Join(dir, "."+globEscape(base)+".tmp-*"))
+	for _, f := range stale {
+		os.Remove(f)
+	}
+}
+
+// globEscape quotes the characters filepath.Match treats specially.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // syncDir makes a rename in dir durable. Some systems cannot sync a
 // directory; the rename is still atomic there, so the error is ignored.
 func syncDir(dir string) {

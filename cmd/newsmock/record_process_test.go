@@ -1,0 +1,123 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver"
+)
+
+// TestRecorderKilledMidWrite runs newsmock -record under a stream of
+// answers full of new articles, kills it with SIGKILL at several moments
+// while it writes, and loads what it left each time: the file must always
+// load, with every article whole.
+func TestRecorderKilledMidWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	t.Parallel()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command to build newsmock with: %v", err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "newsmock")
+	if out, err := exec.CommandContext(t.Context(), goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	up := mockserver.New()
+	t.Cleanup(up.Close)
+
+	for round := range 4 {
+		path := filepath.Join(dir, fmt.Sprintf("round%d.jsonl", round))
+		cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-record", up.URL(), "-record-to", path, "-log-level", "off")
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		m := regexp.MustCompile(`^newsmock listening on (http://\S+)\n$`).FindStringSubmatch(line)
+		if m == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("round %d: newsmock printed %q", round, line)
+		}
+		// Four clients fetch pages of every article with embeddings, so
+		// that every answer adds 25 long lines.
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		answers := make(chan struct{}, 1024)
+		for w := range 4 {
+			wg.Go(func() {
+				client := &http.Client{Timeout: 10 * time.Second}
+				for page := 1 + w; ; page += 4 {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					body := fmt.Sprintf(`{"api_key":"k","query":"*","embeddings":true,"page":%d}`, page)
+					resp, err := client.Post(m[1]+"/api/v2/query", "application/json", strings.NewReader(body))
+					if err != nil {
+						return // killed
+					}
+					readAll(resp.Body)
+					resp.Body.Close()
+					select {
+					case answers <- struct{}{}:
+					default:
+					}
+				}
+			})
+		}
+		for range 3 + 4*round { // kill later each round
+			<-answers
+		}
+		time.Sleep(time.Duration(round) * 3 * time.Millisecond)
+		if err := cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
+		close(stop)
+		wg.Wait()
+
+		c, err := mockserver.LoadCorpusFile(path)
+		if err != nil {
+			t.Fatalf("round %d: the recording left by the killed recorder does not load: %v", round, err)
+		}
+		b, _ := os.ReadFile(path)
+		if c.Len() < 25 || c.Len()%25 != 0 || strings.Count(string(b), "\n") != c.Len() {
+			t.Errorf("round %d: %d articles in %d lines; want whole answers of 25", round, c.Len(), strings.Count(string(b), "\n"))
+		}
+		stale, _ := filepath.Glob(filepath.Join(dir, ".round*.tmp-*"))
+		t.Logf("round %d: %d articles recorded before the kill; %d temporary files left", round, c.Len(), len(stale))
+
+		// A recorder started on the file goes on from it and clears the
+		// temporary file of the commit the kill cut short.
+		again, err := mockserver.Start(mockserver.WithoutListener(), mockserver.WithRecord(up.URL(), path))
+		if err != nil {
+			t.Fatalf("round %d: restarting on the recording: %v", round, err)
+		}
+		if n := again.RecordSummary().ArticlesInFile; n != c.Len() {
+			t.Errorf("round %d: the restarted recorder counts %d articles, want %d", round, n, c.Len())
+		}
+		again.Close()
+		if stale, _ := filepath.Glob(filepath.Join(dir, ".round*.tmp-*")); len(stale) != 0 {
+			t.Errorf("round %d: temporary files left after a restart: %q", round, stale)
+		}
+	}
+}
