@@ -223,9 +223,18 @@ func (s *Server) headlineJSON(doc int32) headlineArticle {
 	}
 }
 
-// appendString writes s as a JSON string.
+// appendString writes s as a JSON string. Printable ASCII without quotes
+// or backslashes (query ids, most messages) is copied as it is; anything
+// else goes through encoding/json.
 func appendString(b []byte, s string) []byte {
-	return append(b, mustJSON(s)...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return append(b, mustJSON(s)...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // bufPool recycles response buffers. Buffers that grew past maxPooledBuf are

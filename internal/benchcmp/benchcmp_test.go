@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"slices"
@@ -31,11 +32,12 @@ func TestMain(m *testing.M) {
 // figures, which mean nothing at this size.
 func TestQuick(t *testing.T) {
 	t.Parallel()
-	args, want := []string{"-quick"}, []string{"1", "2", "3", "4a", "4b", "5", "6", "6b", "7a", "7b", "8a", "8b", "8c"}
+	args, want := []string{"-quick"}, []string{"3", "3b", "3c", "3d", "3w", "4a", "4b", "5", "6", "6b", "7a", "7b", "8a", "8b", "8c"}
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Logf("no go command (%v): skipping the search rows, which generate their corpus with go run", err)
-		args = append(args, "-rows", "startup,pollsim,overhead,throughput,drain,range,poll")
-		want = want[2:]
+		t.Logf("no go command (%v): skipping the search and scaling rows, which generate their corpus with go run", err)
+		args = append(args, "-rows", "startup,pollsim,overhead,throughput,wrk,drain,range,poll")
+	} else {
+		want = append(want, "1", "2", "9a", "9b", "9c", "9d")
 	}
 	var stdout, stderr bytes.Buffer
 	if code := run(args, &stdout, &stderr); code != 0 {
@@ -46,6 +48,9 @@ func TestQuick(t *testing.T) {
 		if !strings.Contains(out, "\n| "+id+" | ") {
 			t.Errorf("the table has no line %s:\n%s", id, out)
 		}
+	}
+	if n := strings.Count(out, "- machine load during the row"); n < len(want) {
+		t.Errorf("%d rows state the machine's load, want every one of %d:\n%s", n, len(want), out)
 	}
 	t.Log("\n" + stderr.String() + "\n" + out)
 }
@@ -103,5 +108,47 @@ func TestPollScheduleSimulated(t *testing.T) {
 		if err := os.WriteFile(path, b, 0o600); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+func TestGrowthExponent(t *testing.T) {
+	t.Parallel()
+	xs := []float64{24000, 120000, 240000}
+	for _, tt := range []struct {
+		name string
+		ys   []float64
+		want float64
+	}{
+		{"constant", []float64{5, 5, 5}, 0},
+		{"linear", []float64{2, 10, 20}, 1},
+		{"square", []float64{1, 25, 100}, 2},
+		{"square root", []float64{1, math.Sqrt(5), math.Sqrt(10)}, 0.5},
+	} {
+		if got := growthExponent(xs, tt.ys); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("%s: growthExponent = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if got := growthExponent([]float64{1}, []float64{1}); !math.IsNaN(got) {
+		t.Errorf("one point: %v, want NaN", got)
+	}
+}
+
+func TestSteadyRepeatsWideSpreads(t *testing.T) {
+	t.Parallel()
+	var log bytes.Buffer
+	e := &env{p: fullParams(), log: &log}
+	runs := [][]float64{{0.5, 1, 1.5, 2}, {0.9, 1, 1.0, 1.02, 1.1}}
+	calls := 0
+	rs, ok, note, err := steady(e, "x", func() ([]float64, error) { calls++; return runs[calls-1], nil })
+	if err != nil || !ok || calls != 2 || median(rs) != 1 {
+		t.Fatalf("steady: %v %v %d calls, median %v", err, ok, calls, median(rs))
+	}
+	if !strings.Contains(note, "attempt 1: median 1.250, spread 80%") || !strings.Contains(note, "attempt 2: median 1.000, spread 2%") {
+		t.Errorf("note: %s", note)
+	}
+	calls = 0
+	_, ok, note, _ = steady(e, "x", func() ([]float64, error) { calls++; return runs[0], nil })
+	if ok || calls != maxAttempts || !strings.Contains(note, "NOT steady") {
+		t.Errorf("always wide: ok %v after %d calls: %s", ok, calls, note)
 	}
 }

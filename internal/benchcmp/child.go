@@ -36,6 +36,8 @@ func runChild(mode string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = childStartup(stdout)
 	case modeBytes, modeMock:
 		err = childServe(mode, stdin, stdout)
+	case modeScale:
+		err = childScale(stdout)
 	default:
 		err = fmt.Errorf("unknown %s=%q: this variable is for benchcmp's own child processes; unset it", childEnv, mode)
 	}
@@ -171,11 +173,18 @@ type child struct {
 
 // startChild starts this program again in mode with extra environment.
 func startChild(mode string, extraEnv ...string) (*child, error) {
+	return startChildWith(mode, nil, extraEnv...)
+}
+
+// startChildWith is startChild running the program through a command
+// prefix such as "taskset -c 1" (none if prefix is empty).
+func startChildWith(mode string, prefix []string, extraEnv ...string) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("finding this program to re-execute it: %w", err)
 	}
-	cmd := exec.Command(exe)
+	argv := append(append([]string(nil), prefix...), exe)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(append(os.Environ(), childEnv+"="+mode), extraEnv...)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()

@@ -19,6 +19,16 @@ type params struct {
 	// connection count.
 	loadRounds, loadRequests int
 	loadConns                []int
+	// throughput of get-results and query-async: connections, and
+	// requests per round and target.
+	jobConns, jobRequests int
+	// wrk: rounds and the duration of each wrk run.
+	wrkRounds   int
+	wrkDuration time.Duration
+	// scaling: multiples of the embedded corpus, and the 48-hour windows
+	// clustered at each.
+	scales       []int
+	scaleWindows int
 
 	// overhead: rounds of calls per subject.
 	overheadRounds, overheadCalls int
@@ -47,11 +57,14 @@ func fullParams() params {
 	return params{
 		searchRounds: 9, searchCalls: 300, searchQueries: 64, bigArticles: 5 * 24000,
 		loadRounds: 9, loadRequests: 4000, loadConns: []int{8, 16, 32},
+		jobConns: 16, jobRequests: 3000,
+		wrkRounds: 5, wrkDuration: 2 * time.Second,
+		scales: []int{1, 5, 10}, scaleWindows: 6,
 		overheadRounds: 25, overheadCalls: 120,
 		latency:     20 * time.Millisecond,
 		drainRounds: 7, drainResults: 2500, drainPrefetch: newssearch.DefaultPrefetch,
 		rangeRounds: 5, rangeDays: 90, rangePending: 200 * time.Millisecond,
-		startupChildren: 5, laterNews: 50,
+		startupChildren: 10, laterNews: 200,
 		pollTrials: 8, shortPending: 300 * time.Millisecond, longPending: 60 * time.Second, longPolls: 3,
 		vendorInterval: time.Second,
 	}
@@ -63,6 +76,9 @@ func quickParams() params {
 		quick:        true,
 		searchRounds: 2, searchCalls: 10, searchQueries: 8, bigArticles: 600,
 		loadRounds: 1, loadRequests: 40, loadConns: []int{2},
+		jobConns: 2, jobRequests: 40,
+		wrkRounds: 1, wrkDuration: time.Second,
+		scales: []int{1, 2}, scaleWindows: 1,
 		overheadRounds: 2, overheadCalls: 3,
 		latency:     time.Millisecond,
 		drainRounds: 1, drainResults: 100, drainPrefetch: newssearch.DefaultPrefetch,

@@ -69,10 +69,12 @@ var rows = []row{
 	{"pollsim", rowPollSimulated, nil, true},
 	{"overhead", rowOverhead, nil, false},
 	{"throughput", rowThroughput, nil, false},
+	{"wrk", rowWrk, nil, false},
 	{"drain", rowDrain, nil, false},
 	{"range", rowRange, startVendorRange, false},
 	{"poll", rowPoll, startLongPoll, false},
 	{"search", rowSearch, nil, false},
+	{"scale", rowScale, nil, false},
 }
 
 // rowNames returns the names of every row.
@@ -129,9 +131,10 @@ func measure(ctx context.Context, p params, selected []row, log io.Writer) *repo
 	monitor := startStallMonitor()
 	defer monitor.close()
 	var bgStart time.Time
+	var bgLoad loadSnap
 	for _, r := range selected {
 		if !r.alone && !started {
-			started, bgStart = true, time.Now()
+			started, bgStart, bgLoad = true, time.Now(), takeLoad()
 			for _, b := range selected {
 				if b.background != nil {
 					e.logf("row %s: starting its background part", b.name)
@@ -140,11 +143,12 @@ func measure(ctx context.Context, p params, selected []row, log io.Writer) *repo
 			}
 		}
 		e.logf("row %s...", r.name)
-		t := time.Now()
+		t, before := time.Now(), takeLoad()
 		lines := r.run(ctx, e)
 		note := monitor.summary(t, time.Now())
+		machine, _ := loadNote(before, takeLoad())
 		for i := range lines {
-			lines[i].notes = append(lines[i].notes, note)
+			lines[i].notes = append(lines[i].notes, note, machine)
 		}
 		rep.results = append(rep.results, lines...)
 		e.logf("row %s done in %v", r.name, time.Since(t).Round(time.Millisecond))
@@ -153,8 +157,9 @@ func measure(ctx context.Context, p params, selected []row, log io.Writer) *repo
 		e.logf("waiting for the background rows")
 		lines := wait()
 		note := monitor.summary(bgStart, time.Now())
+		machine, _ := loadNote(bgLoad, takeLoad())
 		for i := range lines {
-			lines[i].notes = append(lines[i].notes, note)
+			lines[i].notes = append(lines[i].notes, note, machine)
 		}
 		rep.results = append(rep.results, lines...)
 	}
