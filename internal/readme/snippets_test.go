@@ -1,0 +1,183 @@
+package readme_test
+
+// Each region between "// readme:begin" and "// readme:end" is a ```go block
+// of README.md or docs/*.md, indented one level deeper than its marker
+// comment. TestSnippets checks that they match; the compiler checks the
+// rest. Change the document and the region together.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
+
+	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/examples/testing/newsdigest"
+	"github.com/newssearch/newssearch-go/mockserver"
+	"github.com/newssearch/newssearch-go/mockserver/withhttpmock"
+)
+
+func asyncSearch(ctx context.Context, client *newssearch.Client, from, to time.Time) (*newssearch.ResultsPage, error) {
+	// readme:begin
+	page, err := client.SearchAsync(ctx, newssearch.AsyncSearchParams{
+		SearchParams: newssearch.SearchParams{Query: "central bank", StartDate: from, EndDate: to},
+		SortOrder:    newssearch.SortDatePublished,
+	}, &newssearch.PollOptions{
+		OnPoll: func(e newssearch.PollEvent) { log.Printf("poll %d after %v: %s", e.Attempt, e.Elapsed, e.State) },
+	})
+	// readme:end
+	return page, err
+}
+
+func searchAll(ctx context.Context, client *newssearch.Client, params newssearch.SearchParams, enough func() bool) error {
+	// readme:begin
+	for article, err := range client.SearchAll(ctx, params, nil) {
+		if err != nil {
+			return err
+		}
+		fmt.Println(article.Title)
+		if enough() {
+			break // stops every request, including pages fetched ahead
+		}
+	}
+	// readme:end
+	return nil
+}
+
+func searchRange(ctx context.Context, client *newssearch.Client, jan1, apr1 time.Time) ([]newssearch.Article, error) {
+	// readme:begin
+	articles, err := client.SearchRange(ctx, newssearch.AsyncSearchParams{
+		SearchParams: newssearch.SearchParams{Query: "climate summit", StartDate: jan1, EndDate: apr1},
+	}, &newssearch.RangeOptions{
+		OnProgress: func(p newssearch.RangeProgress) {
+			log.Printf("%d/%d windows, %d articles", p.WindowsDone, p.WindowsTotal, p.Articles)
+		},
+	})
+	// readme:end
+	return articles, err
+}
+
+func classify(ctx context.Context, client *newssearch.Client, params newssearch.SearchParams) *newssearch.SearchResponse {
+	// readme:begin
+	res, err := client.Search(ctx, params)
+	switch {
+	case errors.Is(err, newssearch.ErrUnauthorized):
+		// 401/403: check the key
+	case errors.Is(err, newssearch.ErrRateLimited):
+		// 429 after the retries: slow down
+	case errors.Is(err, newssearch.ErrBadRequest):
+		// 400, 413 or 422, or a *ValidationError caught before sending
+	case errors.Is(err, newssearch.ErrNotFound):
+		// 404: unknown or expired query ID
+	case errors.Is(err, newssearch.ErrPollTimeout):
+		// PollOptions.MaxWait ran out: poll again later with the query ID
+	case errors.Is(err, newssearch.ErrAttemptTimeout):
+		// the service went silent; the attempts were retried already
+	case errors.Is(err, context.DeadlineExceeded):
+		// your own context's deadline, and only that
+	}
+	var apiErr *newssearch.APIError
+	if errors.As(err, &apiErr) {
+		log.Printf("service said %q (status %d, request %s)", apiErr.Message, apiErr.StatusCode, apiErr.RequestID)
+	}
+	// readme:end
+	return res
+}
+
+// readme:begin
+func TestTopSites(t *testing.T) {
+	t.Parallel()
+	srv := mockserver.New()
+	t.Cleanup(srv.Close)
+
+	got, err := newsdigest.TopSites(t.Context(), srv.Client(), "earthquake", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Errorf("TopSites = %v, want the 3 sites with the most earthquake articles", got)
+	}
+}
+
+// readme:end
+
+func faultRule(t *testing.T) {
+	// readme:begin
+	srv := mockserver.New(mockserver.WithFaults(mockserver.FaultRule{
+		Endpoint: mockserver.EndpointQuery,
+		Times:    2,
+		Fault:    mockserver.Fault{Status: http.StatusServiceUnavailable},
+	}))
+	t.Cleanup(srv.Close)
+	// ... call your code: it succeeds, and srv.Journal() shows 503, 503, 200.
+	// readme:end
+}
+
+// readme:begin
+type withFault struct {
+	next  http.RoundTripper
+	fault string
+}
+
+func (f withFault) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set(mockserver.FaultHeader, f.fault)
+	return f.next.RoundTrip(req)
+}
+
+// faultyClient is srv.Client with fault (e.g. "status=503") on every request.
+func faultyClient(srv *mockserver.Server, fault string) *newssearch.Client {
+	return srv.Client(newssearch.WithHTTPClient(&http.Client{
+		Transport: withFault{srv.HTTPClient().Transport, fault},
+	}))
+}
+
+// readme:end
+
+func journalBody(t *testing.T, srv *mockserver.Server) {
+	// readme:begin
+	journal := srv.Journal()
+	var body map[string]any
+	if err := json.Unmarshal([]byte(journal[0].Body), &body); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"api_key": "[redacted]", "query": "harbour", "page": 1.0}
+	if diff := cmp.Diff(want, body); diff != "" {
+		t.Errorf("request body (-want +got):\n%s", diff)
+	}
+	// readme:end
+}
+
+func noSocket(t *testing.T) (*newssearch.Client, error) {
+	// readme:begin
+	srv := mockserver.New(mockserver.WithoutListener())
+	t.Cleanup(srv.Close)
+	client, err := newssearch.NewClient(
+		newssearch.WithoutEnvironment(),
+		newssearch.WithAPIKey("any-key"),
+		newssearch.WithHTTPClient(&http.Client{Transport: srv.Transport()}),
+	)
+	// readme:end
+	return client, err
+}
+
+func withHTTPMock(srv *mockserver.Server) int {
+	// readme:begin
+	mt := httpmock.NewMockTransport()
+	withhttpmock.Register(mt, srv, newssearch.DefaultBaseURL) // every route in mockserver.Routes()
+	// ... a client with &http.Client{Transport: mt} ...
+	calls := mt.GetCallCountInfo()["POST https://app.runathena.com/api/v2/query"]
+	// readme:end
+	return calls
+}
+
+// The snippets above that are not tests are compiled, and these calls
+// keep them from being reported as unused.
+var _ = []any{asyncSearch, searchAll, searchRange, classify, faultRule, faultyClient, journalBody, noSocket, withHTTPMock}
