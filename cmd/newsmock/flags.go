@@ -130,6 +130,20 @@ Flags:
 `)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
+	fmt.Fprint(w, "\nEndpoints (the four API endpoints, then the mock's own, which need no api_key):\n")
+	for _, r := range mockserver.Routes() {
+		fmt.Fprintf(w, "  %-5s %s\n", r.Method, r.Path)
+	}
+	fmt.Fprintf(w, `
+Faults for one request: send the header %s: ITEM;ITEM... with items
+  status=<400-599>  retry-after=<seconds>  latency=<duration, e.g. 150ms>
+  drop  truncate  job=fail  job=stuck (the last two on query-async only)
+  e.g. %s: status=429;retry-after=2
+Faults by rule: -fault 'endpoint=query;every=3;status=503' (the same items plus
+  endpoint=<name>, every=<n>, probability=<0..1>, times=<n>; repeatable).
+
+Reference: docs/mockserver.md in github.com/newssearch/newssearch-go.
+`, mockserver.FaultHeader, mockserver.FaultHeader)
 }
 
 // keyList splits -keys. It returns nil for "accept any non-empty key".
