@@ -1,0 +1,325 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	newssearch "github.com/newssearch/newssearch-go"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitError       = 1 // the service, the network or a file failed
+	exitUsage       = 2 // the command line is wrong
+	exitInterrupted = 130
+)
+
+// env is the world a run sees: tests replace every part of it.
+type env struct {
+	stdin     io.Reader
+	stdout    io.Writer
+	stderr    io.Writer
+	getenv    func(string) string
+	stdoutTTY bool
+	stderrTTY bool
+	// now is the clock relative dates are computed from; nil means
+	// time.Now.
+	now func() time.Time
+	// transport carries every request; nil means http.DefaultTransport
+	// (tests pass an in-process mock's).
+	transport http.RoundTripper
+	// clientOptions are appended to the options of every client (tests
+	// use them to poll fast).
+	clientOptions []newssearch.Option
+	// afterWindow, when set, is called by range after each window is
+	// saved (tests use it to interrupt a run at a known point).
+	afterWindow func(done int)
+}
+
+func (e *env) clock() time.Time {
+	if e.now != nil {
+		return e.now()
+	}
+	return time.Now()
+}
+
+// usageError is a mistake on the command line (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// interruptedError reports a run stopped by Ctrl-C; msg says what was done.
+type interruptedError struct{ msg string }
+
+func (e *interruptedError) Error() string { return e.msg }
+
+// app holds the parsed global flags and the environment of one run.
+type app struct {
+	env *env
+
+	baseURL    string
+	apiKeyFile string
+	apiKeyFlag string // only to refuse it
+	format     string
+	fields     []string
+	quiet      bool
+	noProgress bool
+	verbose    bool
+	maxRetries int
+}
+
+// run executes the command line args and returns the exit code.
+func run(ctx context.Context, e *env, args []string) int {
+	a := &app{env: e}
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ue *usageError
+	var ie *interruptedError
+	var ve *newssearch.ValidationError
+	switch {
+	case errors.As(err, &ie):
+		fmt.Fprintln(e.stderr, "newssearch: interrupted: "+ie.msg)
+		return exitInterrupted
+	case ctx.Err() != nil:
+		fmt.Fprintln(e.stderr, "newssearch: interrupted")
+		return exitInterrupted
+	case errors.As(err, &ue) || cobraUsage(err):
+		fmt.Fprintln(e.stderr, prefixed(err))
+		fmt.Fprintln(e.stderr, "Run 'newssearch --help' for usage.")
+		return exitUsage
+	case errors.As(err, &ve):
+		fmt.Fprintln(e.stderr, prefixed(err))
+		return exitUsage
+	}
+	fmt.Fprintln(e.stderr, prefixed(err))
+	if hint := hintFor(err); hint != "" {
+		fmt.Fprintln(e.stderr, hint)
+	}
+	return exitError
+}
+
+// prefixed returns the error's message starting "newssearch: " once (the
+// SDK's errors already do).
+func prefixed(err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "newssearch: ") {
+		return msg
+	}
+	return "newssearch: " + msg
+}
+
+// cobraUsage reports the command-line errors cobra makes itself.
+func cobraUsage(err error) bool {
+	msg := err.Error()
+	return strings.HasPrefix(msg, "unknown command ") || strings.HasPrefix(msg, "unknown flag") ||
+		strings.HasPrefix(msg, "unknown shorthand flag") || strings.HasPrefix(msg, "invalid argument")
+}
+
+// hintFor suggests what to do about a failed call.
+func hintFor(err error) string {
+	switch {
+	case errors.Is(err, newssearch.ErrUnauthorized):
+		return "The service refused the API key: set " + newssearch.EnvAPIKey + " (or --api-key-file) to a valid key."
+	case errors.Is(err, newssearch.ErrRateLimited):
+		return "The service is rate limiting this key: wait a minute, or lower --concurrency."
+	case errors.Is(err, newssearch.ErrPollTimeout):
+		return "The job is still running: fetch it later with 'newssearch results QUERY_ID', or raise --max-wait."
+	}
+	return ""
+}
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "newssearch",
+		Short: "Search the news search service (the Athena News API) from the command line",
+		Long: `newssearch searches the news search service (the Athena News API).
+
+The API key comes from the ` + newssearch.EnvAPIKey + ` environment variable or
+from the file named by --api-key-file; there is no flag taking the key itself,
+since command lines are visible to other users in ps. The service's address
+comes from --base-url or ` + newssearch.EnvBaseURL + ` (default ` + newssearch.DefaultBaseURL + `).
+
+Output is a table on a terminal and JSON Lines otherwise (--format changes it).
+Progress bars and logs go to standard error, and only when it is a terminal.
+
+Exit codes: 0 success, 1 the service or the network failed, 2 usage error,
+130 interrupted (Ctrl-C).`,
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("api-key") {
+				return usagef("--api-key is not accepted: a key on the command line shows in ps and in shell history; set %s or pass --api-key-file FILE", newssearch.EnvAPIKey)
+			}
+			return a.checkFormat()
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.baseURL, "base-url", "", "base URL of the service (default $"+newssearch.EnvBaseURL+" or "+newssearch.DefaultBaseURL+")")
+	pf.StringVar(&a.apiKeyFile, "api-key-file", "", "read the API key from this file (default $"+newssearch.EnvAPIKey+"); - reads standard input")
+	pf.StringVar(&a.apiKeyFlag, "api-key", "", "not accepted: use $"+newssearch.EnvAPIKey+" or --api-key-file")
+	_ = pf.MarkHidden("api-key")
+	pf.StringVarP(&a.format, "format", "o", "", "output format: table, json, jsonl or csv (default table on a terminal, jsonl otherwise)")
+	pf.StringSliceVar(&a.fields, "fields", nil, "comma-separated fields to print (see 'newssearch help fields')")
+	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no progress and no logs")
+	pf.BoolVar(&a.noProgress, "no-progress", false, "print no progress bar or spinner")
+	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log every request to standard error, even when it is not a terminal")
+	pf.IntVar(&a.maxRetries, "max-retries", newssearch.DefaultMaxRetries, "retries of a failed request")
+	_ = root.RegisterFlagCompletionFunc("format", fixedCompletion("table", "json", "jsonl", "csv"))
+	_ = root.RegisterFlagCompletionFunc("fields", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+		return fieldNamesFor(cmd.Name()), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	})
+
+	root.AddCommand(a.searchCommand(), a.asyncCommand(), a.resultsCommand(), a.rangeCommand(),
+		a.headlinesCommand(), a.checkCommand(), a.versionCommand(), a.completionCommand(), fieldsHelpTopic())
+	return root
+}
+
+func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// checkFormat validates --format.
+func (a *app) checkFormat() error {
+	switch a.format {
+	case "", "table", "json", "jsonl", "csv":
+		return nil
+	}
+	return usagef("--format %q is not a format: use table, json, jsonl or csv", a.format)
+}
+
+// outputFormat is --format, or the default for where stdout goes.
+func (a *app) outputFormat() string {
+	if a.format != "" {
+		return a.format
+	}
+	if a.env.stdoutTTY {
+		return "table"
+	}
+	return "jsonl"
+}
+
+// showProgress reports whether progress may be drawn on stderr.
+func (a *app) showProgress() bool {
+	return a.env.stderrTTY && !a.quiet && !a.noProgress
+}
+
+// color reports whether stderr and stdout output may use colour.
+func (a *app) color() bool {
+	return a.env.getenv("NO_COLOR") == "" && a.env.getenv("TERM") != "dumb"
+}
+
+// logger returns the SDK's logger: on a terminal stderr unless --quiet, or
+// anywhere with --verbose; nil otherwise.
+func (a *app) logger() *slog.Logger {
+	switch {
+	case a.verbose:
+		return slog.New(slog.NewTextHandler(a.env.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	case a.env.stderrTTY && !a.quiet:
+		return slog.New(slog.NewTextHandler(a.env.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	return nil
+}
+
+// apiKey reads the key from --api-key-file or the environment.
+func (a *app) apiKey() (string, error) {
+	if a.apiKeyFile == "" {
+		key := strings.TrimSpace(a.env.getenv(newssearch.EnvAPIKey))
+		if key == "" {
+			return "", usagef("no API key: set %s, or pass --api-key-file FILE naming a file that holds the key", newssearch.EnvAPIKey)
+		}
+		return key, nil
+	}
+	var b []byte
+	var err error
+	if a.apiKeyFile == "-" {
+		b, err = io.ReadAll(io.LimitReader(a.env.stdin, 64<<10))
+	} else {
+		b, err = os.ReadFile(a.apiKeyFile)
+	}
+	if err != nil {
+		return "", usagef("--api-key-file: %v: name a readable file holding the API key", err)
+	}
+	key := strings.TrimSpace(string(b))
+	if key == "" || strings.ContainsAny(key, "\r\n") {
+		return "", usagef("--api-key-file %s: the file must hold the API key alone on one line", a.apiKeyFile)
+	}
+	return key, nil
+}
+
+// client builds the SDK client from the flags and the environment. wrap,
+// when not nil, wraps the transport (check records the exchanges with it).
+func (a *app) client(wrap func(http.RoundTripper) http.RoundTripper) (*newssearch.Client, error) {
+	key, err := a.apiKey()
+	if err != nil {
+		return nil, err
+	}
+	if a.maxRetries < 0 {
+		return nil, usagef("--max-retries %d is negative: pass 0 to disable retries", a.maxRetries)
+	}
+	opts := []newssearch.Option{
+		newssearch.WithoutEnvironment(),
+		newssearch.WithAPIKey(key),
+		newssearch.WithBaseURL(cmpOr(a.baseURL, a.env.getenv(newssearch.EnvBaseURL))),
+		newssearch.WithUserAgent("newssearch-cli/" + cliVersion() + " newssearch-go/" + newssearch.Version),
+		newssearch.WithMaxRetries(a.maxRetries),
+		newssearch.WithLogger(a.logger()),
+	}
+	t := a.env.transport
+	if t == nil {
+		t = http.DefaultTransport
+	}
+	if wrap != nil {
+		t = wrap(t)
+	}
+	opts = append(opts, newssearch.WithHTTPClient(&http.Client{Transport: t, Timeout: newssearch.DefaultHTTPTimeout}))
+	opts = append(opts, a.env.clientOptions...)
+	c, err := newssearch.NewClient(opts...)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return c, nil
+}
+
+func cmpOr(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// args checks positional arguments as a usage error.
+func argsBetween(lo, hi int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < lo || len(args) > hi {
+			return usagef("%s: %s", cmd.CommandPath(), what)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,317 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	newssearch "github.com/newssearch/newssearch-go"
+)
+
+func (a *app) searchCommand() *cobra.Command {
+	var f searchFlags
+	var page int
+	var all bool
+	var asyncOnly struct{ keyPhrases, sort string }
+	cmd := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Run a synchronous search and print one page of articles (--all: every page)",
+		Long: `search runs a synchronous search (POST /api/v2/query) and prints one page of
+articles (25), or with --all every page. The synchronous endpoint suits short
+ranges (a week or less); use async or range for longer ones.`,
+		Example: `  newssearch search "central bank" --since 7d --format csv > out.csv
+  newssearch search "central bank" --site reuters.com --site bbc.co.uk --all --limit 100 | jq .title`,
+		Args: argsBetween(1, 1<<20, "pass the search text, e.g. newssearch search \"central bank\""),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asyncOnly.keyPhrases != "" || asyncOnly.sort != "" {
+				return usagef("--key-phrases and --sort are accepted only by async and range: the synchronous endpoint (search) does not take them")
+			}
+			p, _, err := f.params(strings.Join(args, " "), a.env.clock())
+			if err != nil {
+				return err
+			}
+			if page < 0 {
+				return usagef("--page %d is negative: pages are numbered from 1", page)
+			}
+			if all && cmd.Flags().Changed("page") && page > 1 {
+				return usagef("--page and --all conflict: --all starts at page 1")
+			}
+			c, err := a.client(nil)
+			if err != nil {
+				return err
+			}
+			sp := syncParams(p)
+			sp.Page = page
+			ctx := cmd.Context()
+			if !all {
+				resp, err := c.Search(ctx, sp)
+				if err != nil {
+					return err
+				}
+				return a.printArticles(cmd.OutOrStdout(), resp.Articles, f.limit)
+			}
+			out, err := a.newPrinter(cmd.OutOrStdout(), articleKind)
+			if err != nil {
+				return err
+			}
+			n := 0
+			for art, err := range c.SearchAll(ctx, sp, &newssearch.PageOptions{Prefetch: 2}) {
+				if err != nil {
+					_ = out.close()
+					return err
+				}
+				if err := out.write(&art); err != nil {
+					return err
+				}
+				if n++; f.limit > 0 && n >= f.limit {
+					break
+				}
+			}
+			return out.close()
+		},
+	}
+	f.add(cmd, false)
+	cmd.Flags().IntVar(&page, "page", 1, "page to print, from 1")
+	cmd.Flags().BoolVar(&all, "all", false, "print every page (stop early with --limit)")
+	cmd.Flags().StringVar(&asyncOnly.keyPhrases, "key-phrases", "", "")
+	cmd.Flags().StringVar(&asyncOnly.sort, "sort", "", "")
+	_ = cmd.Flags().MarkHidden("key-phrases")
+	_ = cmd.Flags().MarkHidden("sort")
+	return cmd
+}
+
+func (a *app) asyncCommand() *cobra.Command {
+	var f searchFlags
+	var noWait bool
+	var maxWait time.Duration
+	cmd := &cobra.Command{
+		Use:   "async QUERY...",
+		Short: "Submit an asynchronous query, wait for it and print its articles",
+		Long: `async submits an asynchronous query (POST /api/v2/query-async), waits for it
+with a spinner showing the job's state, and prints every article of it (or
+--limit of them). With --no-wait it prints the job's query ID at once; fetch
+the articles later with 'newssearch results QUERY_ID'.`,
+		Example: `  newssearch async "central bank" --from 2025-01-01 --to 2025-03-31 --sort date
+  id=$(newssearch async "central bank" --since 30d --no-wait --format csv --fields query_id | tail -1)`,
+		Args: argsBetween(1, 1<<20, "pass the search text, e.g. newssearch async \"central bank\""),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, _, err := f.params(strings.Join(args, " "), a.env.clock())
+			if err != nil {
+				return err
+			}
+			if maxWait < 0 {
+				return usagef("--max-wait %s is negative: pass how long to wait for the job, e.g. 10m", maxWait)
+			}
+			c, err := a.client(nil)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			j, err := c.SubmitQuery(ctx, p)
+			if err != nil {
+				return err
+			}
+			if noWait {
+				out, err := a.newPrinter(cmd.OutOrStdout(), jobKind)
+				if err != nil {
+					return err
+				}
+				if err := out.write(&job{QueryID: j.QueryID, State: string(j.State)}); err != nil {
+					return err
+				}
+				return out.close()
+			}
+			a.note("query %s submitted", j.QueryID)
+			return a.printJob(cmd, c, j.QueryID, maxWait, f.limit)
+		},
+	}
+	f.add(cmd, true)
+	cmd.Flags().BoolVar(&noWait, "no-wait", false, "print the query ID and return without waiting")
+	cmd.Flags().DurationVar(&maxWait, "max-wait", 0, "give up waiting for the job after this long (default 10m)")
+	return cmd
+}
+
+func (a *app) resultsCommand() *cobra.Command {
+	var page, limit int
+	var maxWait time.Duration
+	cmd := &cobra.Command{
+		Use:   "results QUERY_ID",
+		Short: "Print the articles of a submitted asynchronous query",
+		Long: `results prints the articles of the asynchronous query QUERY_ID (from
+'newssearch async --no-wait'), waiting while it is pending. --page prints one
+page without waiting.`,
+		Args: argsBetween(1, 1, "pass one query ID, as 'newssearch async --no-wait' printed it"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if page < 0 || limit < 0 {
+				return usagef("--page and --limit must not be negative")
+			}
+			c, err := a.client(nil)
+			if err != nil {
+				return err
+			}
+			if page == 0 {
+				return a.printJob(cmd, c, args[0], maxWait, limit)
+			}
+			rp, err := c.GetResults(cmd.Context(), args[0], page)
+			if err != nil {
+				return err
+			}
+			if rp.Pending() {
+				return fmt.Errorf("query %s is still %s: run the command again later, or leave out --page to wait for it", args[0], rp.State)
+			}
+			return a.printArticles(cmd.OutOrStdout(), rp.Articles, limit)
+		},
+	}
+	cmd.Flags().IntVar(&page, "page", 0, "print only this page (from 1), without waiting")
+	cmd.Flags().IntVar(&limit, "limit", 0, "print at most this many articles (0: no limit)")
+	cmd.Flags().DurationVar(&maxWait, "max-wait", 0, "give up waiting for the job after this long (default 10m)")
+	return cmd
+}
+
+// printJob waits for the job with a spinner and prints its articles.
+func (a *app) printJob(cmd *cobra.Command, c *newssearch.Client, queryID string, maxWait time.Duration, limit int) error {
+	sp := a.newSpinner("query " + queryID + ": waiting")
+	defer sp.stop()
+	poll := &newssearch.PollOptions{MaxWait: maxWait, OnPoll: func(ev newssearch.PollEvent) {
+		sp.describe(fmt.Sprintf("query %s: %s (poll %d, %s)", ev.QueryID, ev.State, ev.Attempt, ev.Elapsed.Round(100*time.Millisecond)))
+	}}
+	out, err := a.newPrinter(cmd.OutOrStdout(), articleKind)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for page, err := range c.ResultPages(cmd.Context(), queryID, &newssearch.PageOptions{Prefetch: 2, Poll: poll}) {
+		if err != nil {
+			sp.stop()
+			_ = out.close()
+			if cmd.Context().Err() != nil {
+				return &interruptedError{msg: fmt.Sprintf("the query is still on the service: print its articles with 'newssearch results %s'", queryID)}
+			}
+			return err
+		}
+		sp.describe(fmt.Sprintf("query %s: page %d of %d", queryID, page.Number, page.TotalPages()))
+		for i := range page.Articles {
+			if limit > 0 && n >= limit {
+				break
+			}
+			if err := out.write(&page.Articles[i]); err != nil {
+				return err
+			}
+			n++
+		}
+		if limit > 0 && n >= limit {
+			break
+		}
+	}
+	sp.stop()
+	return out.close()
+}
+
+func (a *app) headlinesCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "headlines",
+		Short: "Print the current headline clusters (BETA endpoint)",
+		Long: `headlines prints the current headline clusters (POST /api/v2/headlines, a
+BETA endpoint of the service). Tables and CSV print one row per article with
+its cluster's topic and count; json and jsonl print whole clusters unless
+--fields is given.`,
+		Args: argsBetween(0, 0, "headlines takes no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := a.client(nil)
+			if err != nil {
+				return err
+			}
+			resp, err := c.Headlines(cmd.Context())
+			if err != nil {
+				return err
+			}
+			format := a.outputFormat()
+			if len(a.fields) == 0 && (format == "json" || format == "jsonl") {
+				out, err := a.newPrinter(cmd.OutOrStdout(), clusterKind)
+				if err != nil {
+					return err
+				}
+				for i := range resp.Headlines {
+					if err := out.write(&resp.Headlines[i]); err != nil {
+						return err
+					}
+				}
+				return out.close()
+			}
+			out, err := a.newPrinter(cmd.OutOrStdout(), headlineKind)
+			if err != nil {
+				return err
+			}
+			for i := range resp.Headlines {
+				cl := &resp.Headlines[i]
+				for j := range cl.Articles {
+					if err := out.write(headlineRow{cluster: cl, article: &cl.Articles[j]}); err != nil {
+						return err
+					}
+				}
+			}
+			return out.close()
+		},
+	}
+}
+
+// cliVersion is the module version the binary was built from.
+func cliVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func (a *app) versionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version of newssearch and of the SDK",
+		Args:  argsBetween(0, 0, "version takes no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "newssearch %s\nSDK newssearch-go %s\n%s %s/%s\n",
+				cliVersion(), newssearch.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			return err
+		},
+	}
+}
+
+func (a *app) completionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "completion bash|zsh|fish",
+		Short: "Print a shell completion script",
+		Long: `completion prints a script that completes newssearch's commands, flags and
+flag values in your shell.
+
+  bash: source <(newssearch completion bash)
+        (or save it in /etc/bash_completion.d/newssearch; needs bash-completion)
+  zsh:  newssearch completion zsh > "${fpath[1]}/_newssearch"
+  fish: newssearch completion fish > ~/.config/fish/completions/newssearch.fish`,
+		ValidArgs: []string{"bash", "zsh", "fish"},
+		Args:      argsBetween(1, 1, "name the shell: bash, zsh or fish"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root, w := cmd.Root(), cmd.OutOrStdout()
+			switch args[0] {
+			case "bash":
+				return root.GenBashCompletionV2(w, true)
+			case "zsh":
+				return root.GenZshCompletion(w)
+			case "fish":
+				return root.GenFishCompletion(w, true)
+			}
+			return usagef("completion: %q is not a supported shell: use bash, zsh or fish", args[0])
+		},
+	}
+}
+
+// note prints an informational line on a terminal stderr (never with
+// --quiet, never into a pipe).
+func (a *app) note(format string, args ...any) {
+	if a.env.stderrTTY && !a.quiet {
+		fmt.Fprintf(a.env.stderr, format+"\n", args...)
+	}
+}

@@ -1,0 +1,261 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/newssearch/newssearch-go/mockserver"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+	binDir  string
+)
+
+// binary builds newssearch once for the tests that run it as a process.
+func binary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary; skipped with -short")
+	}
+	binOnce.Do(func() {
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binDir, binErr = os.MkdirTemp("", "newssearch-test")
+		if binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "newssearch")
+		out, err := exec.Command(goTool, "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = errors.New("go build: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// processEnv is the environment of the binary: only what it needs, pointed
+// at srv.
+func processEnv(srv *mockserver.Server) []string {
+	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir(), "TERM=xterm",
+		"NEWSSEARCH_API_KEY=" + srv.APIKey(), "NEWSSEARCH_BASE_URL=" + srv.URL()}
+}
+
+// progressCounts matches the "(done/total, rate windows/s)" part of the bar.
+var progressCounts = regexp.MustCompile(`\((\d+)/(\d+), [0-9.]+ windows/`)
+
+// TestProcessProgressOnTerminal runs range with stderr on a pseudo-terminal
+// and watches the bar move from window to window.
+func TestProcessProgressOnTerminal(t *testing.T) {
+	bin := binary(t)
+	t.Parallel()
+	srv := mockserver.New(mockserver.WithPendingPolls(1))
+	t.Cleanup(srv.Close)
+
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptmx.Close()
+	_ = pty.Setsize(ptmx, &pty.Winsize{Rows: 24, Cols: 120})
+	cmd := exec.Command(bin, "range", "earthquake", "--since", "6d", "--window", "1d", "--concurrency", "1",
+		"-o", "csv", "--fields", "_id")
+	cmd.Env = processEnv(srv)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = tty
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	_ = tty.Close()
+	var screen bytes.Buffer
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		_, _ = io.Copy(&screen, ptmx) // ends with EIO once the process exits
+	}()
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	select {
+	case err := <-waitErr:
+		if err != nil {
+			t.Fatalf("newssearch range: %v\nterminal:\n%q", err, screen.String())
+		}
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("newssearch range did not finish within 2 minutes")
+	}
+	_ = ptmx.Close()
+	<-copied
+
+	var seen []int
+	for _, m := range progressCounts.FindAllStringSubmatch(screen.String(), -1) {
+		n, _ := strconv.Atoi(m[1])
+		if m[2] != "6" {
+			t.Errorf("the bar shows a total of %s windows, want 6", m[2])
+		}
+		if len(seen) == 0 || seen[len(seen)-1] != n {
+			seen = append(seen, n)
+		}
+	}
+	if len(seen) < 3 || seen[len(seen)-1] != 6 {
+		t.Errorf("the bar showed windows done %v, want it to move through at least 3 values up to 6; terminal:\n%q", seen, screen.String())
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i] < seen[i-1] {
+			t.Errorf("the bar went back from %d to %d windows", seen[i-1], seen[i])
+		}
+	}
+	if !regexp.MustCompile(`\d+ articles? +\d+% \|`).MatchString(screen.String()) {
+		t.Errorf("the bar does not count articles; terminal:\n%q", screen.String())
+	}
+	if lines := strings.Count(stdout.String(), "\n"); lines < 2 || !strings.HasPrefix(stdout.String(), "_id\n") {
+		t.Errorf("stdout is not the CSV of the articles: %.200q", stdout.String())
+	}
+	if strings.ContainsRune(stdout.String(), '\r') {
+		t.Error("progress bytes reached stdout")
+	}
+}
+
+// TestProcessNoProgressWithoutTerminal runs the commands that show progress
+// with stdout and stderr as pipes: stderr stays empty and stdout is JSON
+// Lines.
+func TestProcessNoProgressWithoutTerminal(t *testing.T) {
+	bin := binary(t)
+	t.Parallel()
+	srv := mockserver.New(mockserver.WithPendingPolls(2))
+	t.Cleanup(srv.Close)
+	for _, args := range [][]string{
+		{"range", "earthquake", "--since", "60d", "--window", "14d", "--concurrency", "2"},
+		{"async", "earthquake", "--since", "10d", "--limit", "3"},
+		{"check"},
+	} {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = processEnv(srv)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Errorf("%v: %v; stderr %q", args, err, stderr.String())
+			continue
+		}
+		if stderr.Len() != 0 {
+			t.Errorf("%v wrote %d bytes to stderr, which is not a terminal: %q", args, stderr.Len(), stderr.String())
+		}
+		sc := bufio.NewScanner(&stdout)
+		sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+		n := 0
+		for sc.Scan() {
+			n++
+			if !json.Valid(sc.Bytes()) {
+				t.Errorf("%v: stdout line %d is not JSON: %.100q", args, n, sc.Text())
+			}
+		}
+		if n == 0 {
+			t.Errorf("%v printed nothing", args)
+		}
+	}
+}
+
+// TestProcessInterruptAndResume sends SIGINT to a range run with --resume
+// once some windows are saved, expects exit 130 and the message saying how
+// to resume, then resumes it.
+func TestProcessInterruptAndResume(t *testing.T) {
+	bin := binary(t)
+	t.Parallel()
+	srv := mockserver.New(mockserver.WithPendingPolls(1), mockserver.WithJournalSize(100_000))
+	t.Cleanup(srv.Close)
+	ck := filepath.Join(t.TempDir(), "ck.jsonl")
+	args := []string{"range", "earthquake", "--from", "2025-01-01", "--to", "2025-01-21", "--window", "1d", "--concurrency", "1",
+		"--resume", ck, "-o", "csv", "--fields", "_id"}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = processEnv(srv)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		b, _ := os.ReadFile(ck)
+		if bytes.Count(b, []byte("\n")) >= 3 { // the header and two windows
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("no window was saved within 2 minutes; stderr %q", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("after SIGINT: %v, want exit %d; stderr %q", err, exitInterrupted, stderr.String())
+	}
+	msg := regexp.MustCompile(`^newssearch: interrupted: (\d+) of 21 windows are done \(\d+ articles?\) and saved in ` + regexp.QuoteMeta(ck) +
+		`: run the same command again \(with --resume ` + regexp.QuoteMeta(ck) + `\) to search only the (\d+) missing\n$`)
+	m := msg.FindStringSubmatch(stderr.String())
+	if m == nil {
+		t.Fatalf("stderr = %q, want it to match %s", stderr.String(), msg)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("the interrupted run printed %q", stdout.String())
+	}
+	done, _ := strconv.Atoi(m[1])
+	before := len(srv.Journal())
+
+	cmd = exec.Command(bin, args...)
+	cmd.Env = processEnv(srv)
+	stdout.Reset()
+	stderr.Reset()
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("resumed run: %v; stderr %q", err, stderr.String())
+	}
+	submits := 0
+	for _, e := range srv.Journal()[before:] {
+		if e.Path == "/api/v2/query-async" {
+			submits++
+		}
+	}
+	if submits != 21-done {
+		t.Errorf("the resumed run submitted %d jobs, want %d (21 windows, %d saved)", submits, 21-done, done)
+	}
+	if !strings.HasPrefix(stdout.String(), "_id\n") {
+		t.Errorf("resumed run printed %.100q", stdout.String())
+	}
+}

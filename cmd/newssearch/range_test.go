@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/mockserver"
+)
+
+// windowStarts counts the query-async requests of the journal by the
+// start_date they asked for.
+func windowStarts(t *testing.T, srv *mockserver.Server) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, e := range srv.Journal() {
+		if e.Path != "/api/v2/query-async" {
+			continue
+		}
+		var body struct {
+			StartDate string `json:"start_date"`
+		}
+		if err := json.Unmarshal([]byte(e.Body), &body); err != nil {
+			t.Fatalf("journal entry %d: %v", e.Seq, err)
+		}
+		out[body.StartDate]++
+	}
+	return out
+}
+
+// decodeJSONL decodes articles printed as JSON Lines.
+func decodeJSONL(t *testing.T, s string) []newssearch.Article {
+	t.Helper()
+	var out []newssearch.Article
+	sc := bufio.NewScanner(strings.NewReader(s))
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for sc.Scan() {
+		var a newssearch.Article
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			t.Fatalf("decoding %q: %v", sc.Text(), err)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// TestRangeInterruptAndResume stops a 52-window range after some windows,
+// resumes it from its checkpoint, and checks that the articles equal an
+// uninterrupted run's (and the SDK's own SearchRange) while the finished
+// windows were not searched again.
+func TestRangeInterruptAndResume(t *testing.T) {
+	t.Parallel()
+	args := []string{"range", "earthquake", "--from", "2025-01-01T00:00:00Z", "--to", "2025-02-22T00:00:00Z",
+		"--window", "1d", "--concurrency", "4", "-o", "jsonl"}
+	const windows = 52
+
+	// The reference: one uninterrupted run, and SearchRange itself.
+	ref := newMock(t, mockserver.WithJournalSize(100_000))
+	full := runCLI(t, ref, runOpts{}, args...)
+	if full.code != 0 {
+		t.Fatalf("uninterrupted run: exit %d, stderr %q", full.code, full.stderr)
+	}
+	want := decodeJSONL(t, full.stdout)
+	if len(want) == 0 {
+		t.Fatal("the uninterrupted run found no articles: pick a query the corpus holds")
+	}
+	if got := len(windowStarts(t, ref)); got != windows {
+		t.Fatalf("the uninterrupted run searched %d distinct windows, want %d", got, windows)
+	}
+	sdk, err := ref.Client().SearchRange(context.Background(), newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
+		Query: "earthquake", StartDate: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), EndDate: time.Date(2025, 2, 22, 0, 0, 0, 0, time.UTC)}},
+		&newssearch.RangeOptions{Window: 24 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(sdk, want); diff != "" {
+		t.Errorf("the CLI's range differs from SearchRange (-want +got):\n%s", diff)
+	}
+
+	// The interrupted run.
+	srv := newMock(t, mockserver.WithJournalSize(100_000))
+	ck := filepath.Join(t.TempDir(), "range.checkpoint")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var once sync.Once
+	stopAt := 20
+	first := runCLI(t, srv, runOpts{ctx: ctx, afterWindow: func(done int) {
+		if done >= stopAt {
+			once.Do(cancel)
+		}
+	}}, append(args, "--resume", ck)...)
+	if first.code != exitInterrupted {
+		t.Fatalf("interrupted run: exit %d, want %d; stderr %q", first.code, exitInterrupted, first.stderr)
+	}
+	if first.stdout != "" {
+		t.Errorf("the interrupted run printed articles: %.200q", first.stdout)
+	}
+	saved := checkpointWindows(t, ck)
+	if len(saved) < stopAt || len(saved) >= windows {
+		t.Fatalf("the checkpoint holds %d windows, want %d..%d", len(saved), stopAt, windows-1)
+	}
+	wantMsg := "newssearch: interrupted: " + strconv.Itoa(len(saved)) + " of 52 windows are done"
+	if !strings.HasPrefix(first.stderr, wantMsg) || !strings.Contains(first.stderr, "--resume "+ck) {
+		t.Errorf("stderr = %q, want it to start %q and name --resume %s", first.stderr, wantMsg, ck)
+	}
+	firstStarts := windowStarts(t, srv)
+	srv.Reset()
+
+	// The resumed run.
+	second := runCLI(t, srv, runOpts{}, append(args, "--resume", ck)...)
+	if second.code != 0 {
+		t.Fatalf("resumed run: exit %d, stderr %q", second.code, second.stderr)
+	}
+	if diff := cmp.Diff(want, decodeJSONL(t, second.stdout)); diff != "" {
+		t.Errorf("interrupted and resumed run differs from an uninterrupted one (-want +got):\n%s", diff)
+	}
+	secondStarts := windowStarts(t, srv)
+	if got, wantN := len(secondStarts), windows-len(saved); got != wantN {
+		t.Errorf("the resumed run searched %d windows, want %d (52 minus the %d saved)", got, wantN, len(saved))
+	}
+	for start := range secondStarts {
+		if saved[start] {
+			t.Errorf("the resumed run searched the saved window starting %s again", start)
+		}
+	}
+	for start, n := range secondStarts {
+		if n != 1 {
+			t.Errorf("the resumed run searched the window starting %s %d times", start, n)
+		}
+	}
+	if len(firstStarts)+len(secondStarts) < windows {
+		t.Errorf("the two runs searched %d+%d windows, fewer than %d", len(firstStarts), len(secondStarts), windows)
+	}
+
+	// A third run finds everything in the checkpoint and asks nothing.
+	srv.Reset()
+	third := runCLI(t, srv, runOpts{}, append(args, "--resume", ck)...)
+	if third.code != 0 || third.stdout != full.stdout {
+		t.Errorf("third run: exit %d, same output %v; stderr %q", third.code, third.stdout == full.stdout, third.stderr)
+	}
+	if n := len(srv.Journal()); n != 0 {
+		t.Errorf("a run with every window saved made %d requests, want 0", n)
+	}
+	b, err := os.ReadFile(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), srv.APIKey()) {
+		t.Error("the checkpoint holds the API key")
+	}
+}
+
+// checkpointWindows returns the start_date (as the SDK sends it) of each
+// window saved in the checkpoint file.
+func checkpointWindows(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for sc.Scan() {
+		var w struct {
+			Window *int   `json:"window"`
+			Start  string `json:"start"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &w); err != nil {
+			t.Fatalf("checkpoint line %q: %v", sc.Text(), err)
+		}
+		if w.Window == nil {
+			continue // the header
+		}
+		st, err := time.Parse(time.RFC3339Nano, w.Start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[st.UTC().Format("2006-01-02T15:04:05.000Z")] = true
+	}
+	return out
+}
+
+func TestRangeResumeRefusesAnotherSearch(t *testing.T) {
+	t.Parallel()
+	srv := newMock(t)
+	ck := filepath.Join(t.TempDir(), "ck")
+	r := runCLI(t, srv, runOpts{}, "range", "earthquake", "--from", "2025-01-01", "--to", "2025-01-10", "--resume", ck, "-o", "csv", "--fields", "_id")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	r = runCLI(t, srv, runOpts{}, "range", "flood", "--from", "2025-01-01", "--to", "2025-01-10", "--resume", ck)
+	want := "newssearch: --resume " + ck + " was made for a different search (query was \"earthquake\", now \"flood\"): pass the same query and flags as the first run, or another file to start afresh\n"
+	if r.code != exitUsage || !strings.HasPrefix(r.stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", r.code, r.stderr, want)
+	}
+}
+
+func TestRangeResumeKeepsRelativeDates(t *testing.T) {
+	t.Parallel()
+	srv := newMock(t)
+	ck := filepath.Join(t.TempDir(), "ck")
+	args := []string{"range", "earthquake", "--since", "20d", "--resume", ck, "-o", "csv", "--fields", "_id"}
+	a := runCLI(t, srv, runOpts{}, args...)
+	// The same command on a later clock keeps the first run's dates.
+	srv.Reset()
+	b := runCLI(t, srv, runOpts{now: fixedNow.Add(5 * time.Hour)}, args...)
+	if a.code != 0 || b.code != 0 || a.stdout != b.stdout {
+		t.Errorf("exit %d and %d, same output %v: %q %q", a.code, b.code, a.stdout == b.stdout, a.stderr, b.stderr)
+	}
+	if n := len(srv.Journal()); n != 0 {
+		t.Errorf("the resumed run made %d requests, want 0", n)
+	}
+}
