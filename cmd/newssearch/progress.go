@@ -104,11 +104,11 @@ func (a *app) newRangeBar(total, done, articles int) *rangeBar {
 		progressbar.OptionSetElapsedTime(true),
 		progressbar.OptionThrottle(50*time.Millisecond),
 		progressbar.OptionEnableColorCodes(false),
-		progressbar.OptionSetRenderBlankState(true),
+		progressbar.OptionSetRenderBlankState(done == 0),
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(a.env.stderr) }),
 	)
 	if done > 0 {
-		_ = r.bar.Set(done)
+		_ = r.bar.Set(done) // draws the bar with the windows a checkpoint held
 	}
 	return r
 }
