@@ -29,6 +29,10 @@ type JournalEntry struct {
 	// QueryID is the job id submitted (query-async) or asked for
 	// (get-results).
 	QueryID string `json:"query_id,omitempty"`
+	// Duration is how long the server took to answer, from Time until the
+	// answer was ready (injected latency included), measured on the server
+	// clock: always 0 under a clock that does not move (WithClock).
+	Duration time.Duration `json:"duration_ns"`
 	// Body is the redacted request body, at most MaxJournalBody bytes.
 	Body string `json:"body"`
 }
@@ -74,9 +78,30 @@ func newJournal(size int) *journal.Ring[journalRecord] {
 	return journal.NewSealed(size, sealRecord)
 }
 
+// ClearJournal empties the journal and nothing else: unlike Reset it keeps
+// the jobs, the rate-limit buckets and every counter, so the next request
+// continues the Seq numbering.
+func (s *Server) ClearJournal() { s.journal.Reset() }
+
+// since is the server clock's time since t, at least 0. It is 0 when t is
+// zero or the clock panics: record also runs while serveAPI recovers from
+// a panic, which may have been the clock's own.
+func (s *Server) since(t time.Time) (d time.Duration) {
+	if t.IsZero() {
+		return 0
+	}
+	defer func() {
+		if recover() != nil {
+			d = 0
+		}
+	}()
+	return max(s.clock().Sub(t), 0)
+}
+
 // record adds a finished request to the journal and the log.
 func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
 	if s.journalOn {
+		e.Duration = s.since(e.Time)
 		rec := journalRecord{entry: *e}
 		if len(body) <= lazyRedactMax && len(body) > 0 {
 			rec.raw = body // the request's own buffer: nothing else writes to it
