@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/newssearch/newssearch-go/api"
 )
@@ -16,46 +17,56 @@ const OpenAPIPath = "/openapi.yaml"
 
 // adminPrefix starts the paths of the mock's own control endpoints:
 //
-//	GET  /_mock/health   {"state": "SUCCESS", "articles": N, "jobs": N, "date_shift_seconds": N}
-//	GET  /_mock/journal  {"state": "SUCCESS", "entries": [JournalEntry…]}
-//	POST /_mock/reset    {"state": "SUCCESS"}; the same as Server.Reset
-//	GET  /_mock/record   {"state": "SUCCESS", "recording": …}; see RecordSummary
+//	GET    /_mock/health   {"state": "SUCCESS", "articles": N, "jobs": N, "date_shift_seconds": N}
+//	GET    /_mock/journal  {"state": "SUCCESS", "entries": [JournalEntry…]}
+//	DELETE /_mock/journal  {"state": "SUCCESS"}; the same as Server.ClearJournal
+//	GET    /_mock/record   {"state": "SUCCESS", "recording": …}; see RecordSummary
+//	POST   /_mock/reset    {"state": "SUCCESS"}; the same as Server.Reset
+//	GET    /_mock/ui       the inspector page (see UIPath)
 //
 // They need no api_key, are not journaled and never get faults.
 const adminPrefix = "/_mock/"
 
+// adminRoute is what one method does at one /_mock/ path.
 type adminRoute struct {
 	method string
 	serve  func(s *Server) any
 }
 
-var adminRoutes = map[string]adminRoute{
-	adminPrefix + "health": {http.MethodGet, func(s *Server) any {
+// success is the body of a control call that returns nothing else.
+var success = struct {
+	State string `json:"state"`
+}{"SUCCESS"}
+
+// adminRoutes lists the routes of each /_mock/ path.
+var adminRoutes = map[string][]adminRoute{
+	adminPrefix + "health": {{http.MethodGet, func(s *Server) any {
 		return struct {
 			State     string `json:"state"`
 			Articles  int    `json:"articles"`
 			Jobs      int    `json:"jobs"`
 			DateShift int64  `json:"date_shift_seconds"`
 		}{"SUCCESS", s.corpus.Len(), s.jobs.Len(), int64(s.shift.Seconds())}
-	}},
-	adminPrefix + "journal": {http.MethodGet, func(s *Server) any {
+	}}},
+	adminPrefix + "journal": {{http.MethodGet, func(s *Server) any {
 		return struct {
 			State   string         `json:"state"`
 			Entries []JournalEntry `json:"entries"`
 		}{"SUCCESS", s.Journal()}
-	}},
-	adminPrefix + "record": {http.MethodGet, func(s *Server) any {
+	}}, {http.MethodDelete, func(s *Server) any {
+		s.ClearJournal()
+		return success
+	}}},
+	adminPrefix + "record": {{http.MethodGet, func(s *Server) any {
 		return struct {
 			State string `json:"state"`
 			RecordSummary
 		}{"SUCCESS", s.RecordSummary()}
-	}},
-	adminPrefix + "reset": {http.MethodPost, func(s *Server) any {
+	}}},
+	adminPrefix + "reset": {{http.MethodPost, func(s *Server) any {
 		s.Reset()
-		return struct {
-			State string `json:"state"`
-		}{"SUCCESS"}
-	}},
+		return success
+	}}},
 }
 
 // serveAdmin answers the /_mock/ endpoints.
@@ -67,18 +78,30 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		s.serveOpenAPI(w, r)
 		return
 	}
-	route, found := adminRoutes[r.URL.Path]
+	if isUIPath(r.URL.Path) {
+		s.serveUI(w, r)
+		return
+	}
+	routes, found := adminRoutes[r.URL.Path]
+	var route *adminRoute
+	methods := make([]string, len(routes))
+	for i := range routes {
+		methods[i] = routes[i].method
+		if routes[i].method == r.Method {
+			route = &routes[i]
+		}
+	}
 	var status int
 	var body []byte
 	switch {
 	case !found:
 		status, body = http.StatusNotFound, errorBody(fmt.Sprintf(
-			"there is no endpoint at %s: the mock's own endpoints are GET /_mock/health, GET /_mock/journal, GET /_mock/record and POST /_mock/reset",
+			"there is no endpoint at %s: the mock's own endpoints are GET /_mock/health, GET and DELETE /_mock/journal, GET /_mock/record, POST /_mock/reset and GET /_mock/ui (the inspector page)",
 			quoteShort(r.URL.Path)))
-	case r.Method != route.method:
-		h.Set("Allow", route.method)
+	case route == nil:
+		h.Set("Allow", strings.Join(methods, ", "))
 		status, body = http.StatusMethodNotAllowed, errorBody(fmt.Sprintf(
-			"%s does not accept %s: use %s", r.URL.Path, quoteShort(r.Method), route.method))
+			"%s does not accept %s: use %s", r.URL.Path, quoteShort(r.Method), strings.Join(methods, " or ")))
 	default:
 		status, body = http.StatusOK, mustJSON(route.serve(s))
 	}

@@ -91,9 +91,9 @@
 // Every API request is recorded (Server.Journal, newest last, at most
 // DefaultJournalSize) with its redacted body. X-Request-Id is on every
 // response, derived from the seed and a counter. The server also answers
-// GET /_mock/health, GET /_mock/journal, GET /_mock/record and POST
-// /_mock/reset (see Server.Reset), which need no key and are never
-// journaled or faulted.
+// GET /_mock/health, GET /_mock/journal, DELETE /_mock/journal (see
+// Server.ClearJournal), GET /_mock/record and POST /_mock/reset (see
+// Server.Reset), which need no key and are never journaled or faulted.
 //
 // # Recording and replay
 //
@@ -104,4 +104,11 @@
 // /_mock/record say what it saw. LoadCorpusFile and WithCorpus serve the
 // recording with the full search semantics; LoadHeadlinesFile and
 // WithHeadlines replay the recorded headlines.
+//
+// # Inspector
+//
+// GET /_mock/ui (UIPath) in a browser shows the server live: the journal,
+// newest first, with each request's redacted body, and a form that searches
+// through the real endpoints. The page is embedded in the package and loads nothing from
+// the network; the API key never appears on it.
 package mockserver

@@ -117,7 +117,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown path", "/api/v2/search", `{}`, 404,
 			`there is no endpoint at "/api/v2/search": use POST /api/v2/query, /api/v2/query-async, /api/v2/get-results and /api/v2/headlines`},
 		{"unknown admin path", "/_mock/nothing", `{}`, 404,
-			`there is no endpoint at "/_mock/nothing": the mock's own endpoints are GET /_mock/health, GET /_mock/journal, GET /_mock/record and POST /_mock/reset`},
+			`there is no endpoint at "/_mock/nothing": the mock's own endpoints are GET /_mock/health, GET and DELETE /_mock/journal, GET /_mock/record, POST /_mock/reset and GET /_mock/ui (the inspector page)`},
 		{"body over 1 MiB", "/api/v2/query", `{"api_key": "good-key", "query": "` + strings.Repeat("x", MaxBodyBytes) + `"}`, 413,
 			"the request body is larger than 1 MiB (1048576 bytes): send only the documented fields"},
 	}
@@ -170,7 +170,7 @@ func TestWrongMethod(t *testing.T) {
 	for _, tc := range []struct{ method, path, allow, msg string }{
 		{http.MethodGet, "/api/v2/query", "POST", `/api/v2/query does not accept "GET": send a POST with a JSON body`},
 		{http.MethodPut, "/api/v2/headlines", "POST", `/api/v2/headlines does not accept "PUT": send a POST with a JSON body`},
-		{http.MethodPost, "/_mock/journal", "GET", `/_mock/journal does not accept "POST": use GET`},
+		{http.MethodPost, "/_mock/journal", "GET, DELETE", `/_mock/journal does not accept "POST": use GET or DELETE`},
 		{http.MethodGet, "/_mock/reset", "POST", `/_mock/reset does not accept "GET": use POST`},
 	} {
 		r := call(t, s, tc.method, tc.path, "")

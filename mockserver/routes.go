@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"cmp"
 	"net/http"
 	"slices"
 	"strings"
@@ -8,7 +9,7 @@ import (
 
 // Route is one endpoint a Server answers: an HTTP method and a path.
 type Route struct {
-	Method string // "POST" or "GET"
+	Method string // "POST", "GET" or "DELETE"
 	Path   string // "/api/v2/query", "/_mock/journal", "/openapi.yaml"…
 }
 
@@ -17,19 +18,23 @@ func (r Route) String() string { return r.Method + " " + r.Path }
 
 // Routes lists every endpoint a Server answers, in a fixed order: the four
 // API endpoints in documentation order, then the mock's own control
-// endpoints under /_mock/ sorted by path, then OpenAPIPath. Every Server
-// answers the same routes; a request for any other path gets a 404 whose
-// message lists them.
+// endpoints under /_mock/ (UIPath included) sorted by path and method, then
+// OpenAPIPath. Every Server answers the same routes; a request for any
+// other path gets a 404 whose message lists them.
 func Routes() []Route {
 	rs := make([]Route, 0, len(endpoints)+len(adminRoutes)+1)
 	for _, ep := range endpoints {
 		rs = append(rs, Route{http.MethodPost, ep.path})
 	}
-	admin := make([]Route, 0, len(adminRoutes))
-	for path, route := range adminRoutes {
-		admin = append(admin, Route{route.method, path})
+	admin := []Route{{http.MethodGet, UIPath}}
+	for path, routes := range adminRoutes {
+		for _, route := range routes {
+			admin = append(admin, Route{route.method, path})
+		}
 	}
-	slices.SortFunc(admin, func(a, b Route) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(admin, func(a, b Route) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Method, b.Method))
+	})
 	rs = append(rs, admin...)
 	return append(rs, Route{http.MethodGet, OpenAPIPath})
 }

@@ -36,7 +36,7 @@ func TestRoutes(t *testing.T) {
 		t.Errorf("last route %q, want GET %s", last, mockserver.OpenAPIPath)
 	}
 	admin := got[len(wantAPI) : len(got)-1]
-	for _, want := range []string{"GET /_mock/health", "GET /_mock/journal", "POST /_mock/reset"} {
+	for _, want := range []string{"GET /_mock/health", "GET /_mock/journal", "DELETE /_mock/journal", "POST /_mock/reset", "GET /_mock/ui"} {
 		if !slices.Contains(admin, want) {
 			t.Errorf("/_mock/ routes %q lack %q", admin, want)
 		}

@@ -1,0 +1,517 @@
+// newsmock inspector. Plain JavaScript, no dependencies, no network beyond
+// the mock server itself. Every URL is relative to /_mock/ui, so the page
+// also works when the mock's handler is mounted under a prefix. Text from
+// the server is only ever set with textContent, never parsed as HTML.
+(function () {
+  'use strict';
+
+  // ---------------------------------------------------------------- helpers
+
+  var $ = function (id) { return document.getElementById(id); };
+
+  // el builds an element: el('td', {className: 'num', text: '12', title: 't'}, child…).
+  function el(tag, props) {
+    var node = document.createElement(tag);
+    if (props) {
+      Object.keys(props).forEach(function (k) {
+        var v = props[k];
+        if (v === undefined || v === null) return;
+        if (k === 'text') node.textContent = v;
+        else if (k === 'className') node.className = v;
+        else if (k === 'dataset') Object.keys(v).forEach(function (d) { node.dataset[d] = v[d]; });
+        else node.setAttribute(k, v);
+      });
+    }
+    for (var i = 2; i < arguments.length; i++) {
+      var c = arguments[i];
+      if (c === null || c === undefined || c === false) continue;
+      node.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return node;
+  }
+
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+
+  var statusTexts = {
+    200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
+    405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 410: 'Gone',
+    413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
+    429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
+    501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout'
+  };
+
+  function statusLabel(code) {
+    if (!code) return 'no response (dropped, or cancelled during injected latency)';
+    return code + (statusTexts[code] ? ' ' + statusTexts[code] : '');
+  }
+
+  function statusClass(code) { return 's' + Math.floor((code || 0) / 100); }
+
+  // formatDuration turns nanoseconds into a short reading.
+  function formatDuration(ns) {
+    if (typeof ns !== 'number') return '';
+    var ms = ns / 1e6;
+    if (ms < 10) return ms.toFixed(2) + ' ms';
+    if (ms < 1000) return ms.toFixed(1) + ' ms';
+    return (ms / 1000).toFixed(2) + ' s';
+  }
+
+  // clockTime shows the time of day of an RFC 3339 stamp, in UTC.
+  function clockTime(iso) {
+    var d = new Date(iso);
+    if (isNaN(d.getTime())) return String(iso || '');
+    return d.toISOString().slice(11, 23);
+  }
+
+  // pretty indents a JSON body; anything else is shown as it is.
+  function pretty(body) {
+    if (!body) return '';
+    try { return JSON.stringify(JSON.parse(body), null, 2); } catch (e) { return body; }
+  }
+
+  // request sends one HTTP request and returns {status, ok, body, text}; it
+  // rejects only when the server cannot be reached.
+  function request(method, url, payload) {
+    var init = { method: method, cache: 'no-store', headers: { Accept: 'application/json' } };
+    if (payload !== undefined) {
+      init.headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(payload);
+    }
+    return fetch(url, init).then(function (r) {
+      return r.text().then(function (text) {
+        var body = null;
+        try { body = text ? JSON.parse(text) : null; } catch (e) { body = null; }
+        return { status: r.status, ok: r.ok, body: body, text: text };
+      });
+    });
+  }
+
+  // messageOf is the server's message for a failed answer.
+  function messageOf(res) {
+    if (res.body && typeof res.body.message === 'string') return res.body.message;
+    return 'HTTP ' + statusLabel(res.status);
+  }
+
+  // ---------------------------------------------------------------- live status
+
+  var live = $('live');
+  function setLive(ok, text) {
+    live.className = 'live ' + (ok ? 'on' : 'off');
+    live.textContent = text;
+  }
+
+  // A loop runs fn now and then every interval() ms, one run at a time;
+  // kick runs it again as soon as possible.
+  function loop(fn, interval) {
+    var timer = null, running = false, again = false;
+    function schedule(ms) {
+      if (timer !== null) clearTimeout(timer);
+      timer = setTimeout(tick, ms);
+    }
+    function tick() {
+      timer = null;
+      if (running) { again = true; return; }
+      running = true;
+      Promise.resolve().then(fn).catch(function (err) {
+        setLive(false, 'server unreachable: ' + (err && err.message ? err.message : String(err)) + ' (retrying)');
+      }).then(function () {
+        running = false;
+        if (again) { again = false; schedule(0); } else { schedule(interval()); }
+      });
+    }
+    return { kick: function () { schedule(0); } };
+  }
+
+  // ---------------------------------------------------------------- tabs
+
+  var tabs = Array.prototype.slice.call(document.querySelectorAll('[role=tab]'));
+  var current = '';
+  var onShow = {};
+
+  function showTab(name, focus) {
+    var found = tabs.some(function (t) { return t.dataset.tab === name; });
+    if (!found) name = tabs[0].dataset.tab;
+    current = name;
+    tabs.forEach(function (t) {
+      var on = t.dataset.tab === name;
+      t.setAttribute('aria-selected', on ? 'true' : 'false');
+      t.tabIndex = on ? 0 : -1;
+      $('panel-' + t.dataset.tab).hidden = !on;
+      if (on && focus) t.focus();
+    });
+    if (location.hash !== '#' + name) history.replaceState(null, '', '#' + name);
+    if (onShow[name]) onShow[name]();
+  }
+
+  tabs.forEach(function (t, i) {
+    t.addEventListener('click', function () { showTab(t.dataset.tab); });
+    t.addEventListener('keydown', function (ev) {
+      var step = ev.key === 'ArrowRight' ? 1 : ev.key === 'ArrowLeft' ? -1 : 0;
+      if (!step) return;
+      ev.preventDefault();
+      showTab(tabs[(i + step + tabs.length) % tabs.length].dataset.tab, true);
+    });
+  });
+  window.addEventListener('hashchange', function () { showTab(location.hash.slice(1)); });
+
+  // ---------------------------------------------------------------- server info
+
+  function refreshHealth() {
+    return request('GET', 'health').then(function (res) {
+      if (!res.ok || !res.body) return;
+      var b = res.body;
+      var shift = b.date_shift_seconds ? ' · dates shifted ' + Math.round(b.date_shift_seconds / 86400) + ' days' : '';
+      $('server-info').textContent = b.articles + ' articles · ' + b.jobs + ' jobs' + shift;
+    });
+  }
+  var healthLoop = loop(refreshHealth, function () { return 5000; });
+
+  // ---------------------------------------------------------------- requests
+
+  var journal = { entries: [], text: null, selected: null, paused: false };
+  var apiPaths = ['/api/v2/query', '/api/v2/query-async', '/api/v2/get-results', '/api/v2/headlines'];
+
+  function refreshJournal() {
+    if (journal.paused) return;
+    return request('GET', 'journal').then(function (res) {
+      if (!res.ok || !res.body) throw new Error('GET /_mock/journal answered ' + statusLabel(res.status) + ': ' + messageOf(res));
+      setLive(true, 'live · updated ' + new Date().toISOString().slice(11, 19) + ' UTC');
+      if (res.text === journal.text) return;
+      journal.text = res.text;
+      journal.entries = (res.body.entries || []).slice().reverse(); // newest first
+      renderRequests();
+    });
+  }
+  var journalLoop = loop(refreshJournal, function () {
+    if (document.hidden) return 5000;
+    return current === 'requests' ? 500 : 2000;
+  });
+
+  function matches(e) {
+    var ep = $('filter-endpoint').value;
+    if (ep === 'other' ? apiPaths.indexOf(e.path) >= 0 : ep && e.path !== ep) return false;
+    var st = $('filter-status').value, s = e.status || 0;
+    if (st === '2xx' && !(s >= 200 && s < 300)) return false;
+    if (st === '4xx' && !(s >= 400 && s < 500)) return false;
+    if (st === '5xx' && !(s >= 500 && s < 600)) return false;
+    if (st === 'none' && s !== 0) return false;
+    if (st === 'fault' && !e.fault) return false;
+    var text = $('filter-text').value.trim().toLowerCase();
+    if (text) {
+      var hay = [e.query_id, e.request_id, e.body, e.path, e.fault].join('\n').toLowerCase();
+      if (hay.indexOf(text) < 0) return false;
+    }
+    return true;
+  }
+
+  function cell(text, className, label, title) {
+    return el('td', { className: className, text: text, 'data-label': label, title: title });
+  }
+
+  function renderRequests() {
+    var body = $('requests-body');
+    var all = journal.entries;
+    var shown = all.filter(matches);
+    clear(body);
+    var frag = document.createDocumentFragment();
+    shown.forEach(function (e) {
+      var tr = el('tr', { dataset: { seq: String(e.seq) }, tabindex: '0', 'aria-selected': e.seq === journal.selected ? 'true' : 'false' },
+        cell(String(e.seq), 'num', '#'),
+        cell(clockTime(e.time), 'mono', 'Time', e.time),
+        cell(e.method, 'mono', 'Method'),
+        cell(e.path, 'mono c-path', 'Path'),
+        cell(e.status ? String(e.status) : '—', 'c-status ' + statusClass(e.status), 'Status', statusLabel(e.status)),
+        cell(e.fault || '', 'c-fault fault', 'Fault'),
+        cell(e.query_id || '', 'mono c-query', 'query_id'),
+        cell(formatDuration(e.duration_ns), 'num', 'Latency'));
+      frag.appendChild(tr);
+    });
+    body.appendChild(frag);
+    $('requests-empty').hidden = shown.length > 0;
+    $('requests-empty').textContent = all.length
+      ? 'No request matches the filters.'
+      : 'No requests yet. Point a client at this server; each request shows up here as it arrives.';
+    $('requests-summary').textContent = shown.length === all.length
+      ? all.length + (all.length === 1 ? ' request' : ' requests') + ', newest first'
+      : 'showing ' + shown.length + ' of ' + all.length + ' requests, newest first';
+    $('requests-badge').textContent = all.length ? String(all.length) : '';
+    renderDetail();
+  }
+
+  function renderDetail() {
+    var aside = $('request-detail');
+    var e = null;
+    for (var i = 0; i < journal.entries.length; i++) {
+      if (journal.entries[i].seq === journal.selected) { e = journal.entries[i]; break; }
+    }
+    if (!e) { aside.hidden = true; return; }
+    aside.hidden = false;
+    $('detail-title').textContent = 'Request #' + e.seq;
+    var dl = $('detail-fields');
+    clear(dl);
+    [['Request id', e.request_id], ['Time', e.time], ['Method', e.method], ['Path', e.path],
+      ['Status', statusLabel(e.status)], ['Fault', e.fault || 'none'], ['query_id', e.query_id || '—'],
+      ['Latency', formatDuration(e.duration_ns) || '—']].forEach(function (f) {
+      dl.appendChild(el('dt', { text: f[0] }));
+      dl.appendChild(el('dd', { text: f[1], className: f[0] === 'Status' ? statusClass(e.status) : null }));
+    });
+    $('detail-body').textContent = e.body ? pretty(e.body) : '(no body stored: the body was empty or not valid JSON)';
+  }
+
+  function select(seq) {
+    journal.selected = journal.selected === seq ? null : seq;
+    var rows = $('requests-body').children;
+    for (var i = 0; i < rows.length; i++) {
+      rows[i].setAttribute('aria-selected', Number(rows[i].dataset.seq) === journal.selected ? 'true' : 'false');
+    }
+    renderDetail();
+  }
+
+  $('requests-body').addEventListener('click', function (ev) {
+    var tr = ev.target.closest('tr');
+    if (tr) select(Number(tr.dataset.seq));
+  });
+  $('requests-body').addEventListener('keydown', function (ev) {
+    if (ev.key !== 'Enter' && ev.key !== ' ') return;
+    var tr = ev.target.closest('tr');
+    if (tr) { ev.preventDefault(); select(Number(tr.dataset.seq)); }
+  });
+  $('detail-close').addEventListener('click', function () { select(journal.selected); });
+  ['filter-endpoint', 'filter-status'].forEach(function (id) { $(id).addEventListener('change', renderRequests); });
+  $('filter-text').addEventListener('input', renderRequests);
+  $('request-filters').addEventListener('submit', function (ev) { ev.preventDefault(); });
+  $('pause').addEventListener('click', function () {
+    journal.paused = !journal.paused;
+    this.setAttribute('aria-pressed', journal.paused ? 'true' : 'false');
+    this.textContent = journal.paused ? 'Resume' : 'Pause';
+    if (journal.paused) setLive(true, 'paused: new requests are not shown until you resume');
+    else journalLoop.kick();
+  });
+  $('clear-journal').addEventListener('click', function () {
+    var btn = this;
+    btn.disabled = true;
+    request('DELETE', 'journal').then(function (res) {
+      if (!res.ok) throw new Error(messageOf(res));
+      journal.selected = null;
+      journalLoop.kick();
+    }).catch(function (err) {
+      setLive(false, 'could not clear the journal: ' + err.message);
+    }).then(function () { btn.disabled = false; });
+  });
+
+  // ---------------------------------------------------------------- try it
+
+  var tryState = { params: null, mode: 'query', queryId: null, page: 1, pages: 0, key: '' };
+
+  function mode() { return document.querySelector('input[name=mode]:checked').value; }
+
+  function syncMode() {
+    var async = mode() === 'query-async';
+    $('try-sort').disabled = !async;
+    $('try-phrases').disabled = !async;
+    $('async-note').hidden = async;
+  }
+  Array.prototype.forEach.call(document.querySelectorAll('input[name=mode]'), function (r) {
+    r.addEventListener('change', syncMode);
+  });
+
+  // apiKey is the key the form sends. It lives only in the password field
+  // and this call: it is never written into the page or stored.
+  function apiKey() { return $('try-key').value || 'inspector'; }
+
+  function tryStatus(text, isError, message) {
+    var box = $('try-status');
+    box.className = 'status' + (isError ? ' error' : '');
+    clear(box);
+    box.appendChild(document.createTextNode(text));
+    if (message) box.appendChild(el('span', { className: 'msg', text: message }));
+  }
+
+  function failed(what, res) {
+    var msg = messageOf(res);
+    if (res.status === 401) msg += ' — enter an accepted key in the API key field.';
+    tryStatus(what + ' failed: ' + statusLabel(res.status) + (res.body && res.body.state ? ', state ' + res.body.state : ''), true, msg);
+  }
+
+  // searchParams reads the form into a request body (without the key).
+  function searchParams() {
+    var p = { query: $('try-query').value.trim() };
+    if ($('try-start').value) p.start_date = $('try-start').value;
+    if ($('try-end').value) p.end_date = $('try-end').value;
+    var sites = $('try-sites').value.split(/[\s,]+/).filter(Boolean);
+    if (sites.length) p.sites = sites;
+    if ($('try-language').value.trim()) p.language = $('try-language').value.trim();
+    if ($('try-toggle').value) p.toggle_state = $('try-toggle').value;
+    if ($('try-rank').value !== '') p.traffic_rank = Number($('try-rank').value);
+    if (mode() === 'query-async') {
+      if ($('try-sort').value) p.sort_order = $('try-sort').value;
+      if ($('try-phrases').value.trim()) p.key_phrases = $('try-phrases').value.trim();
+    }
+    return p;
+  }
+
+  function clearResults() {
+    clear($('try-results'));
+    clear($('try-clusters'));
+    $('try-pager').hidden = true;
+  }
+
+  function busy(on) {
+    $('try-search').disabled = on;
+    $('try-headlines').disabled = on;
+    $('try-prev').disabled = on || tryState.page <= 1;
+    $('try-next').disabled = on || tryState.page >= tryState.pages;
+  }
+
+  function runSearch(page) {
+    var p = searchParams();
+    if (!p.query) {
+      tryStatus('Enter a query: the service needs one, e.g. electric cars.', true);
+      $('try-query').focus();
+      return Promise.resolve();
+    }
+    var pg = Number($('try-page').value);
+    if (page === undefined) page = Number.isInteger(pg) && pg > 0 ? pg : 1;
+    tryState.mode = mode();
+    tryState.params = p;
+    tryState.queryId = null;
+    tryState.key = apiKey();
+    return fetchPage(page);
+  }
+
+  // fetchPage shows one page of the current search: a sync query, or a
+  // get-results of the async job (submitted first if there is none yet).
+  function fetchPage(page) {
+    tryState.page = page;
+    $('try-page').value = String(page);
+    clearResults();
+    busy(true);
+    var work;
+    if (tryState.mode === 'query') {
+      var body = Object.assign({}, tryState.params, { page: page, api_key: tryState.key });
+      tryStatus('POST /api/v2/query …');
+      work = request('POST', '../api/v2/query', body).then(function (res) {
+        if (!res.ok || !res.body || res.body.state !== 'SUCCESS') return failed('POST /api/v2/query', res);
+        var r = res.body.results || {};
+        showArticles('/api/v2/query', r.totalResults, r.articles || [], page, 0);
+      });
+    } else {
+      work = (tryState.queryId ? Promise.resolve(true) : submitAsync(page)).then(function (ok) {
+        if (ok) return pollResults(page);
+      });
+    }
+    return work.catch(function (err) {
+      tryStatus('The request did not reach the server: ' + err.message, true);
+    }).then(function () { busy(false); });
+  }
+
+  function submitAsync(page) {
+    var body = Object.assign({}, tryState.params, { page: page, api_key: tryState.key });
+    tryStatus('POST /api/v2/query-async …');
+    return request('POST', '../api/v2/query-async', body).then(function (res) {
+      if (!res.ok || !res.body || res.body.state !== 'SUCCESS') { failed('POST /api/v2/query-async', res); return false; }
+      tryState.queryId = res.body.query_id;
+      return true;
+    });
+  }
+
+  var maxPolls = 150, pollDelay = 200;
+
+  function pollResults(page) {
+    var polls = 0;
+    function once() {
+      polls++;
+      return request('POST', '../api/v2/get-results', { query_id: tryState.queryId, page: page, api_key: tryState.key }).then(function (res) {
+        var state = res.body && res.body.state;
+        if (res.ok && state === 'PENDING') {
+          if (polls >= maxPolls) {
+            tryStatus('query_id ' + tryState.queryId + ' is still PENDING after ' + polls + ' polls; stopped polling.', true,
+              'A job=stuck fault keeps a job pending until it expires; the Requests tab shows every poll.');
+            return;
+          }
+          tryStatus('query_id ' + tryState.queryId + ': PENDING (poll ' + polls + ') …');
+          return new Promise(function (resolve) { setTimeout(resolve, pollDelay); }).then(once);
+        }
+        if (!res.ok || state !== 'SUCCESS') return failed('POST /api/v2/get-results for ' + tryState.queryId, res);
+        showArticles('/api/v2/get-results', res.body.totalResults, res.body.articles || [], page, polls);
+      });
+    }
+    return once();
+  }
+
+  var pageSize = 25;
+
+  function showArticles(path, total, articles, page, polls) {
+    total = typeof total === 'number' ? total : articles.length;
+    tryState.pages = Math.max(1, Math.ceil(total / pageSize));
+    var info = total + (total === 1 ? ' result' : ' results') + ' · page ' + page + ' of ' + tryState.pages + ' · ' + path;
+    if (tryState.queryId) info += ' · query_id ' + tryState.queryId + ' (' + polls + (polls === 1 ? ' poll' : ' polls') + ')';
+    tryStatus(info);
+    $('try-pageinfo').textContent = 'page ' + page + ' of ' + tryState.pages;
+    $('try-pager').hidden = tryState.pages <= 1;
+    var list = $('try-results');
+    list.start = (page - 1) * pageSize + 1;
+    articles.forEach(function (a) { list.appendChild(articleItem(a)); });
+    if (!articles.length) tryStatus(info + ' · no articles on this page');
+  }
+
+  function link(a) {
+    var title = a.title || '(untitled)';
+    if (typeof a.url === 'string' && /^https?:\/\//i.test(a.url)) {
+      return el('a', { href: a.url, target: '_blank', rel: 'noopener noreferrer', className: 'title', text: title });
+    }
+    return el('span', { className: 'title', text: title });
+  }
+
+  function articleItem(a) {
+    var meta = [a.site, a.datePublished];
+    if (typeof a.score === 'number') meta.push('score ' + a.score.toFixed(4));
+    if (a.language) meta.push(a.language);
+    var desc = typeof a.description === 'string' ? a.description : '';
+    if (desc.length > 320) desc = desc.slice(0, 317) + '…';
+    return el('li', { className: 'article' }, link(a),
+      el('div', { className: 'meta', text: meta.filter(Boolean).join(' · ') }),
+      desc ? el('p', { className: 'desc', text: desc }) : null);
+  }
+
+  function runHeadlines() {
+    clearResults();
+    tryState.page = 1; tryState.pages = 1;
+    busy(true);
+    tryStatus('POST /api/v2/headlines …');
+    return request('POST', '../api/v2/headlines', { api_key: apiKey() }).then(function (res) {
+      if (!res.ok || !res.body || res.body.state !== 'SUCCESS') return failed('POST /api/v2/headlines', res);
+      var clusters = res.body.headlines || [];
+      tryStatus(clusters.length + (clusters.length === 1 ? ' cluster' : ' clusters') + ' · /api/v2/headlines (the 48 hours before the server\'s now)');
+      var box = $('try-clusters');
+      clusters.forEach(function (c) {
+        var items = (c.articles || []).map(function (a) {
+          return el('li', null, link(a), el('div', { className: 'meta', text: [a.site, a.datePublished, a.category].filter(Boolean).join(' · ') }));
+        });
+        var shown = items.length < c.count ? ' (' + items.length + ' shown)' : '';
+        var ul = el('ul');
+        items.forEach(function (li) { ul.appendChild(li); });
+        box.appendChild(el('article', { className: 'cluster' },
+          el('h3', { text: c.topic }),
+          el('div', { className: 'meta', text: c.count + (c.count === 1 ? ' article' : ' articles') + shown }),
+          ul));
+      });
+    }).catch(function (err) {
+      tryStatus('The request did not reach the server: ' + err.message, true);
+    }).then(function () { busy(false); });
+  }
+
+  $('try-form').addEventListener('submit', function (ev) { ev.preventDefault(); runSearch(); });
+  $('try-headlines').addEventListener('click', runHeadlines);
+  $('try-prev').addEventListener('click', function () { if (tryState.page > 1) fetchPage(tryState.page - 1); });
+  $('try-next').addEventListener('click', function () { if (tryState.page < tryState.pages) fetchPage(tryState.page + 1); });
+  syncMode();
+
+  // ---------------------------------------------------------------- start
+
+  onShow.requests = function () { journalLoop.kick(); };
+  document.addEventListener('visibilitychange', function () { if (!document.hidden) journalLoop.kick(); });
+  showTab(location.hash.slice(1));
+  healthLoop.kick();
+  journalLoop.kick();
+})();
