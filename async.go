@@ -27,8 +27,12 @@ type AsyncSearchParams struct {
 // Because a retried submission could create a second job, SubmitQuery is
 // retried only when the service provably did not process it: a failure to
 // connect, 429 Too Many Requests or 503 Service Unavailable.
-func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams) (*QueryJob, error) {
+func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...CallOption) (*QueryJob, error) {
 	if err := params.validate("AsyncSearchParams"); err != nil {
+		return nil, err
+	}
+	ctx, err := withCall(ctx, opts)
+	if err != nil {
 		return nil, err
 	}
 	body := params.body(c.apiKey())
@@ -70,12 +74,16 @@ type getResultsBody struct {
 // articles and the true totals. A job the service reports as failed is an
 // *APIError with StatusCode 200. An empty queryID or a negative page fails
 // with a *ValidationError before any request.
-func (c *Client) GetResults(ctx context.Context, queryID string, page int) (*ResultsPage, error) {
+func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts ...CallOption) (*ResultsPage, error) {
 	if strings.TrimSpace(queryID) == "" {
 		return nil, &ValidationError{Field: "queryID", Problem: "the query ID is empty: pass the QueryID of the job SubmitQuery returned"}
 	}
 	if page < 0 {
 		return nil, &ValidationError{Field: "page", Problem: "page " + strconv.Itoa(page) + " is negative: pages start at 1; pass 0 or 1 for the first page"}
+	}
+	ctx, err := withCall(ctx, opts)
+	if err != nil {
+		return nil, err
 	}
 	body := getResultsBody{APIKey: c.apiKey(), QueryID: queryID, Page: max(page, 1)}
 	resp, pb, err := c.exchange(ctx, pathGetResults, readOnly, &body)

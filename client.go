@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -97,6 +98,9 @@ type config struct {
 	// given nil options; nil means the package defaults.
 	pollDefaults *PollOptions
 	now          func() time.Time
+	// lim paces attempts (WithRateLimit) and holds them during a
+	// Retry-After pause; clientTransport consults it.
+	lim *limiter
 
 	mu  sync.Mutex
 	rng *rand.Rand
@@ -121,6 +125,10 @@ type settings struct {
 	seeded      bool
 	stall       time.Duration
 	stallSet    bool
+	rate        float64
+	burst       int
+	rateSet     bool
+	middleware  []Middleware
 }
 
 // Option configures a Client. Options are applied in order; a later option
@@ -263,7 +271,25 @@ func NewClient(opts ...Option) (*Client, error) {
 		hc = defaultHTTPClient()
 	}
 	hc = wrapHTTPClient(hc, s.stall)
+	// Middleware goes between the stall watchdog and the HTTP client's
+	// own transport; the limiter and a call's attempt timeout in front.
+	st := hc.Transport.(*sdkTransport)
+	if len(s.middleware) > 0 {
+		next := st.next
+		if next == nil {
+			next = baseTransport{}
+		}
+		for i := len(s.middleware) - 1; i >= 0; i-- {
+			if next = s.middleware[i](next); next == nil {
+				return nil, fmt.Errorf("newssearch: WithMiddleware: middleware %d of %d returned a nil http.RoundTripper: return the next transport, wrapped", i+1, len(s.middleware))
+			}
+		}
+		st.next = next
+	}
+	lim := newLimiter(time.Now, s.rate, s.burst)
+	hc.Transport = &clientTransport{lim: lim, waitMax: s.waitMax, next: st}
 	cfg := &config{
+		lim:          lim,
 		apiKey:       &s.apiKey,
 		baseURL:      base,
 		httpClient:   hc,
@@ -313,6 +339,14 @@ func (s *settings) validate() (string, error) {
 	}
 	if s.waitMin > s.waitMax {
 		return "", fmt.Errorf("newssearch: WithRetryWait(%v, %v): min is greater than max: pass min <= max", s.waitMin, s.waitMax)
+	}
+	if s.rateSet && (math.IsNaN(s.rate) || math.IsInf(s.rate, 0) || s.rate < 0 || (s.rate > 0 && s.burst < 1)) {
+		return "", fmt.Errorf("newssearch: WithRateLimit(%v, %d): pass a rate of requests per second >= 0 (0 turns pacing off) and, with a positive rate, a burst >= 1", s.rate, s.burst)
+	}
+	for i, mw := range s.middleware {
+		if mw == nil {
+			return "", fmt.Errorf("newssearch: WithMiddleware: middleware %d of %d is nil: pass a function that wraps the next http.RoundTripper", i+1, len(s.middleware))
+		}
 	}
 	if s.uaSet && (strings.TrimSpace(s.userAgent) == "" || strings.ContainsAny(s.userAgent, "\r\n")) {
 		return "", fmt.Errorf("newssearch: WithUserAgent(%q): the user agent must be non-empty and on one line: pass a value such as \"myapp/1.0\"", s.userAgent)

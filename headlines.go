@@ -9,7 +9,11 @@ type headlinesBody struct {
 
 // Headlines fetches the current headline clusters (POST /api/v2/headlines,
 // marked BETA by the service): articles grouped around leading topics.
-func (c *Client) Headlines(ctx context.Context) (*HeadlinesResponse, error) {
+func (c *Client) Headlines(ctx context.Context, opts ...CallOption) (*HeadlinesResponse, error) {
+	ctx, err := withCall(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
 	body := headlinesBody{APIKey: c.apiKey()}
 	resp, pb, err := c.exchange(ctx, pathHeadlines, readOnly, &body)
 	if err != nil {

@@ -253,8 +253,12 @@ func articlesOf(pages iter.Seq2[*Page, error]) iter.Seq2[Article, error] {
 // service repeats a page) is yielded once as (nil, err) and ends the loop.
 // Leaving the loop early cancels the requests still in flight (see
 // PageOptions.Prefetch) and waits for them; no request starts after it.
-func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts *PageOptions) iter.Seq2[*Page, error] {
+func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts *PageOptions, callOpts ...CallOption) iter.Seq2[*Page, error] {
 	if err := c.checkCall(ctx, "SearchPages"); err != nil {
+		return failedPages(err)
+	}
+	ctx, err := withCall(ctx, callOpts)
+	if err != nil {
 		return failedPages(err)
 	}
 	prefetch, _, err := c.resolvePageOptions(opts)
@@ -285,8 +289,8 @@ func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts *Pag
 // SearchAll returns an iterator over the articles of every page of a
 // synchronous search, from params.Page on; see SearchPages for how it
 // stops, prefetches and reports errors (as (Article{}, err), once).
-func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts *PageOptions) iter.Seq2[Article, error] {
-	return articlesOf(c.SearchPages(ctx, params, opts))
+func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts *PageOptions, callOpts ...CallOption) iter.Seq2[Article, error] {
+	return articlesOf(c.SearchPages(ctx, params, opts, callOpts...))
 }
 
 // ResultPages returns an iterator over the pages of the asynchronous query
@@ -296,8 +300,12 @@ func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts *PageO
 // as Poll does with opts.Poll, and yields a poll's error (*PollTimeoutError,
 // *JobFailedError, *PollError) like any other. It stops, prefetches and
 // reports errors as SearchPages does.
-func (c *Client) ResultPages(ctx context.Context, queryID string, opts *PageOptions) iter.Seq2[*Page, error] {
+func (c *Client) ResultPages(ctx context.Context, queryID string, opts *PageOptions, callOpts ...CallOption) iter.Seq2[*Page, error] {
 	if err := c.checkCall(ctx, "ResultPages"); err != nil {
+		return failedPages(err)
+	}
+	ctx, err := withCall(ctx, callOpts)
+	if err != nil {
 		return failedPages(err)
 	}
 	prefetch, cfg, err := c.resolvePageOptions(opts)
@@ -312,8 +320,8 @@ func (c *Client) ResultPages(ctx context.Context, queryID string, opts *PageOpti
 // Results returns an iterator over the articles of the asynchronous query
 // job queryID; see ResultPages for polling and SearchPages for how it
 // stops, prefetches and reports errors (as (Article{}, err), once).
-func (c *Client) Results(ctx context.Context, queryID string, opts *PageOptions) iter.Seq2[Article, error] {
-	return articlesOf(c.ResultPages(ctx, queryID, opts))
+func (c *Client) Results(ctx context.Context, queryID string, opts *PageOptions, callOpts ...CallOption) iter.Seq2[Article, error] {
+	return articlesOf(c.ResultPages(ctx, queryID, opts, callOpts...))
 }
 
 // jobPages walks the pages of a finished job whose page 1 first returns.

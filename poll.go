@@ -326,8 +326,12 @@ func (c *Client) checkCall(ctx context.Context, method string) error {
 //     options.
 //
 // Poll starts no goroutine and leaves no timer behind.
-func (c *Client) Poll(ctx context.Context, queryID string, opts *PollOptions) (*ResultsPage, error) {
+func (c *Client) Poll(ctx context.Context, queryID string, opts *PollOptions, callOpts ...CallOption) (*ResultsPage, error) {
 	if err := c.checkCall(ctx, "Poll"); err != nil {
+		return nil, err
+	}
+	ctx, err := withCall(ctx, callOpts)
+	if err != nil {
 		return nil, err
 	}
 	cfg, err := c.pollOptions(opts).resolve()
@@ -342,8 +346,12 @@ func (c *Client) Poll(ctx context.Context, queryID string, opts *PollOptions) (*
 // ResultPages or Results and the page's QueryID. Options are checked before
 // the query is submitted. Errors after the submission carry the job's query
 // ID (see Poll), so the job can be resumed.
-func (c *Client) SearchAsync(ctx context.Context, params AsyncSearchParams, opts *PollOptions) (*ResultsPage, error) {
+func (c *Client) SearchAsync(ctx context.Context, params AsyncSearchParams, opts *PollOptions, callOpts ...CallOption) (*ResultsPage, error) {
 	if err := c.checkCall(ctx, "SearchAsync"); err != nil {
+		return nil, err
+	}
+	ctx, err := withCall(ctx, callOpts)
+	if err != nil {
 		return nil, err
 	}
 	cfg, err := c.pollOptions(opts).resolve()

@@ -50,6 +50,13 @@ type RangeOptions struct {
 	// never overlap; keep them quick, as they hold up the other windows'
 	// progress reports.
 	OnProgress func(RangeProgress)
+	// Skip lists windows not to search, because an earlier call with the
+	// same parameters and Window delivered them: pass the Finished windows
+	// of its *RangeError (SearchRangeSeq) or *PartialRangeError
+	// (SearchRange with KeepPartial) to resume it. Each must be one of the
+	// call's windows (see RangeWindows), or the call fails with a
+	// *ValidationError before any request.
+	Skip []RangeWindow
 }
 
 // RangeProgress reports the progress of a SearchRange call.
@@ -62,6 +69,17 @@ type RangeProgress struct {
 	WindowsTotal int
 	// Articles counts the distinct articles found so far.
 	Articles int
+	// WindowsSkipped counts the windows passed over through
+	// RangeOptions.Skip; they are not in WindowsDone.
+	WindowsSkipped int
+	// Concurrency is the number of windows allowed in flight now: it starts
+	// at RangeOptions.Concurrency, halves (down to 1) when the service
+	// answers 429 Too Many Requests, and grows by one per window finished
+	// without a 429.
+	Concurrency int
+	// Throttled counts the 429 answers the call's requests got so far
+	// (each retried by the client).
+	Throttled int
 }
 
 // WindowError reports a window of SearchRange that failed. Err is the
@@ -90,6 +108,10 @@ type PartialRangeError struct {
 	Failed []*WindowError
 	// Windows is the number of windows of the call.
 	Windows int
+	// Finished lists the windows whose articles were delivered, in date
+	// order, skipped ones included: pass it as RangeOptions.Skip to search
+	// only the failed windows again.
+	Finished []RangeWindow
 }
 
 // Error lists the failed windows.
@@ -119,6 +141,7 @@ type rangeConfig struct {
 	poll        pollConfig
 	keepPartial bool
 	onProgress  func(RangeProgress)
+	skip        []RangeWindow
 }
 
 // resolve applies the defaults to o and validates the result; poll merges
@@ -147,7 +170,7 @@ func (o *RangeOptions) resolve(poll func(*PollOptions) *PollOptions) (rangeConfi
 	if o.Concurrency > 0 {
 		cfg.concurrency = o.Concurrency
 	}
-	cfg.prefetch, cfg.keepPartial, cfg.onProgress = o.Prefetch, o.KeepPartial, o.OnProgress
+	cfg.prefetch, cfg.keepPartial, cfg.onProgress, cfg.skip = o.Prefetch, o.KeepPartial, o.OnProgress, o.Skip
 	var err error
 	cfg.poll, err = poll(o.Poll).resolve()
 	return cfg, err
@@ -192,8 +215,12 @@ func splitRange(start, end time.Time, w time.Duration) ([]window, error) {
 // it returns the articles of the other windows and a *PartialRangeError.
 // When ctx is cancelled SearchRange returns ctx's error, wrapped, and no
 // articles. It returns only after every goroutine it started has ended.
-func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts *RangeOptions) ([]Article, error) {
+func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts *RangeOptions, callOpts ...CallOption) ([]Article, error) {
 	if err := c.checkCall(ctx, "SearchRange"); err != nil {
+		return nil, err
+	}
+	ctx, err := withCall(ctx, callOpts)
+	if err != nil {
 		return nil, err
 	}
 	cfg, err := opts.resolve(c.pollOptions)
@@ -204,8 +231,13 @@ func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts
 	if err != nil {
 		return nil, err
 	}
+	todo, err := skipWindows(windows, cfg.skip)
+	if err != nil {
+		return nil, err
+	}
 	params.Sites = slices.Clone(params.Sites)
-	r := &rangeRun{c: c, cfg: &cfg, params: params, windows: windows,
+	r := &rangeRun{c: c, cfg: &cfg, params: params, windows: windows, todo: todo, skipped: len(windows) - len(todo),
+		gate:  newAIMD(cfg.concurrency),
 		found: make([][]Article, len(windows)), errs: make([]error, len(windows)), seen: make(map[articleKey]struct{})}
 	r.run(ctx)
 	if err := ctx.Err(); err != nil {
@@ -222,7 +254,13 @@ func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts
 	}
 	articles := mergeArticles(r.found, params.SortOrder)
 	if len(failed) > 0 {
-		return articles, &PartialRangeError{Failed: failed, Windows: len(windows)}
+		var finished []RangeWindow
+		for i, w := range windows {
+			if r.errs[i] == nil {
+				finished = append(finished, RangeWindow{Start: w.start, End: w.end})
+			}
+		}
+		return articles, &PartialRangeError{Failed: failed, Windows: len(windows), Finished: finished}
 	}
 	return articles, nil
 }
@@ -250,10 +288,53 @@ type rangeRun struct {
 	found   [][]Article // per window, in page order
 	errs    []error     // per window: a *WindowError, or a cancellation
 
+	gate    *aimd // adapts the windows in flight to 429 answers
+	todo    []int // indices of the windows to search (not skipped)
+	skipped int
+
 	mu       sync.Mutex // guards the progress state below
 	done     int
 	failures int
 	seen     map[articleKey]struct{}
+}
+
+// searchGated runs search once the adaptive gate lets the window start,
+// and feeds the 429s its requests meet back to the gate.
+func (r *rangeRun) searchGated(ctx context.Context, wi int) ([]Article, error) {
+	w := r.windows[wi]
+	gen, err := r.gate.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var throttled atomic.Bool
+	articles, err := r.search(withThrottleObserver(ctx, func() {
+		throttled.Store(true)
+		r.gate.throttle(gen)
+	}), w)
+	r.gate.release(err == nil && !throttled.Load())
+	return r.owned(wi, articles), err
+}
+
+// owned keeps the articles window wi owns. Adjacent windows share their
+// boundary instant, and an article published on it belongs to the older
+// window, the one it ends: so each dated article has exactly one window,
+// whatever windows fail, are skipped or are resumed.
+func (r *rangeRun) owned(wi int, articles []Article) []Article {
+	if wi == 0 {
+		return articles
+	}
+	start := r.windows[wi].start
+	return slices.DeleteFunc(articles, func(a Article) bool {
+		d := a.DatePublished.Time
+		return !d.IsZero() && !d.After(start)
+	})
+}
+
+// progressLocked builds a progress report; r.mu must be held.
+func (r *rangeRun) progressLocked(articles int) RangeProgress {
+	limit, throttled := r.gate.state()
+	return RangeProgress{WindowsDone: r.done, WindowsFailed: r.failures, WindowsTotal: len(r.windows),
+		Articles: articles, WindowsSkipped: r.skipped, Concurrency: limit, Throttled: throttled}
 }
 
 // run searches every window with bounded concurrency; the first failure
@@ -263,14 +344,15 @@ func (r *rangeRun) run(parent context.Context) {
 	defer cancel()
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(r.cfg.concurrency, len(r.windows)) {
+	for range min(r.cfg.concurrency, len(r.todo)) {
 		wg.Go(func() {
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(r.windows) || ctx.Err() != nil {
+				k := int(next.Add(1) - 1)
+				if k >= len(r.todo) || ctx.Err() != nil {
 					return
 				}
-				articles, err := r.search(ctx, r.windows[i])
+				i := r.todo[k]
+				articles, err := r.searchGated(ctx, i)
 				if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 					r.errs[i] = err // cancelled: not the window's fault
 					return
@@ -323,8 +405,7 @@ func (r *rangeRun) progress(articles []Article, failed bool) {
 		}
 	}
 	if r.cfg.onProgress != nil {
-		r.cfg.onProgress(RangeProgress{WindowsDone: r.done, WindowsFailed: r.failures,
-			WindowsTotal: len(r.windows), Articles: len(r.seen)})
+		r.cfg.onProgress(r.progressLocked(len(r.seen)))
 	}
 }
 

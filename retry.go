@@ -90,6 +90,16 @@ func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPoli
 		// resend the request on a keep-alive connection the server closed.
 		req.Header["Idempotency-Key"] = nil
 	}
+	cs := callFrom(ctx)
+	retries := cfg.maxRetries
+	if cs != nil {
+		for name, values := range cs.header {
+			req.Header[name] = values
+		}
+		if cs.maxRetries >= 0 {
+			retries = cs.maxRetries
+		}
+	}
 	req.SetResponseHandler(bufferBody)
 
 	cl := &call{cfg: cfg, endpoint: endpoint, policy: policy}
@@ -98,7 +108,7 @@ func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPoli
 		Logger:         nil, // silenced: logging goes through cfg.logger
 		RetryWaitMin:   cfg.waitMin,
 		RetryWaitMax:   cfg.waitMax,
-		RetryMax:       cfg.maxRetries,
+		RetryMax:       retries,
 		CheckRetry:     cl.checkRetry,
 		Backoff:        cl.backoff,
 		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
@@ -135,6 +145,7 @@ func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPoli
 		pb.Close()
 		return nil, nil, apiErr
 	}
+	cs.record(resp, cl.attempt, c.scrub)
 	return resp, pb, nil
 }
 
@@ -159,6 +170,9 @@ func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) 
 		return false, ctxErr
 	}
 	cl.lastErr = err
+	if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
+		observeThrottle(ctx)
+	}
 	if err != nil {
 		return cl.retryableError(err), nil
 	}

@@ -1,0 +1,223 @@
+package newssearch
+
+import (
+	"context"
+	"io"
+	"math"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// WithRateLimit makes the Client send at most perSecond requests a second
+// on average, with bursts of up to burst, across every goroutine and every
+// method: each attempt (retries and polls included) waits for its turn,
+// in the order the attempts asked, and stops waiting when its context is
+// done. Set it to the service's quota to avoid 429 answers rather than
+// retry them. Without it (or with perSecond 0) requests are not paced;
+// NewClient rejects a negative rate or a burst below 1 with a positive rate.
+//
+// Whether or not this option is given, a 429 Too Many Requests or 503
+// Service Unavailable answer with a Retry-After header pauses the whole
+// Client, not only the goroutine that got it, until the instant it names
+// (at most the maximum of WithRetryWait away): no request of the Client
+// starts before then.
+func WithRateLimit(perSecond float64, burst int) Option {
+	return func(s *settings) { s.rate, s.burst, s.rateSet = perSecond, burst, true }
+}
+
+// Middleware wraps the transport of every attempt of a Client; see
+// WithMiddleware.
+type Middleware func(next http.RoundTripper) http.RoundTripper
+
+// WithMiddleware wraps every HTTP attempt of the Client in mw, for tracing,
+// metrics or logging: mw receives the next http.RoundTripper and returns
+// the one the Client uses, such as otelhttp.NewTransport (see the
+// examples/otel module). Several WithMiddleware options nest in order: the
+// first given is the outermost. Middleware sees each attempt separately,
+// after the client's rate limit and pause, and before the HTTP client's
+// transport. The request body carries the API key: a middleware must not
+// log or record bodies. A nil mw, or a mw returning nil, is rejected by
+// NewClient.
+func WithMiddleware(mw Middleware) Option {
+	return func(s *settings) {
+		s.middleware = append(s.middleware, mw)
+	}
+}
+
+// limiter paces a Client's attempts with a token bucket and holds them all
+// during a pause asked for by Retry-After.
+type limiter struct {
+	now   func() time.Time
+	rate  float64 // tokens per second; 0: no pacing
+	burst float64
+
+	mu     sync.Mutex
+	tokens float64
+	last   time.Time
+	pause  time.Time // no attempt starts before it
+}
+
+// newLimiter returns a limiter; rate 0 only pauses.
+func newLimiter(now func() time.Time, rate float64, burst int) *limiter {
+	return &limiter{now: now, rate: rate, burst: float64(burst), tokens: float64(burst)}
+}
+
+// reserve takes a token and returns how long its holder must wait. The
+// bucket may go into debt: later callers then wait longer, which keeps the
+// order of arrival.
+func (l *limiter) reserve() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	wait := max(l.pause.Sub(now), 0)
+	if l.rate <= 0 {
+		return wait
+	}
+	if l.last.IsZero() {
+		l.last = now
+	}
+	if elapsed := now.Sub(l.last).Seconds(); elapsed > 0 {
+		l.tokens = math.Min(l.burst, l.tokens+elapsed*l.rate)
+		l.last = now
+	}
+	l.tokens--
+	if l.tokens < 0 {
+		wait = max(wait, time.Duration(-l.tokens/l.rate*float64(time.Second)))
+	}
+	return wait
+}
+
+// cancel gives back a token whose holder stopped waiting.
+func (l *limiter) cancel() {
+	if l.rate <= 0 {
+		return
+	}
+	l.mu.Lock()
+	l.tokens = math.Min(l.burst, l.tokens+1)
+	l.mu.Unlock()
+}
+
+// pauseFor holds every attempt for d from now, unless a longer pause is on.
+func (l *limiter) pauseFor(d time.Duration) {
+	l.mu.Lock()
+	if until := l.now().Add(d); until.After(l.pause) {
+		l.pause = until
+	}
+	l.mu.Unlock()
+}
+
+// wait blocks until the caller may send, or ctx is done.
+func (l *limiter) wait(ctx context.Context) error {
+	d := l.reserve()
+	if d <= 0 {
+		return nil
+	}
+	if err := sleepContext(ctx, d); err != nil {
+		l.cancel()
+		return err
+	}
+	// A pause may have begun while this attempt waited for its token.
+	for {
+		l.mu.Lock()
+		d = l.pause.Sub(l.now())
+		l.mu.Unlock()
+		if d <= 0 {
+			return nil
+		}
+		if err := sleepContext(ctx, d); err != nil {
+			return err
+		}
+	}
+}
+
+// clientTransport is the outer transport of every Client: it applies the
+// rate limit and Retry-After pauses and a call's attempt timeout, then
+// hands the attempt to the sdkTransport (stall watchdog), the middleware
+// chain and the HTTP client's own transport. Like sdkTransport it has no
+// CloseIdleConnections method: the caller's connections are theirs.
+type clientTransport struct {
+	lim     *limiter
+	waitMax time.Duration
+	next    http.RoundTripper
+}
+
+// RoundTrip sends one attempt.
+func (t *clientTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	parent := ctx
+	if err := t.lim.wait(ctx); err != nil {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
+	var cancel context.CancelFunc
+	if cs := callFrom(ctx); cs != nil && cs.attemptTimeout > 0 {
+		ctx, cancel = context.WithTimeoutCause(ctx, cs.attemptTimeout, &attemptTimeoutError{what: "the attempt outlasted " +
+			cs.attemptTimeout.String() + " (WithAttemptTimeout): raise it, or leave it out to keep the client's limits"})
+		req = req.WithContext(ctx)
+	}
+	resp, err := t.next.RoundTrip(req)
+	if err != nil {
+		if cancel != nil {
+			err = attemptTimedOut(ctx, parent, err)
+			cancel()
+		}
+		return nil, err
+	}
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), t.lim.now()); ok && d > 0 {
+			t.lim.pauseFor(min(d, t.waitMax))
+		}
+	}
+	if cancel != nil {
+		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel, ctx: ctx, parent: parent}
+	}
+	return resp, nil
+}
+
+// attemptTimedOut replaces the error of an attempt whose WithAttemptTimeout
+// ran out (while the caller's context is live) by an attemptTimeoutError,
+// which matches ErrAttemptTimeout and never context.DeadlineExceeded.
+func attemptTimedOut(ctx, parent context.Context, err error) error {
+	if ctx.Err() != nil && parent.Err() == nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return cause
+		}
+	}
+	return err
+}
+
+// cancelOnClose ends an attempt's timeout when its body is closed, and
+// reports the timeout running out during a read as such.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel      context.CancelFunc
+	ctx, parent context.Context
+}
+
+// Read reads the body.
+func (c *cancelOnClose) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = attemptTimedOut(c.ctx, c.parent, err)
+	}
+	return n, err
+}
+
+// Close closes the body and releases the attempt's timer.
+func (c *cancelOnClose) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
+}
+
+// baseTransport stands for http.DefaultTransport as it is at each request,
+// for an HTTP client whose Transport is nil.
+type baseTransport struct{}
+
+// RoundTrip sends r through http.DefaultTransport.
+func (baseTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return http.DefaultTransport.RoundTrip(r)
+}
