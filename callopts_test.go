@@ -383,3 +383,29 @@ func TestSecretNeverInNewSurfaces(t *testing.T) {
 		t.Errorf("Response %+v is empty: the scrubbing was not exercised", resp)
 	}
 }
+
+func TestLimiterSlowsAfter429(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	l := newLimiter(func() time.Time { return now }, 10, 1)
+	if d := l.reserve(); d != 0 {
+		t.Fatalf("first wait = %v", d)
+	}
+	// A 429 empties the bucket and cuts the rate to 9/s; then 8.1/s...
+	l.throttled()
+	if d := l.reserve(); d != time.Second/9 {
+		t.Errorf("wait after one 429 = %v, want 1/9 s", d)
+	}
+	for range 20 {
+		l.throttled()
+	}
+	if l.eff != 5 {
+		t.Errorf("rate after 21 429s = %v, want the floor of 5", l.eff)
+	}
+	for range 2000 {
+		l.succeeded()
+	}
+	if l.eff != 10 {
+		t.Errorf("rate after 2000 successes = %v, want 10 again", l.eff)
+	}
+}

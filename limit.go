@@ -17,6 +17,11 @@ import (
 // retry them. Without it (or with perSecond 0) requests are not paced;
 // NewClient rejects a negative rate or a burst below 1 with a positive rate.
 //
+// The rate is a ceiling: a 429 answer lowers the rate in force by 10% (to
+// no less than half of perSecond), since a service counting the same rate
+// at arrival sees requests bunched by network jitter; each later answer
+// wins back 0.1% of perSecond.
+//
 // Whether or not this option is given, a 429 Too Many Requests or 503
 // Service Unavailable answer with a Retry-After header pauses the whole
 // Client, not only the goroutine that got it, until the instant it names
@@ -53,6 +58,7 @@ type limiter struct {
 	burst float64
 
 	mu     sync.Mutex
+	eff    float64 // the rate in force: rate, lowered after a 429
 	tokens float64
 	last   time.Time
 	pause  time.Time // no attempt starts before it
@@ -60,7 +66,38 @@ type limiter struct {
 
 // newLimiter returns a limiter; rate 0 only pauses.
 func newLimiter(now func() time.Time, rate float64, burst int) *limiter {
-	return &limiter{now: now, rate: rate, burst: float64(burst), tokens: float64(burst)}
+	return &limiter{now: now, rate: rate, eff: rate, burst: float64(burst), tokens: float64(burst)}
+}
+
+// Adaptation of the paced rate: a service counting the same rate at arrival
+// sees requests bunched by network jitter, so a 429 lowers the rate in
+// force by 10% (to at most half the configured one) and empties the
+// bucket, and each success wins back 0.1% of the configured rate.
+const (
+	rateCut     = 0.9
+	rateFloor   = 0.5
+	rateRecover = 0.001
+)
+
+// throttled records a 429 answer.
+func (l *limiter) throttled() {
+	if l.rate <= 0 {
+		return
+	}
+	l.mu.Lock()
+	l.eff = max(l.rate*rateFloor, l.eff*rateCut)
+	l.tokens = min(l.tokens, 0)
+	l.mu.Unlock()
+}
+
+// succeeded records an answer that was not a 429.
+func (l *limiter) succeeded() {
+	if l.rate <= 0 {
+		return
+	}
+	l.mu.Lock()
+	l.eff = min(l.rate, l.eff+l.rate*rateRecover)
+	l.mu.Unlock()
 }
 
 // reserve takes a token and returns how long its holder must wait. The
@@ -78,12 +115,12 @@ func (l *limiter) reserve() time.Duration {
 		l.last = now
 	}
 	if elapsed := now.Sub(l.last).Seconds(); elapsed > 0 {
-		l.tokens = math.Min(l.burst, l.tokens+elapsed*l.rate)
+		l.tokens = math.Min(l.burst, l.tokens+elapsed*l.eff)
 		l.last = now
 	}
 	l.tokens--
 	if l.tokens < 0 {
-		wait = max(wait, time.Duration(-l.tokens/l.rate*float64(time.Second)))
+		wait = max(wait, time.Duration(-l.tokens/l.eff*float64(time.Second)))
 	}
 	return wait
 }
@@ -165,6 +202,11 @@ func (t *clientTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			cancel()
 		}
 		return nil, err
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		t.lim.throttled()
+	} else {
+		t.lim.succeeded()
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), t.lim.now()); ok && d > 0 {
