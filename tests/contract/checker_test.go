@@ -22,6 +22,7 @@ import (
 // exchange is one request and its response as a checker saw them.
 type exchange struct {
 	method, path string
+	reqHeader    http.Header
 	reqBody      []byte
 	// reqErrs is the document's verdict on the request: nil when valid.
 	reqErrs  []*valerrors.ValidationError
@@ -77,7 +78,7 @@ func (k *checker) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		body = b
 	}
-	x := &exchange{method: req.Method, path: req.URL.Path, reqBody: body}
+	x := &exchange{method: req.Method, path: req.URL.Path, reqHeader: req.Header.Clone(), reqBody: body}
 	x.reqErrs = k.validateRequest(req, body)
 	if k.strictRequests.Load() && x.reqErrs != nil {
 		k.t.Errorf("%s %s: the request does not match openapi.yaml:%s\nbody: %s",

@@ -249,8 +249,73 @@ func testSDKRequests(t *testing.T, c *contract) *checker {
 		_, err := client.SearchRange(ctx, p, &newssearch.RangeOptions{Concurrency: 2, Poll: fast})
 		return err
 	})
+	call("SearchRangeSeq", true, func() error {
+		p := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
+			Query: "million", StartDate: contractNow.Add(-15 * 24 * time.Hour), EndDate: contractNow,
+		}, SortOrder: newssearch.SortDatePublished}
+		return firstN(client.SearchRangeSeq(ctx, p, &newssearch.RangeOptions{Concurrency: 2, Poll: fast}), 1000)
+	})
+	checkCallOptions(t, call, client, chk, asyncID, fast)
 	checkRequestMembers(t, c, chk)
 	return chk
+}
+
+// checkCallOptions makes every method's requests with per-call options: the
+// requests still validate, carry the extra header, and WithResponseInto
+// reports the validated answer's status, request id and attempts.
+func checkCallOptions(t *testing.T, call func(string, bool, func() error), client *newssearch.Client, chk *checker,
+	asyncID string, fast *newssearch.PollOptions) {
+	t.Helper()
+	ctx := context.Background()
+	base := newssearch.SearchParams{Query: "million"}
+	async := newssearch.AsyncSearchParams{SearchParams: base}
+	span := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
+		Query: "million", StartDate: contractNow.Add(-10 * 24 * time.Hour), EndDate: contractNow,
+	}}
+	methods := []struct {
+		name string
+		fn   func(opts ...newssearch.CallOption) error
+	}{
+		{"Search", func(o ...newssearch.CallOption) error { _, err := client.Search(ctx, base, o...); return err }},
+		{"SubmitQuery", func(o ...newssearch.CallOption) error { _, err := client.SubmitQuery(ctx, async, o...); return err }},
+		{"GetResults", func(o ...newssearch.CallOption) error { _, err := client.GetResults(ctx, asyncID, 1, o...); return err }},
+		{"Headlines", func(o ...newssearch.CallOption) error { _, err := client.Headlines(ctx, o...); return err }},
+		{"Poll", func(o ...newssearch.CallOption) error { _, err := client.Poll(ctx, asyncID, fast, o...); return err }},
+		{"SearchAsync", func(o ...newssearch.CallOption) error {
+			_, err := client.SearchAsync(ctx, async, fast, o...)
+			return err
+		}},
+		{"SearchPages", func(o ...newssearch.CallOption) error { return firstN(client.SearchPages(ctx, base, nil, o...), 2) }},
+		{"SearchAll", func(o ...newssearch.CallOption) error { return firstN(client.SearchAll(ctx, base, nil, o...), 30) }},
+		{"ResultPages", func(o ...newssearch.CallOption) error {
+			return firstN(client.ResultPages(ctx, asyncID, &newssearch.PageOptions{Poll: fast}, o...), 2)
+		}},
+		{"Results", func(o ...newssearch.CallOption) error {
+			return firstN(client.Results(ctx, asyncID, &newssearch.PageOptions{Poll: fast}, o...), 30)
+		}},
+		{"SearchRange", func(o ...newssearch.CallOption) error {
+			_, err := client.SearchRange(ctx, span, &newssearch.RangeOptions{Poll: fast}, o...)
+			return err
+		}},
+		{"SearchRangeSeq", func(o ...newssearch.CallOption) error {
+			return firstN(client.SearchRangeSeq(ctx, span, &newssearch.RangeOptions{Poll: fast}, o...), 1000)
+		}},
+	}
+	for _, m := range methods {
+		var resp newssearch.Response
+		call(m.name+" with call options", true, func() error {
+			return m.fn(newssearch.WithHeader("X-Contract-Case", m.name), newssearch.WithCallMaxRetries(0),
+				newssearch.WithAttemptTimeout(time.Minute), newssearch.WithResponseInto(&resp))
+		})
+		x := chk.last(t)
+		if got := x.reqHeader.Get("X-Contract-Case"); got != m.name {
+			t.Errorf("%s: X-Contract-Case header = %q, want %q", m.name, got, m.name)
+		}
+		if resp.StatusCode != x.status || resp.StatusCode != http.StatusOK || resp.Attempts != 1 || resp.RequestID == "" ||
+			resp.Header.Get("Content-Type") == "" {
+			t.Errorf("%s: WithResponseInto = %+v, want the last answer's 200, its request id and headers, 1 attempt", m.name, resp)
+		}
+	}
 }
 
 // firstN ranges over seq until n elements or an error.
