@@ -398,7 +398,8 @@ type RecordDateFormat struct {
 // false for a server started without WithRecord.
 func (s *Server) RecordSummary() RecordSummary {
 	if s.rec == nil {
-		return RecordSummary{}
+		return RecordSummary{Requests: map[string]int{}, Outcomes: map[string]int{}, Rejections: []RecordRejection{},
+			UnmodeledFields: []RecordField{}, DateFormats: []RecordDateFormat{}, CountFields: []RecordField{}}
 	}
 	in := s.rec.rec.Summary()
 	out := RecordSummary{

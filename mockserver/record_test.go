@@ -486,7 +486,7 @@ func TestRecordOptionErrors(t *testing.T) {
 	if _, err := LoadHeadlines(strings.NewReader(`{"answer":{}}`)); err == nil || err.Error() != `mockserver: LoadHeadlines: line 1: has no "answer" object with a "headlines" array; write lines such as {"recorded_at": "2025-01-19T01:04:00Z", "answer": {"headlines": [...], "state": "SUCCESS"}}` {
 		t.Errorf("LoadHeadlines of a bad line: %v", err)
 	}
-	if s := start(t).RecordSummary(); s.Recording || s.String() != "not recording\n" {
+	if s := start(t).RecordSummary(); s.Recording || s.String() != "not recording\n" || s.Requests == nil || s.Rejections == nil {
 		t.Errorf("summary of a server not recording: %+v", s)
 	}
 }

@@ -187,6 +187,8 @@ func rawCases() []rawCase {
 		rawCase{name: "mock journal wrong method", method: http.MethodDelete, path: "/_mock/journal", status: 405},
 		rawCase{name: "mock reset wrong method", method: http.MethodGet, path: "/_mock/reset", status: 405},
 		rawCase{name: "mock reset", method: post, path: "/_mock/reset", status: 200, docValid: true},
+		rawCase{name: "mock record", method: http.MethodGet, path: "/_mock/record", status: 200, docValid: true},
+		rawCase{name: "mock record wrong method", method: post, path: "/_mock/record", status: 405},
 	)
 }
 
