@@ -709,20 +709,15 @@ func (a *app) printReport(w io.Writer, rep *report) error {
 		}
 		return nil
 	}
-	color := a.color() && a.env.stdoutTTY
 	mark := func(ok bool) string {
-		switch {
-		case ok && color:
-			return "\x1b[32mok\x1b[0m"
-		case ok:
+		if ok {
 			return "ok"
-		case color:
-			return "\x1b[31mDIFFERS\x1b[0m"
 		}
 		return "DIFFERS"
 	}
 	fmt.Fprintf(w, "Service %s against api/openapi.yaml and the SDK's model\n\n", rep.BaseURL)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ENDPOINT\tHTTP\tOPENAPI\tSDK\tSEEN")
 	for _, e := range rep.Endpoints {
 		statuses := make([]string, len(e.HTTPStatus))
@@ -734,6 +729,13 @@ func (a *app) printReport(w io.Writer, rep *report) error {
 			mark(len(e.OpenAPI) == 0), mark(sdkOK), strings.Join(e.Seen, "; "))
 	}
 	if err := tw.Flush(); err != nil {
+		return err
+	}
+	out := table.String()
+	if a.color() && a.env.stdoutTTY {
+		out = colorMarks(out)
+	}
+	if _, err := io.WriteString(w, out); err != nil {
 		return err
 	}
 	if rep.OK {
@@ -753,4 +755,32 @@ func (a *app) printReport(w io.Writer, rep *report) error {
 		}
 	}
 	return nil
+}
+
+// colorMarks colours the verdicts of the OPENAPI and SDK columns of an
+// aligned table (after alignment, so the escapes do not upset it): ok in
+// green, DIFFERS in red.
+func colorMarks(table string) string {
+	lines := strings.SplitAfter(table, "\n")
+	if len(lines) == 0 {
+		return table
+	}
+	cols := []int{strings.Index(lines[0], "OPENAPI"), strings.Index(lines[0], "SDK")}
+	for i := 1; i < len(lines); i++ {
+		l := lines[i]
+		for j := len(cols) - 1; j >= 0; j-- { // right to left, so offsets stay valid
+			c := cols[j]
+			if c < 0 || c >= len(l) {
+				continue
+			}
+			switch {
+			case strings.HasPrefix(l[c:], "DIFFERS"):
+				l = l[:c] + "\x1b[31mDIFFERS\x1b[0m" + l[c+len("DIFFERS"):]
+			case strings.HasPrefix(l[c:], "ok"):
+				l = l[:c] + "\x1b[32mok\x1b[0m" + l[c+len("ok"):]
+			}
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "")
 }

@@ -63,6 +63,8 @@ func TestGolden(t *testing.T) {
 		{name: "headlines_fields_jsonl", args: []string{"headlines", "--fields", "topic,count,title"}},
 		// check.
 		{name: "check_table", args: []string{"check", "-o", "table"}},
+		{name: "check_tty_color", args: []string{"check"}, opts: runOpts{stdoutTTY: true}},
+		{name: "check_tty_no_color", args: []string{"check"}, opts: runOpts{stdoutTTY: true, env: map[string]string{"NO_COLOR": "1"}}},
 		{name: "check_json", args: []string{"check", "-o", "json"}},
 		{name: "check_jsonl", args: []string{"check"}},
 		// version, completion, help.

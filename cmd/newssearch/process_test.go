@@ -150,6 +150,49 @@ func TestProcessProgressOnTerminal(t *testing.T) {
 	}
 }
 
+// TestProcessSpinnerOnTerminal runs async with stderr on a
+// pseudo-terminal and sees the spinner report the job's state.
+func TestProcessSpinnerOnTerminal(t *testing.T) {
+	bin := binary(t)
+	t.Parallel()
+	srv := mockserver.New(mockserver.WithPendingPolls(3))
+	t.Cleanup(srv.Close)
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptmx.Close()
+	_ = pty.Setsize(ptmx, &pty.Winsize{Rows: 24, Cols: 160})
+	cmd := exec.Command(bin, "async", "earthquake", "--since", "60d", "--limit", "2", "--fields", "_id")
+	cmd.Env = processEnv(srv)
+	var stdout bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, tty
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	_ = tty.Close()
+	var screen bytes.Buffer
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		_, _ = io.Copy(&screen, ptmx)
+	}()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("newssearch async: %v; terminal %q", err, screen.String())
+	}
+	_ = ptmx.Close()
+	<-copied
+	if !regexp.MustCompile(`query [0-9a-f]+ submitted`).MatchString(screen.String()) {
+		t.Errorf("the terminal does not show the query ID: %q", screen.String())
+	}
+	if !regexp.MustCompile(`query [0-9a-f]+: PENDING \(poll \d+, `).MatchString(screen.String()) {
+		t.Errorf("the spinner does not show the PENDING state: %q", screen.String())
+	}
+	if n := strings.Count(stdout.String(), "\n"); n != 2 || strings.ContainsRune(stdout.String(), '\r') {
+		t.Errorf("stdout = %q, want two JSON lines and no progress bytes", stdout.String())
+	}
+}
+
 // TestProcessNoProgressWithoutTerminal runs the commands that show progress
 // with stdout and stderr as pipes: stderr stays empty and stdout is JSON
 // Lines.
