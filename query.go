@@ -39,8 +39,8 @@ type SearchParams struct {
 	Embeddings bool
 	// Language restricts results to one language.
 	Language Language
-	// TrafficRank, 0..100, keeps only sites at or above that percentile of
-	// monthly traffic: 95 keeps the top 5%.
+	// TrafficRank, 0..100, keeps only the top (100 - TrafficRank)% of news
+	// sites ranked by monthly traffic: 95 keeps the top 5%, 0 every site.
 	TrafficRank int
 }
 

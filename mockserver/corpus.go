@@ -187,7 +187,7 @@ func resultKey(q search.Query, offset, limit int) string {
 		}
 	}
 	str(q.Language)
-	num(int64(q.MinTraffic))
+	num(int64(q.TrafficRank))
 	if q.EncodedOnly {
 		b = append(b, 'E')
 	}

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"sort"
@@ -255,6 +256,10 @@ func TestFilters(t *testing.T) {
 	dayStart, _ := time.Parse(time.DateOnly, day)
 	site0, site1 := c.Sites[0], c.Sites[len(c.Sites)-1]
 	lang := c.Languages[len(c.Languages)-1]
+	top5 := topSites(c.Sites, 95)
+	// The highest traffic_rank that still keeps site0: 100 - ceil(100*(p+1)/S).
+	site0Pos := slices.IndexFunc(bySiteTraffic(c.Sites), func(s corpus.Site) bool { return s.Domain == site0.Domain })
+	site0Rank := 100 - (100*(site0Pos+1)+len(c.Sites)-1)/len(c.Sites)
 	tests := []struct {
 		name   string
 		fields map[string]any
@@ -269,7 +274,7 @@ func TestFilters(t *testing.T) {
 		{"language name in capitals", map[string]any{"language": strings.ToUpper(lang.Name)},
 			func(a *corpus.Article) bool { return a.Language == lang.Code }},
 		{"language all", map[string]any{"language": "ALL"}, func(*corpus.Article) bool { return true }},
-		{"traffic rank", map[string]any{"traffic_rank": 95}, func(a *corpus.Article) bool { return a.Traffic >= 95 }},
+		{"traffic rank", map[string]any{"traffic_rank": 95}, func(a *corpus.Article) bool { return top5[a.Site] }},
 		{"traffic rank 0", map[string]any{"traffic_rank": 0}, func(*corpus.Article) bool { return true }},
 		{"encoded articles", map[string]any{"toggle_state": "Encoded Articles"}, (*corpus.Article).Encoded},
 		{"all articles", map[string]any{"toggle_state": "All Articles"}, func(*corpus.Article) bool { return true }},
@@ -284,10 +289,10 @@ func TestFilters(t *testing.T) {
 				p := a.Published.Add(shift)
 				return !p.Before(dayStart) && p.Before(dayStart.Add(24*time.Hour))
 			}},
-		{"everything at once", map[string]any{"sites": []string{site0.Domain}, "language": site0.Language, "traffic_rank": site0.Traffic,
+		{"everything at once", map[string]any{"sites": []string{site0.Domain}, "language": site0.Language, "traffic_rank": site0Rank,
 			"toggle_state": "Encoded Articles", "end_date": day},
 			func(a *corpus.Article) bool {
-				return a.Site == site0.Domain && a.Language == site0.Language && a.Traffic >= site0.Traffic && a.Encoded() &&
+				return a.Site == site0.Domain && a.Language == site0.Language && a.Encoded() &&
 					a.Published.Add(shift).Before(dayStart.Add(24*time.Hour))
 			}},
 	}
@@ -314,6 +319,90 @@ func TestFilters(t *testing.T) {
 			}
 			if diff := cmp.Diff(want[:min(len(want), PageSize)], ids(got.Results.Articles)); diff != "" {
 				t.Fatalf("first page (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// bySiteTraffic returns the sites busiest first, ties by domain: the order
+// traffic_rank's percentiles are ranks in.
+func bySiteTraffic(sites []corpus.Site) []corpus.Site {
+	out := slices.Clone(sites)
+	slices.SortFunc(out, func(a, b corpus.Site) int {
+		if a.Traffic != b.Traffic {
+			return b.Traffic - a.Traffic
+		}
+		return strings.Compare(a.Domain, b.Domain)
+	})
+	return out
+}
+
+// topSites returns the domains traffic_rank n keeps: the first
+// floor(len*(100-n)/100) sites by traffic.
+func topSites(sites []corpus.Site, n int) map[string]bool {
+	keep := map[string]bool{}
+	for _, s := range bySiteTraffic(sites)[:len(sites)*(100-n)/100] {
+		keep[s.Domain] = true
+	}
+	return keep
+}
+
+// TestTrafficRankKeepsAShareOfSites checks that traffic_rank N keeps exactly
+// the top (100-N)% of sites by traffic rank, on the embedded corpus (400
+// sites: 90 keeps 40, 95 keeps 20) and on a loaded one whose traffic values
+// are bunched near the top, where a bound on raw traffic would keep far more.
+func TestTrafficRankKeepsAShareOfSites(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := range 20 {
+		// Sites s00..s19 with traffic 99, 98, ..., 80: all "above 90" but half.
+		fmt.Fprintf(&b, `{"_id":"%024x","title":"rates","description":"d","url":"https://s%02d.example/a","site":"s%02d.example","datePublished":"2025-03-04T10:00:00Z","language":"en","traffic":%d}`+"\n",
+			i+1, i, i, 99-i)
+	}
+	loaded, err := LoadCorpus(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		opts      []Option
+		rank      int
+		wantSites int
+	}{
+		{"embedded 90", nil, 90, 40},
+		{"embedded 95", nil, 95, 20},
+		{"embedded 50", nil, 50, 200},
+		{"embedded 0", nil, 0, 400},
+		{"embedded 100", nil, 100, 0},
+		{"loaded 90", []Option{WithCorpus(loaded)}, 90, 2},
+		{"loaded 95", []Option{WithCorpus(loaded)}, 95, 1},
+		{"loaded 50", []Option{WithCorpus(loaded)}, 50, 10},
+		{"loaded 96", []Option{WithCorpus(loaded)}, 96, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := start(t, tt.opts...)
+			c := s.corpus.c
+			keep := topSites(c.Sites, tt.rank)
+			if len(keep) != tt.wantSites {
+				t.Fatalf("the test's own ranking keeps %d sites, want %d", len(keep), tt.wantSites)
+			}
+			want := 0
+			for _, a := range c.Articles {
+				if keep[a.Site] {
+					want++
+				}
+			}
+			got := query(t, s, map[string]any{"query": "*", "traffic_rank": tt.rank})
+			if got.Results.TotalResults != want {
+				t.Fatalf("traffic_rank %d: totalResults %d, want %d (the articles of the top %d of %d sites)",
+					tt.rank, got.Results.TotalResults, want, tt.wantSites, len(c.Sites))
+			}
+			for _, a := range got.Results.Articles {
+				if !keep[a.Site] {
+					t.Errorf("traffic_rank %d served %s of %s, which is not among the top %d sites", tt.rank, a.ID, a.Site, tt.wantSites)
+				}
 			}
 		})
 	}

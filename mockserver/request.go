@@ -311,7 +311,7 @@ func (s *Server) parseSearch(f fields, async bool) (searchParams, *apiError) {
 	if err != nil {
 		return p, err
 	}
-	q.MinTraffic = int(rank)
+	q.TrafficRank = int(rank)
 	if !async {
 		for _, name := range []string{"key_phrases", "sort_order"} {
 			if f.has(name) {

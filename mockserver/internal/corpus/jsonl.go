@@ -129,8 +129,9 @@ func toWire(a *Article) *wireArticle {
 
 // LoadJSONL reads a corpus written as JSON Lines: one article object per
 // line, in the wire form of search results plus an optional "traffic" (the
-// site's traffic percentile, 0..100; 50 when no article of the site gives
-// one). _id (24 hex characters, unique), title, url, site and datePublished
+// site's monthly-traffic score, 0..100, higher is busier; 50 when no article
+// of the site gives one). traffic_rank ranks the sites by it: it keeps a
+// share of the sites, whatever the scores are. _id (24 hex characters, unique), title, url, site and datePublished
 // are required; language defaults to "en". Blank lines are skipped; lines
 // may be up to MaxLineBytes long. The first bad line fails the whole load
 // with an error naming its line number, what is wrong and how to fix it.

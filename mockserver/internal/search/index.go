@@ -58,9 +58,12 @@ type Index struct {
 	idRank   []int32 // by doc: rank in ID order
 	dateRank []int32 // by doc: rank in ByDate order (Published desc, ID asc)
 
-	lang     []int32 // by doc: index into langs
-	langs    map[string]int32
-	traffic  []int32
+	lang  []int32 // by doc: index into langs
+	langs map[string]int32
+	// siteRank is, by doc, its site's position among all sites ordered by
+	// traffic (busiest first, ties by domain): the percentile traffic_rank
+	// filters on is this rank, never the raw traffic value.
+	siteRank []int32
 	encoded  []bool
 	sites    map[string]int32 // domain -> index into siteDocs
 	siteDocs [][]int32        // ascending docs of each site
@@ -91,7 +94,7 @@ func build(c *corpus.Corpus, workers int) *Index {
 		norms:    make([]float64, numFields*n),
 		lang:     make([]int32, n),
 		langs:    map[string]int32{},
-		traffic:  make([]int32, n),
+		siteRank: make([]int32, n),
 		encoded:  make([]bool, n),
 		sites:    map[string]int32{},
 	}
@@ -102,7 +105,6 @@ func build(c *corpus.Corpus, workers int) *Index {
 	ix.scratch = &sync.Pool{New: ix.newScratch}
 	for d := range c.Articles {
 		a := &c.Articles[d]
-		ix.traffic[d] = int32(a.Traffic)
 		ix.encoded[d] = a.Encoded()
 		code := strings.ToLower(a.Language)
 		l, ok := ix.langs[code]
@@ -120,7 +122,46 @@ func build(c *corpus.Corpus, workers int) *Index {
 		}
 		ix.siteDocs[s] = append(ix.siteDocs[s], int32(d))
 	}
+	ix.rankSites()
 	return ix
+}
+
+// rankSites orders the sites by traffic, busiest first and ties by domain,
+// and gives every document its site's position in that order. A site's
+// traffic is the highest any of its articles gives (the loader makes them
+// agree; "www." variants of one domain may not).
+func (ix *Index) rankSites() {
+	type siteTraffic struct {
+		domain  string
+		s       int32
+		traffic int
+	}
+	order := make([]siteTraffic, 0, len(ix.sites))
+	for domain, s := range ix.sites {
+		t := 0
+		for _, d := range ix.siteDocs[s] {
+			t = max(t, ix.c.Articles[d].Traffic)
+		}
+		order = append(order, siteTraffic{domain, s, t})
+	}
+	slices.SortFunc(order, func(a, b siteTraffic) int {
+		return cmp.Or(cmp.Compare(b.traffic, a.traffic), strings.Compare(a.domain, b.domain))
+	})
+	for rank, st := range order {
+		for _, d := range ix.siteDocs[st.s] {
+			ix.siteRank[d] = int32(rank)
+		}
+	}
+}
+
+// keptByTrafficRank reports whether traffic_rank n keeps document d: n keeps
+// the top (100-n)% of sites, so the site at position p (0 = busiest) of S
+// sites stays when the first p+1 sites are within that share:
+// (p+1)*100 <= S*(100-n). 0 keeps every site and 100 none; of 400 sites 90
+// keeps exactly 40 and 95 exactly 20; of 5 sites 95 keeps none, since one
+// site is already 20%. The products are computed in int64.
+func (ix *Index) keptByTrafficRank(n int, d int32) bool {
+	return (int64(ix.siteRank[d])+1)*100 <= int64(len(ix.sites))*int64(100-n)
 }
 
 // Corpus returns the indexed corpus.

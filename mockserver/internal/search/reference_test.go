@@ -91,7 +91,7 @@ func randomQuery(r *rand.Rand) search.Query {
 		q.Language = []string{"en", "es", "fr", "de"}[r.IntN(4)]
 	}
 	if r.IntN(4) == 0 {
-		q.MinTraffic = r.IntN(101)
+		q.TrafficRank = r.IntN(101)
 	}
 	q.EncodedOnly = r.IntN(4) == 0
 	q.Order = search.Order(r.IntN(2))
@@ -187,7 +187,7 @@ func (ref *reference) search(t *testing.T, q search.Query) ([]int, []float64) {
 			(q.From.IsZero() || !a.Published.Before(q.From)) &&
 			(q.To.IsZero() || !a.Published.After(q.To)) &&
 			(q.Language == "" || q.Language == a.Language) &&
-			a.Traffic >= q.MinTraffic && (!q.EncodedOnly || a.Encoded())
+			(q.TrafficRank == 0 || ref.siteKept(a.Site, q.TrafficRank)) && (!q.EncodedOnly || a.Encoded())
 		for _, term := range terms {
 			ok = ok && ref.hasPhrase(d, []string{term})
 		}
@@ -252,4 +252,28 @@ func TestAgainstReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// siteKept reports, by brute force, whether traffic_rank n keeps site: the
+// sites sorted busiest first (ties by domain), those within the first
+// (100-n)% stay.
+func (ref *reference) siteKept(site string, n int) bool {
+	traffic := map[string]int{}
+	for _, a := range ref.c.Articles {
+		traffic[a.Site] = max(traffic[a.Site], a.Traffic)
+	}
+	var sites []string
+	for s := range traffic {
+		sites = append(sites, s)
+	}
+	slices.SortFunc(sites, func(a, b string) int {
+		return cmp.Or(cmp.Compare(traffic[b], traffic[a]), strings.Compare(a, b))
+	})
+	keep := float64(len(sites)) * float64(100-n) / 100
+	for p, s := range sites {
+		if s == site {
+			return float64(p+1) <= keep
+		}
+	}
+	return false
 }

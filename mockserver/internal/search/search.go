@@ -42,9 +42,11 @@ type Query struct {
 	// Language keeps only articles in this ISO 639-1 code (any case); ""
 	// means all.
 	Language string
-	// MinTraffic keeps only articles whose Traffic is at least this; 0 means
-	// all.
-	MinTraffic int
+	// TrafficRank N keeps only articles of the top (100-N)% of sites by
+	// monthly traffic, the sites ranked busiest first (ties by domain): 95
+	// keeps the top 5% of sites, 0 keeps all. It is a rank percentile, not a
+	// bound on Article.Traffic: with 400 sites, 90 keeps exactly 40.
+	TrafficRank int
 	// EncodedOnly keeps only articles for which Article.Encoded is true.
 	EncodedOnly bool
 	// Order is the order of the hits.
@@ -179,7 +181,7 @@ next:
 // accept applies the per-document filters and the phrase checks.
 func (ix *Index) accept(s *scratch, q *Query, expr *keyphrase.Expr, d int32) bool {
 	if s.lang >= 0 && ix.lang[d] != s.lang ||
-		q.MinTraffic > 0 && int(ix.traffic[d]) < q.MinTraffic ||
+		q.TrafficRank > 0 && !ix.keptByTrafficRank(q.TrafficRank, d) ||
 		q.EncodedOnly && !ix.encoded[d] {
 		return false
 	}
