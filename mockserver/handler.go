@@ -236,7 +236,8 @@ func (s *Server) authenticate(f fields) (jobs.Owner, *apiError) {
 	}
 	if match != 1 {
 		return jobs.Owner{}, &apiError{status: http.StatusUnauthorized, msg: "api_key is not accepted by this mock server: " +
-			"use a key given to mockserver.WithAPIKeys (Server.Client and Server.APIKey provide one)"}
+			"use one of the keys it was started with (newsmock -keys on the command line; " +
+			"mockserver.WithAPIKeys in Go, where Server.Client and Server.APIKey provide one)"}
 	}
 	return owner, nil
 }

@@ -59,19 +59,24 @@ func parseBody(body []byte, example string) (fields, *apiError) {
 	if len(trimmed) == 0 {
 		return fields{}, badRequest("the request body is empty: send a JSON object such as %s", example)
 	}
-	if trimmed[0] != '{' {
+	if trimmed[0] != '{' && json.Valid(trimmed) {
+		// Only a valid JSON value has a kind to name; anything else
+		// ("hello", a form, HTML, "nul") is reported as invalid JSON below.
 		return fields{}, badRequest("the request body must be a JSON object, not %s: send a JSON object such as %s", kindOf(trimmed), example)
 	}
 	if !json.Valid(body) {
 		err := json.Unmarshal(body, &struct{}{}) // only to learn where the syntax breaks
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			at := se.Offset - 1 // the byte the decoder choked on
-			if strings.HasPrefix(se.Error(), "unexpected end") {
-				at = int64(len(body))
+			msg, at := se.Error(), se.Offset-1 // the byte the decoder choked on
+			// At the end of a body that stops inside a literal ("nul"), the
+			// decoder blames a space it made up; the body simply ended.
+			endsInLiteral := strings.Contains(msg, "in literal") && se.Offset >= int64(len(body)) && body[len(body)-1] != ' '
+			if strings.HasPrefix(msg, "unexpected end") || endsInLiteral {
+				msg, at = "unexpected end of JSON input", int64(len(body))
 			}
 			return fields{}, badRequest("the request body is not valid JSON: %s %s: send a JSON object such as %s",
-				se.Error(), position(body, at), example)
+				msg, position(body, at), example)
 		}
 		return fields{}, badRequest("the request body is not valid JSON: send a JSON object such as %s", example)
 	}
