@@ -111,6 +111,7 @@ var faultQueries = []string{"election", "company", "market"}
 // concurrency) under faultMix, and requires exactly the same articles in
 // the same order, with no duplicates and one job per submission.
 func TestNothingLostUnderFaults(t *testing.T) {
+	long(t)
 	t.Parallel()
 	srv := newServer(t, mockserver.WithSeed(20260115), mockserver.WithJournalSize(20_000), mockserver.WithPendingPolls(2))
 	c := srv.Client(newssearch.WithMaxRetries(25))

@@ -55,6 +55,7 @@ func drainUntil[T any](seq iter.Seq2[T, error], n int) (int, error) {
 // and ResultPages while they wait for a job that never finishes, and
 // lets one poll time out.
 func TestNoGoroutineLeftByCancelledPolls(t *testing.T) {
+	long(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	srv := noSocket(t, mockserver.WithFaults(mockserver.FaultRule{
 		Endpoint: mockserver.EndpointQueryAsync, Fault: mockserver.Fault{Job: mockserver.JobStuck}}))

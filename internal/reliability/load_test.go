@@ -26,8 +26,6 @@ const (
 	// loadRequests is the number of HTTP requests of TestLoad, with or
 	// without the race detector (about 30 s under -race on two cores).
 	loadRequests = 20_000
-	// loadRequestsShort is the number with go test -short.
-	loadRequestsShort = 2_000
 	// soakEnv names the environment variable that sets the number of
 	// requests of TestLoad and of jobs of TestJobsHeapBounded, e.g.
 	// NEWSSEARCH_SOAK=1000000.
@@ -119,12 +117,9 @@ var loadQueries = []string{"election", "company", "market", "climate", "election
 // server over loopback sockets, under light retried faults, and requires
 // that no call fails. The race detector, when on, checks the whole run.
 func TestLoad(t *testing.T) {
+	long(t)
 	t.Parallel()
-	def := loadRequests
-	if testing.Short() {
-		def = loadRequestsShort
-	}
-	total := int64(soakSize(t, def))
+	total := int64(soakSize(t, loadRequests))
 	logs := &logCounter{statuses: map[int64]int{}}
 	srv := newServer(t, mockserver.WithSeed(99), mockserver.WithFaults(loadFaults()...), mockserver.WithPendingPolls(1),
 		mockserver.WithLogger(slog.New(logs)))

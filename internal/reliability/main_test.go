@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"iter"
+	"os"
 	"testing"
 	"time"
 
@@ -16,6 +17,24 @@ import (
 // TestMain fails the run if any test leaves a goroutine behind.
 func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
+}
+
+// longTestsEnv is the switch that runs the long scenarios (load, faults
+// over many ranges, heap growth, cancelled polls): minutes under -race on
+// two cores, so the default `go test ./...` leaves them out and .ci/run
+// turns them on.
+const longTestsEnv = "NEWSSEARCH_LONG_TESTS"
+
+// long skips t unless NEWSSEARCH_LONG_TESTS=1 (or a soak size) is set, and
+// under -short.
+func long(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("long scenario: skipped under -short")
+	}
+	if os.Getenv(longTestsEnv) != "1" && os.Getenv(soakEnv) == "" {
+		t.Skipf("long scenario: set %s=1 to run it (.ci/run does), e.g. %s=1 go test -race ./internal/reliability/", longTestsEnv, longTestsEnv)
+	}
 }
 
 // clock is the fixed server clock of these tests: dates, and so results,

@@ -78,6 +78,7 @@ func (js *jobSubmitter) do(path, body string) *httptest.ResponseRecorder {
 // used jobs beyond DefaultMaxJobs) and the journal stays at its size. It
 // is not parallel: it measures the heap.
 func TestJobsHeapBounded(t *testing.T) {
+	long(t)
 	n := soakSize(t, heapJobs)
 	mockserver.DefaultCorpus() // built once per process: not the server's growth
 	base := liveHeap()
