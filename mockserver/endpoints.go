@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -22,13 +23,26 @@ type jobQuery struct {
 // (key_phrases included), so Search cannot fail; should it ever, the
 // caller's expression is reported as bad input.
 func (s *Server) page(q search.Query, page int, embeddings bool) (*encodedPage, *apiError) {
-	p, err := s.corpus.page(q, (page-1)*PageSize, PageSize, s.shift, embeddings, func(res search.Result) []byte {
+	p, err := s.corpus.page(q, pageOffset(page), PageSize, s.shift, embeddings, func(res search.Result) []byte {
 		return s.appendArticles(make([]byte, 0, 2<<10*len(res.Hits)), res.Hits, embeddings)
 	})
 	if err != nil {
 		return nil, badRequest("%s", err.Error())
 	}
 	return p, nil
+}
+
+// pageOffset returns the position of page's first article, computed in
+// int64: page 1e9 starts at 24,999,999,975, beyond a 32-bit int, where it
+// would wrap negative and serve page 1. An offset past what int holds is
+// clamped to math.MaxInt, which is past every result, so such a page is the
+// empty page past the end, as on 64-bit platforms.
+func pageOffset(page int) int {
+	off := (int64(page) - 1) * PageSize
+	if off > math.MaxInt {
+		return math.MaxInt
+	}
+	return int(max(off, 0))
 }
 
 // appendArticles writes the hits as a JSON array.

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"sort"
@@ -515,5 +516,25 @@ func TestHeadlineLimits(t *testing.T) {
 		if len(h.Articles) != 1 {
 			t.Fatalf("%d articles in a cluster of %d, want 1", len(h.Articles), h.Count)
 		}
+	}
+}
+
+// TestPageOffset checks the page arithmetic in int64: on a 32-bit platform
+// (CI builds and vets GOARCH=386) page 1e9 must stay past the end instead of
+// wrapping negative and serving page 1.
+func TestPageOffset(t *testing.T) {
+	t.Parallel()
+	last := int64(maxPage-1) * PageSize // 24,999,999,975: more than a 32-bit int holds
+	want := int(min(last, int64(math.MaxInt)))
+	tests := []struct{ page, want int }{{1, 0}, {2, PageSize}, {40, 39 * PageSize}, {maxPage, want}}
+	for _, tt := range tests {
+		if got := pageOffset(tt.page); got != tt.want || got < 0 {
+			t.Errorf("pageOffset(%d) = %d, want %d", tt.page, got, tt.want)
+		}
+	}
+	s := start(t)
+	got := query(t, s, map[string]any{"query": "*", "page": maxPage})
+	if len(got.Results.Articles) != 0 || got.Results.TotalResults != len(s.corpus.c.Articles) {
+		t.Fatalf("page %d: %d articles of %d, want none of %d", maxPage, len(got.Results.Articles), got.Results.TotalResults, len(s.corpus.c.Articles))
 	}
 }
