@@ -118,7 +118,8 @@ func rowRange(ctx context.Context, e *env) []result {
 	e.rangeDefault = median(con)
 	r.measured = fmt.Sprintf("%.3fx", m)
 	r.met = verdict(m <= 0.35)
-	windows := (e.p.rangeDays*24*int(time.Hour) + int(newssearch.DefaultRangeWindow) - 1) / int(newssearch.DefaultRangeWindow)
+	span := time.Duration(e.p.rangeDays) * 24 * time.Hour // in int64: an int of nanoseconds overflows on 32-bit
+	windows := int((span + newssearch.DefaultRangeWindow - 1) / newssearch.DefaultRangeWindow)
 	r.notes = []string{
 		fmt.Sprintf("query %q: %d distinct articles over the range (sync search total %d), %d windows of 7 days; mock latency %v on every query-async and get-results request, jobs pending %v after submission",
 			query, len(want), total, windows, e.p.latency, e.p.rangePending),
