@@ -9,15 +9,33 @@ import (
 // AsyncSearchParams are the parameters of an asynchronous query: the search
 // parameters plus the fields only /api/v2/query-async accepts. As in
 // SearchParams, a zero value means "service default" and is left out of the
-// request.
+// request. A job holds every page of its results, so the embedded Page is
+// not part of the submission (it is sent as 1): it is the page SearchAsync
+// returns once the job is done. SearchRange requires it to be 0 or 1.
 type AsyncSearchParams struct {
 	SearchParams
 	// KeyPhrases refines the results with single-quoted phrases combined by
 	// lower-case and, or, not and parentheses, e.g.
-	// "('elon' or 'musk') and not 'sam altman'".
+	// "('elon' or 'musk') and not 'sam altman'". "" means none. A
+	// malformed expression (an unclosed quote or parenthesis, a missing
+	// phrase or operator, a bare word) is rejected before any request.
 	KeyPhrases string
 	// SortOrder orders the results; "" is SortRelevance.
 	SortOrder SortOrder
+}
+
+// validateAsync checks what the client can judge of an asynchronous query.
+func (p *AsyncSearchParams) validateAsync() error {
+	if err := p.validate("AsyncSearchParams"); err != nil {
+		return err
+	}
+	if strings.TrimSpace(p.KeyPhrases) != "" {
+		if problem := checkKeyPhrases(p.KeyPhrases); problem != "" {
+			return &ValidationError{Field: "AsyncSearchParams.KeyPhrases", Problem: problem +
+				": write single-quoted phrases joined by lower-case and, or, not and parentheses, e.g. \"('elon' or 'musk') and not 'sam altman'\""}
+		}
+	}
+	return nil
 }
 
 // SubmitQuery starts an asynchronous search (POST /api/v2/query-async) and
@@ -25,10 +43,14 @@ type AsyncSearchParams struct {
 // over long date ranges.
 //
 // Because a retried submission could create a second job, SubmitQuery is
-// retried only when the service provably did not process it: a failure to
-// connect, 429 Too Many Requests or 503 Service Unavailable.
+// retried only when the service provably did not take the request: a
+// failure to connect, 408 Request Timeout or 429 Too Many Requests. A 503
+// Service Unavailable is not retried, as a proxy may send it after it
+// forwarded the request, and neither is a connection reset or a response
+// that breaks off: the job may exist. Such an error is returned; poll the
+// job only if a QueryID is known, or submit again knowingly.
 func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...CallOption) (*QueryJob, error) {
-	if err := params.validate("AsyncSearchParams"); err != nil {
+	if err := params.validateAsync(); err != nil {
 		return nil, err
 	}
 	ctx, err := withCall(ctx, opts)
@@ -36,6 +58,7 @@ func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts
 		return nil, err
 	}
 	body := params.body(c.apiKey())
+	body.Page = 1 // a job covers every page; Page picks the one SearchAsync returns
 	body.KeyPhrases = params.KeyPhrases
 	body.SortOrder = params.SortOrder
 	resp, pb, err := c.exchange(ctx, pathQueryAsync, createsJob, &body)

@@ -63,8 +63,13 @@ const (
 // so they are retried after a transport failure (including a response body
 // that breaks off mid-read), 408 Request Timeout, 429 Too Many Requests and
 // any 5xx status but 501 Not Implemented. SubmitQuery creates a job, so it is
-// retried only where the request provably was not processed: a failure to
-// connect, 429 and 503. Waits start at the minimum of WithRetryWait, double
+// retried only where the request provably did not create one: a failure to
+// connect, 408 Request Timeout (the service did not receive the whole
+// request) and 429 (turned away before any work); never a 503, which a
+// proxy may send after forwarding the request, so that a retried
+// submission can never silently create a second job (SearchRange, which
+// never reads a lost job's results, resubmits a window on its own terms).
+// Waits start at the minimum of WithRetryWait, double
 // on every retry up to the maximum, and lose up to 25% to random jitter; a
 // Retry-After header on 429 or 503 replaces the computed wait, capped at the
 // maximum. A done context ends any wait at once. When retries run out, the

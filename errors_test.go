@@ -178,7 +178,7 @@ func TestFailedStateEveryEndpoint(t *testing.T) {
 	const body = `{"state":"error"}`
 	calls := map[string]func(*Client) error{
 		pathQuery:      func(c *Client) error { _, err := c.Search(context.Background(), SearchParams{Query: "q"}); return err },
-		pathQueryAsync: func(c *Client) error { _, err := c.SubmitQuery(context.Background(), AsyncSearchParams{}); return err },
+		pathQueryAsync: func(c *Client) error { _, err := c.SubmitQuery(context.Background(), asyncQuery); return err },
 		pathGetResults: func(c *Client) error { _, err := c.GetResults(context.Background(), "q", 0); return err },
 		pathHeadlines:  func(c *Client) error { _, err := c.Headlines(context.Background()); return err },
 	}
@@ -200,7 +200,7 @@ func TestMalformedSuccess(t *testing.T) {
 	t.Parallel()
 	calls := map[string]func(*Client) error{
 		pathQuery:      func(c *Client) error { _, err := c.Search(context.Background(), SearchParams{Query: "q"}); return err },
-		pathQueryAsync: func(c *Client) error { _, err := c.SubmitQuery(context.Background(), AsyncSearchParams{}); return err },
+		pathQueryAsync: func(c *Client) error { _, err := c.SubmitQuery(context.Background(), asyncQuery); return err },
 		pathGetResults: func(c *Client) error { _, err := c.GetResults(context.Background(), "q", 0); return err },
 		pathHeadlines:  func(c *Client) error { _, err := c.Headlines(context.Background()); return err },
 	}
@@ -222,7 +222,7 @@ func TestMalformedSuccess(t *testing.T) {
 		}
 	}
 	c, _ := serveScript(t, []scripted{{path: pathQueryAsync, response: `{"state":"SUCCESS"}`}})
-	_, err := c.SubmitQuery(context.Background(), AsyncSearchParams{})
+	_, err := c.SubmitQuery(context.Background(), asyncQuery)
 	want := `newssearch: POST /api/v2/query-async: malformed response (HTTP 200): the answer has no "query_id": ` +
 		"the service's answer does not have the documented shape; report it with the request id"
 	if err == nil || err.Error() != want {

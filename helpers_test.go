@@ -197,3 +197,6 @@ func newTestLogger(w io.Writer) *slog.Logger {
 		},
 	}))
 }
+
+// asyncQuery is the smallest valid asynchronous query.
+var asyncQuery = AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}}

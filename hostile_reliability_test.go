@@ -218,8 +218,13 @@ func TestHostileRetryAfter(t *testing.T) {
 				if apiErr.RetryAfter != tc.want {
 					t.Errorf("%s: APIError.RetryAfter = %v, want %v", name, apiErr.RetryAfter, tc.want)
 				}
-				if n := calls.Load(); n != 4 {
-					t.Errorf("%s: %d attempts, want 4", name, n)
+				want := int64(4)
+				if name == "SubmitQuery" && tc.status == http.StatusServiceUnavailable {
+					// A 503 may follow a forwarded request: never resubmitted.
+					want = 1
+				}
+				if n := calls.Load(); n != want {
+					t.Errorf("%s: %d attempts, want %d", name, n, want)
 				}
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -144,6 +145,8 @@ func walkPages(ctx context.Context, src pageSource) iter.Seq2[*Page, error] {
 			if last == 0 {
 				more = len(page.Articles) >= PageSize
 			}
+			// Page math.MaxInt is the last page a walk can name.
+			more = more && page.Number < math.MaxInt
 			if more && last > 0 {
 				ahead.launch(page.Number+1, min(page.Number+src.prefetch, last))
 			}
@@ -245,8 +248,8 @@ func articlesOf(pages iter.Seq2[*Page, error]) iter.Seq2[Article, error] {
 
 // SearchPages returns an iterator over the pages of a synchronous search
 // (see Search), from params.Page (0 means 1) to the last page: it stops
-// after an empty page, which it does not yield, or once the pages seen
-// cover the total. params is copied, Sites included, so the caller may
+// after an empty page, which it does not yield, once the pages seen cover
+// the total, or after page math.MaxInt. params is copied, Sites included, so the caller may
 // change it during the loop.
 //
 // Any error (from validation, a request, or ErrInconsistentPages when the
@@ -313,7 +316,7 @@ func (c *Client) ResultPages(ctx context.Context, queryID string, opts *PageOpti
 		return failedPages(err)
 	}
 	return c.jobPages(ctx, queryID, prefetch, func(ctx context.Context) (*ResultsPage, error) {
-		return c.poll(ctx, queryID, &cfg, false)
+		return c.poll(ctx, queryID, 1, &cfg, false)
 	})
 }
 

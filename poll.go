@@ -338,12 +338,12 @@ func (c *Client) Poll(ctx context.Context, queryID string, opts *PollOptions, ca
 	if err != nil {
 		return nil, err
 	}
-	return c.poll(ctx, queryID, &cfg, true)
+	return c.poll(ctx, queryID, 1, &cfg, true)
 }
 
 // SearchAsync submits an asynchronous query (see SubmitQuery), waits for it
-// as Poll does and returns the first page of its results; walk the rest with
-// ResultPages or Results and the page's QueryID. Options are checked before
+// as Poll does and returns page params.Page of its results (0 means 1);
+// walk the pages with ResultPages or Results and the page's QueryID. Options are checked before
 // the query is submitted. Errors after the submission carry the job's query
 // ID (see Poll), so the job can be resumed.
 func (c *Client) SearchAsync(ctx context.Context, params AsyncSearchParams, opts *PollOptions, callOpts ...CallOption) (*ResultsPage, error) {
@@ -367,12 +367,12 @@ func (c *Client) searchAsync(ctx context.Context, params AsyncSearchParams, cfg 
 	if err != nil {
 		return nil, err
 	}
-	return c.poll(ctx, job.QueryID, cfg, true)
+	return c.poll(ctx, job.QueryID, max(params.Page, 1), cfg, true)
 }
 
-// poll drives get-results for page 1 of queryID until its state is not
+// poll drives get-results for page of queryID until its state is not
 // pending. waitFirst makes it wait before the first request.
-func (c *Client) poll(ctx context.Context, queryID string, cfg *pollConfig, waitFirst bool) (*ResultsPage, error) {
+func (c *Client) poll(ctx context.Context, queryID string, page int, cfg *pollConfig, waitFirst bool) (*ResultsPage, error) {
 	if strings.TrimSpace(queryID) == "" {
 		return nil, &ValidationError{Field: "queryID", Problem: "the query ID is empty: pass the QueryID of the job SubmitQuery returned"}
 	}
@@ -400,11 +400,11 @@ func (c *Client) poll(ctx context.Context, queryID string, cfg *pollConfig, wait
 				return nil, &PollError{QueryID: queryID, Attempts: attempt - 1, Err: ctx.Err()}
 			}
 		}
-		page, err := c.GetResults(pctx, queryID, 1)
+		answer, err := c.GetResults(pctx, queryID, page)
 		var state State
 		switch {
 		case err == nil:
-			state = page.State
+			state = answer.State
 		case ctx.Err() == nil && pctx.Err() != nil:
 			// MaxWait ran out inside the request.
 			return nil, timedOut(attempt)
@@ -421,9 +421,9 @@ func (c *Client) poll(ctx context.Context, queryID string, cfg *pollConfig, wait
 		if state.IsSuccess() || !cfg.pending(state) {
 			cfg.report(event)
 			if err != nil || !state.IsSuccess() {
-				return nil, c.jobFailed(queryID, state, page, err)
+				return nil, c.jobFailed(queryID, state, answer, err)
 			}
-			return page, nil
+			return answer, nil
 		}
 		// The last wait is shortened so that the last request still has
 		// MinDelay to be answered before MaxWait runs out; with less time

@@ -3,6 +3,7 @@ package newssearch
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -16,11 +17,13 @@ import (
 // (so leaving it out is equivalent). Page 0 is sent as page 1.
 //
 // Before any request the client rejects, with a *ValidationError (which
-// matches ErrBadRequest), a negative Page, a TrafficRank outside 0..100 and
-// an EndDate before StartDate. Everything else, such as an unsupported
+// matches ErrBadRequest), a blank Query, a negative Page, a TrafficRank
+// outside 0..100 and an EndDate before StartDate (and, in
+// AsyncSearchParams, malformed KeyPhrases). Everything else, such as an unsupported
 // Language, is left to the service to judge.
 type SearchParams struct {
-	// Query is the search text (required by the service).
+	// Query is the search text, required: a blank one is rejected before
+	// any request.
 	Query string
 	// Page is the page to fetch, from 1; 0 means 1.
 	Page int
@@ -67,6 +70,9 @@ type searchBody struct {
 // validate checks the parameters the client can judge; name prefixes the
 // field names in errors.
 func (p *SearchParams) validate(name string) error {
+	if strings.TrimSpace(p.Query) == "" {
+		return &ValidationError{Field: name + ".Query", Problem: "the query is blank: the service requires search text; pass e.g. Query: \"electric cars\""}
+	}
 	if p.Page < 0 {
 		return &ValidationError{Field: name + ".Page", Problem: "page " + strconv.Itoa(p.Page) + " is negative: pages start at 1; pass 0 or 1 for the first page"}
 	}

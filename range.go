@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,6 +81,10 @@ type RangeProgress struct {
 	// Throttled counts the 429 answers the call's requests got so far
 	// (each retried by the client).
 	Throttled int
+	// Resubmitted counts the windows' queries submitted again after a
+	// submission whose outcome was unknown (see Client.SearchRange); each
+	// may have left an unread job on the service.
+	Resubmitted int
 }
 
 // WindowError reports a window of SearchRange that failed. Err is the
@@ -210,9 +215,14 @@ func splitRange(start, end time.Time, w time.Duration) ([]window, error) {
 // first and undated last (SortDatePublished); ties are ordered by ID, then
 // URL, so the order is total.
 //
-// When a window fails, the call fails with a *WindowError naming it (the
-// other windows are cancelled), unless RangeOptions.KeepPartial is set: then
-// it returns the articles of the other windows and a *PartialRangeError.
+// A window whose submission fails in a way that leaves unknown whether
+// the job exists (a connection reset, a 5xx from a proxy) is submitted again, up to the client's retry count
+// (WithMaxRetries); see RangeProgress.Resubmitted. When a window fails, the
+// call fails with a *WindowError naming the earliest failed window (the
+// windows after it are cancelled, the ones before it finish, so the window
+// named does not depend on timing), unless RangeOptions.KeepPartial is set:
+// then it returns the articles of the other windows and a
+// *PartialRangeError.
 // When ctx is cancelled SearchRange returns ctx's error, wrapped, and no
 // articles. It returns only after every goroutine it started has ended.
 func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts *RangeOptions, callOpts ...CallOption) ([]Article, error) {
@@ -273,7 +283,7 @@ func rangeWindows(params *AsyncSearchParams, w time.Duration) ([]window, error) 
 	case params.Page > 1:
 		return nil, &ValidationError{Field: "AsyncSearchParams.Page", Problem: "SearchRange pages every window itself: leave Page at 0"}
 	}
-	if err := params.validate("AsyncSearchParams"); err != nil {
+	if err := params.validateAsync(); err != nil {
 		return nil, err
 	}
 	return splitRange(params.StartDate, params.EndDate, w)
@@ -292,10 +302,11 @@ type rangeRun struct {
 	todo    []int // indices of the windows to search (not skipped)
 	skipped int
 
-	mu       sync.Mutex // guards the progress state below
-	done     int
-	failures int
-	seen     map[articleKey]struct{}
+	mu        sync.Mutex // guards the progress state below
+	done      int
+	failures  int
+	resubmits int
+	seen      map[articleKey]struct{}
 }
 
 // searchGated runs search once the adaptive gate lets the window start,
@@ -334,16 +345,49 @@ func (r *rangeRun) owned(wi int, articles []Article) []Article {
 func (r *rangeRun) progressLocked(articles int) RangeProgress {
 	limit, throttled := r.gate.state()
 	return RangeProgress{WindowsDone: r.done, WindowsFailed: r.failures, WindowsTotal: len(r.windows),
-		Articles: articles, WindowsSkipped: r.skipped, Concurrency: limit, Throttled: throttled}
+		Articles: articles, WindowsSkipped: r.skipped, Concurrency: limit, Throttled: throttled, Resubmitted: r.resubmits}
 }
 
-// run searches every window with bounded concurrency; the first failure
-// cancels the rest unless partial results are kept.
+// run searches every window with bounded concurrency. Windows start in
+// date order. Without KeepPartial, a failed window cancels the windows
+// after it, but the windows before it run on: one of them may fail too,
+// and the call reports the earliest failed window, whatever the timing.
 func (r *rangeRun) run(parent context.Context) {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	var next atomic.Int64
-	var wg sync.WaitGroup
+	var (
+		next        atomic.Int64
+		wg          sync.WaitGroup
+		mu          sync.Mutex // guards firstFailed and cancels
+		firstFailed = len(r.windows)
+		cancels     = make([]context.CancelFunc, len(r.windows))
+	)
+	// start registers window i, or reports false when an earlier window
+	// has failed, so that i cannot change the outcome.
+	start := func(i int) (context.Context, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if i > firstFailed {
+			return nil, false
+		}
+		wctx, wcancel := context.WithCancel(ctx)
+		cancels[i] = wcancel
+		return wctx, true
+	}
+	finish := func(i int, failed bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		cancels[i]()
+		cancels[i] = nil
+		if failed && i < firstFailed {
+			firstFailed = i
+			for _, c := range cancels[i+1:] {
+				if c != nil {
+					c()
+				}
+			}
+		}
+	}
 	for range min(r.cfg.concurrency, len(r.todo)) {
 		wg.Go(func() {
 			for {
@@ -352,18 +396,24 @@ func (r *rangeRun) run(parent context.Context) {
 					return
 				}
 				i := r.todo[k]
-				articles, err := r.searchGated(ctx, i)
-				if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
-					r.errs[i] = err // cancelled: not the window's fault
+				wctx, ok := start(i)
+				if !ok {
 					return
+				}
+				articles, err := r.searchGated(wctx, i)
+				if err != nil && wctx.Err() != nil && errors.Is(err, context.Canceled) {
+					r.errs[i] = err // cancelled: not the window's fault
+					finish(i, false)
+					continue
 				}
 				if err != nil {
 					r.errs[i] = &WindowError{Start: r.windows[i].start, End: r.windows[i].end, Err: err}
 					if !r.cfg.keepPartial {
-						cancel()
-						return
+						finish(i, true)
+						continue
 					}
 				}
+				finish(i, false)
 				r.found[i] = articles
 				r.progress(articles, err != nil)
 			}
@@ -373,10 +423,34 @@ func (r *rangeRun) run(parent context.Context) {
 }
 
 // search runs the job of one window and pages it to the end.
+//
+// A submission whose outcome is unknown (see ambiguous: a connection reset,
+// a 503 from a proxy) is submitted again, up to the client's retry count:
+// the first submission may have created a job, but its results are never
+// read, so the duplicate costs the service some work and never the caller
+// a wrong result. Every resubmission is counted in
+// RangeProgress.Resubmitted and logged. A submission the service refused
+// (a 4xx) is never repeated.
 func (r *rangeRun) search(ctx context.Context, w window) ([]Article, error) {
 	p := r.params
 	p.StartDate, p.EndDate = w.start, w.end
-	first, err := r.c.searchAsync(ctx, p, &r.cfg.poll)
+	var job *QueryJob
+	for attempt := 0; ; attempt++ {
+		var err error
+		job, err = r.c.SubmitQuery(ctx, p)
+		if err == nil {
+			break
+		}
+		if attempt >= r.c.cfg.maxRetries || ctx.Err() != nil || !ambiguous(err) {
+			return nil, err
+		}
+		wait := r.c.cfg.backoff(r.c.cfg.waitMin, r.c.cfg.waitMax, attempt, nil)
+		r.resubmitting(w, attempt+1, wait, err)
+		if err := sleepContext(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+	first, err := r.c.poll(ctx, job.QueryID, 1, &r.cfg.poll, true)
 	if err != nil {
 		return nil, err
 	}
@@ -389,6 +463,43 @@ func (r *rangeRun) search(ctx context.Context, w window) ([]Article, error) {
 		out = append(out, page.Articles...)
 	}
 	return out, nil
+}
+
+// ambiguous reports whether a SubmitQuery error leaves it unknown whether
+// a job was created: a transport failure with no usable answer (a
+// connection reset or closed, a body that broke off, a stall), or a 5xx
+// status other than 501 (which a proxy may send after forwarding the
+// request). The caller's context, a *ValidationError and any other answer
+// of the service are not ambiguous.
+func ambiguous(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, errBodyTooLarge) || isCertificateError(err) || errors.Is(err, errNoClient) {
+		return false
+	}
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		return false
+	}
+	var apiErr *APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.cause == nil && apiErr.StatusCode >= 500 && apiErr.StatusCode <= 599 && apiErr.StatusCode != 501
+	}
+	return true
+}
+
+// resubmitting counts and logs the resubmission of a window's query.
+func (r *rangeRun) resubmitting(w window, n int, wait time.Duration, cause error) {
+	r.mu.Lock()
+	r.resubmits++
+	r.mu.Unlock()
+	if l := r.c.cfg.logger; l != nil {
+		l.LogAttrs(context.Background(), slog.LevelWarn, "newssearch: resubmitting a window's query; the failed submission may have created a job whose results will not be read",
+			slog.String("window_start", w.start.UTC().Format(requestDateLayout)),
+			slog.String("window_end", w.end.UTC().Format(requestDateLayout)),
+			slog.Int("resubmission", n),
+			slog.Duration("wait", wait),
+			slog.String("error", cause.Error()))
+	}
 }
 
 // progress records a finished window and reports it.

@@ -183,8 +183,10 @@ func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) 
 // attempt. 501 Not Implemented is permanent and never retried.
 func (cl *call) retryableStatus(code int) bool {
 	if cl.policy == createsJob {
-		// The service turned the request away before creating a job.
-		return code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable
+		// Only statuses that prove no job was created: 408 (the request
+		// was not received whole) and 429 (turned away before any work).
+		// A 503 may come from a proxy that already forwarded the request.
+		return code == http.StatusRequestTimeout || code == http.StatusTooManyRequests
 	}
 	return code == http.StatusRequestTimeout || code == http.StatusTooManyRequests ||
 		(code >= 500 && code <= 599 && code != http.StatusNotImplemented)

@@ -41,7 +41,7 @@ func TestRetriedStatuses(t *testing.T) {
 	search := func(c *Client) error { _, err := c.Search(context.Background(), SearchParams{Query: "q"}); return err }
 	results := func(c *Client) error { _, err := c.GetResults(context.Background(), "job-1", 1); return err }
 	headlines := func(c *Client) error { _, err := c.Headlines(context.Background()); return err }
-	submit := func(c *Client) error { _, err := c.SubmitQuery(context.Background(), AsyncSearchParams{}); return err }
+	submit := func(c *Client) error { _, err := c.SubmitQuery(context.Background(), asyncQuery); return err }
 	okResults := `{"query_id":"job-1","state":"PENDING"}`
 	okHeadlines := `{"headlines":[],"state":"SUCCESS"}`
 	tests := []struct {
@@ -66,12 +66,15 @@ func TestRetriedStatuses(t *testing.T) {
 		{"get-results 404", pathGetResults, okResults, results, 404, false},
 		{"headlines 503", pathHeadlines, okHeadlines, headlines, 503, true},
 		{"headlines 408", pathHeadlines, okHeadlines, headlines, 408, true},
+		// query-async creates a job: it is retried only on statuses that
+		// prove the service did not take the request. A 503 may come from
+		// a proxy after it forwarded the request, so it is not retried.
 		{"query-async 429", pathQueryAsync, okJob, submit, 429, true},
-		{"query-async 503", pathQueryAsync, okJob, submit, 503, true},
+		{"query-async 408", pathQueryAsync, okJob, submit, 408, true},
+		{"query-async 503", pathQueryAsync, okJob, submit, 503, false},
 		{"query-async 500", pathQueryAsync, okJob, submit, 500, false},
 		{"query-async 502", pathQueryAsync, okJob, submit, 502, false},
 		{"query-async 504", pathQueryAsync, okJob, submit, 504, false},
-		{"query-async 408", pathQueryAsync, okJob, submit, 408, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -171,7 +174,7 @@ func TestMidBodyDropRetriedOnSearch(t *testing.T) {
 func TestMidBodyDropNotRetriedOnSubmitQuery(t *testing.T) {
 	t.Parallel()
 	c, calls := dropServer(t, 1, `{"query_id":"job-1","state":"SUCCESS","padding":"`+strings.Repeat("x", 4096)+`"}`)
-	_, err := c.SubmitQuery(context.Background(), AsyncSearchParams{})
+	_, err := c.SubmitQuery(context.Background(), asyncQuery)
 	if !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("error = %v, want io.ErrUnexpectedEOF", err)
 	}
@@ -255,7 +258,7 @@ func TestConnectionRefused(t *testing.T) {
 	t.Parallel()
 	for name, call := range map[string]func(*Client) error{
 		"search": func(c *Client) error { _, err := c.Search(context.Background(), SearchParams{Query: "q"}); return err },
-		"submit": func(c *Client) error { _, err := c.SubmitQuery(context.Background(), AsyncSearchParams{}); return err },
+		"submit": func(c *Client) error { _, err := c.SubmitQuery(context.Background(), asyncQuery); return err },
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -330,7 +333,7 @@ func TestTransportErrorsWithMock(t *testing.T) {
 			if tt.path == pathQuery {
 				_, err = c.Search(context.Background(), SearchParams{Query: "q"})
 			} else {
-				_, err = c.SubmitQuery(context.Background(), AsyncSearchParams{})
+				_, err = c.SubmitQuery(context.Background(), asyncQuery)
 			}
 			if (err == nil) != tt.wantOK {
 				t.Errorf("error = %v, want success %v", err, tt.wantOK)
@@ -383,7 +386,7 @@ func TestBrokenBodyWithMock(t *testing.T) {
 			}
 		} else {
 			want = 1
-			_, err = c.SubmitQuery(context.Background(), AsyncSearchParams{})
+			_, err = c.SubmitQuery(context.Background(), asyncQuery)
 			if !errors.Is(err, io.ErrUnexpectedEOF) {
 				t.Errorf("SubmitQuery error = %v, want io.ErrUnexpectedEOF", err)
 			}
@@ -571,7 +574,7 @@ func TestSubmitQueryNotRetriedOnTimeout(t *testing.T) {
 		mt := httpmock.NewMockTransport()
 		mt.RegisterResponder(http.MethodPost, mockURL(pathQueryAsync), httpmock.NewStringResponder(200, okJob).Delay(time.Minute))
 		c := mockClient(t, mt, WithHTTPClient(&http.Client{Transport: mt, Timeout: time.Second}))
-		_, err := c.SubmitQuery(context.Background(), AsyncSearchParams{})
+		_, err := c.SubmitQuery(context.Background(), asyncQuery)
 		if err == nil {
 			t.Fatal("SubmitQuery succeeded despite the client timeout")
 		}

@@ -65,7 +65,7 @@ func TestSecretNeverPrinted(t *testing.T) {
 			} else {
 				printed = append(printed, string(apiErr.Body), apiErr.Message, apiErr.RequestID)
 			}
-			_, err = c.SubmitQuery(ctx, AsyncSearchParams{})
+			_, err = c.SubmitQuery(ctx, asyncQuery)
 			add(err)
 			_, err = c.GetResults(ctx, "q", 1)
 			add(err)

@@ -96,11 +96,17 @@ func (l *logCounter) WithGroup(string) slog.Handler { return l }
 // loadFaults is the light fault mix of the load scenario; every fault is
 // one the client retries, so no call may fail.
 func loadFaults() []mockserver.FaultRule {
+	// query-async gets 408 where the others get 503: a 503 there may
+	// follow a forwarded request, so the client does not retry it.
 	rules := []mockserver.FaultRule{
-		{Probability: 0.03, Fault: mockserver.Fault{Status: http.StatusServiceUnavailable}},
-		{Probability: 0.01, Fault: mockserver.Fault{Status: http.StatusTooManyRequests, RetryAfter: 1}},
-		{Probability: 0.05, Fault: mockserver.Fault{Latency: 2 * time.Millisecond}},
+		{Endpoint: mockserver.EndpointQueryAsync, Probability: 0.03, Fault: mockserver.Fault{Status: http.StatusRequestTimeout}},
 	}
+	for _, ep := range []string{mockserver.EndpointQuery, mockserver.EndpointGetResults, mockserver.EndpointHeadlines} {
+		rules = append(rules, mockserver.FaultRule{Endpoint: ep, Probability: 0.03, Fault: mockserver.Fault{Status: http.StatusServiceUnavailable}})
+	}
+	rules = append(rules,
+		mockserver.FaultRule{Probability: 0.01, Fault: mockserver.Fault{Status: http.StatusTooManyRequests, RetryAfter: 1}},
+		mockserver.FaultRule{Probability: 0.05, Fault: mockserver.Fault{Latency: 2 * time.Millisecond}})
 	for _, ep := range []string{mockserver.EndpointQuery, mockserver.EndpointGetResults, mockserver.EndpointHeadlines} {
 		rules = append(rules, mockserver.FaultRule{Endpoint: ep, Probability: 0.01, Fault: mockserver.Fault{Truncate: true}},
 			mockserver.FaultRule{Endpoint: ep, Probability: 0.005, Fault: mockserver.Fault{Status: http.StatusBadGateway}})

@@ -1,0 +1,262 @@
+package newssearch
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// This file holds the tests of what the client judges before any request
+// (a blank query, malformed key phrases) and of SearchRange's failure
+// reporting.
+
+func TestBlankQueryRejectedBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
+	f := newFake(rangeArticles())
+	c := serve(t, f)
+	sixty := AsyncSearchParams{SearchParams: SearchParams{Query: " \t", StartDate: rangeStart, EndDate: rangeStart.Add(60 * 24 * time.Hour)}}
+	calls := []struct {
+		name string
+		run  func() error
+		want string
+	}{
+		{"Search", func() error { _, err := c.Search(t.Context(), SearchParams{}); return err },
+			`newssearch: invalid SearchParams.Query: the query is blank: the service requires search text; pass e.g. Query: "electric cars"`},
+		{"SearchAll", func() error { _, err := collect(c.SearchAll(t.Context(), SearchParams{Query: "  "}, nil)); return err },
+			`newssearch: invalid SearchParams.Query: the query is blank: the service requires search text; pass e.g. Query: "electric cars"`},
+		{"SubmitQuery", func() error { _, err := c.SubmitQuery(t.Context(), AsyncSearchParams{}); return err },
+			`newssearch: invalid AsyncSearchParams.Query: the query is blank: the service requires search text; pass e.g. Query: "electric cars"`},
+		{"SearchRange over 60 days", func() error { _, err := c.SearchRange(t.Context(), sixty, nil); return err },
+			`newssearch: invalid AsyncSearchParams.Query: the query is blank: the service requires search text; pass e.g. Query: "electric cars"`},
+	}
+	for _, tt := range calls {
+		err := tt.run()
+		var ve *ValidationError
+		if !errors.As(err, &ve) || !errors.Is(err, ErrBadRequest) {
+			t.Errorf("%s error = %v, want a *ValidationError", tt.name, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			t.Errorf("%s error (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	if got := f.requests(); len(got) != 0 {
+		t.Errorf("requests sent = %q, want none", got)
+	}
+}
+
+func TestKeyPhrasesChecked(t *testing.T) {
+	t.Parallel()
+	const hint = `: write single-quoted phrases joined by lower-case and, or, not and parentheses, e.g. "('elon' or 'musk') and not 'sam altman'"`
+	tests := []struct {
+		phrases string
+		want    string // "" when valid
+	}{
+		{"", ""},
+		{"   ", ""},
+		{"('tesla takedown')", ""},
+		{"('elon' or 'musk') and not 'sam altman'", ""},
+		{"not not 'x'", ""},
+		{"'a' and ('b' or ('c' and not 'd'))", ""},
+		{"'élan vital' or 'ça va'", ""},
+		{"'elon", "character 1: the quote opened here is never closed; end the phrase with '"},
+		{"('elon' or 'musk'", "character 1: the '(' opened here is never closed; add a ')'"},
+		{"'elon')", "character 7: unmatched ')' with no '(' before it"},
+		{"'elon' 'musk'", "character 8: expected and, or or the end after a phrase, found a phrase"},
+		{"'elon' AND 'musk'", `character 8: expected and, or or the end after a phrase, found "AND"`},
+		{"NOT 'musk'", `character 1: "NOT" must be written in lower case`},
+		{"elon", `character 1: the bare word "elon" is not a phrase; put phrases in single quotes, e.g. 'elon'`},
+		{"'elon' and", "character 11: expected a quoted phrase, found the end"},
+		{"()", "character 2: expected a quoted phrase, found ')'"},
+		{"or 'x'", `character 1: expected a quoted phrase, found "or"`},
+	}
+	for _, tt := range tests {
+		var sent int
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			sent++
+			io.WriteString(w, `{"query_id":"q1","state":"SUCCESS"}`)
+		}))
+		c := newTestClient(t, srv.URL, srv.Client())
+		_, err := c.SubmitQuery(t.Context(), AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}, KeyPhrases: tt.phrases})
+		srv.Close()
+		if tt.want == "" {
+			if err != nil || sent != 1 {
+				t.Errorf("KeyPhrases %q: error %v after %d requests, want it sent", tt.phrases, err, sent)
+			}
+			continue
+		}
+		want := "newssearch: invalid AsyncSearchParams.KeyPhrases: " + tt.want + hint
+		if err == nil || !errors.Is(err, ErrBadRequest) {
+			t.Errorf("KeyPhrases %q: error %v, want a *ValidationError", tt.phrases, err)
+			continue
+		}
+		if diff := cmp.Diff(want, err.Error()); diff != "" {
+			t.Errorf("KeyPhrases %q: error (-want +got):\n%s", tt.phrases, diff)
+		}
+		if sent != 0 {
+			t.Errorf("KeyPhrases %q: %d requests sent, want none", tt.phrases, sent)
+		}
+	}
+}
+
+// windowFailer fails the query-async of chosen windows with a 400, each
+// after its own delay, and passes the rest to the fake.
+type windowFailer struct {
+	next  http.Handler
+	fails map[string]time.Duration // start_date -> delay before the 400
+}
+
+func (h *windowFailer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	var q struct {
+		StartDate string `json:"start_date"`
+	}
+	json.Unmarshal(body, &q)
+	if d, ok := h.fails[q.StartDate]; ok && r.URL.Path == basePath+pathQueryAsync {
+		time.Sleep(d)
+		writeJSON(w, http.StatusBadRequest, map[string]any{"state": "FAILED", "message": "window starting " + q.StartDate + " refused"})
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	h.next.ServeHTTP(w, r)
+}
+
+func TestSearchRangeReportsEarliestFailedWindow(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		// Windows 2 and 5 fail; window 5 fails first, window 2 a second
+		// later. The error names window 2 all the same.
+		day := 24 * time.Hour
+		w2 := rangeStart.Add(2 * 7 * day).Format(requestDateLayout)
+		w5 := rangeStart.Add(5 * 7 * day).Format(requestDateLayout)
+		h := &windowFailer{next: newFake(rangeArticles()), fails: map[string]time.Duration{w2: time.Second, w5: 0}}
+		c := newTestClient(t, "http://fake.invalid", &http.Client{Transport: handlerTransport{h}})
+		_, err := c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll})
+		var we *WindowError
+		if !errors.As(err, &we) {
+			t.Fatalf("SearchRange error = %v, want a *WindowError", err)
+		}
+		if got, want := we.Start.Format(requestDateLayout), w2; got != want {
+			t.Errorf("failed window starts at %s, want the earliest failed window, %s (error: %v)", got, want, err)
+		}
+	})
+}
+
+// resetFirstSubmits closes the connection of the first n query-async
+// requests after reading them whole, with no answer: the job may or may
+// not exist, as after a reset on the way back.
+type resetFirstSubmits struct {
+	next http.Handler
+	mu   sync.Mutex
+	n    int
+}
+
+func (h *resetFirstSubmits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	reset := r.URL.Path == basePath+pathQueryAsync && h.n > 0
+	if reset {
+		h.n--
+	}
+	h.mu.Unlock()
+	if !reset {
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	io.Copy(io.Discard, r.Body)
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(err)
+	}
+	conn.(interface{ SetLinger(int) error }).SetLinger(0) // RST, not FIN
+	conn.Close()
+}
+
+func TestSearchRangeSurvivesConnectionReset(t *testing.T) {
+	t.Parallel()
+	f := newFake(rangeArticles())
+	h := &resetFirstSubmits{next: f}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, srv.Client(), WithMaxRetries(3), WithRetryWait(time.Millisecond, time.Millisecond))
+	want := oneQuery(t, c, rangeParams(""))
+	h.n = 2 // no request in flight
+	var last RangeProgress
+	got, err := c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll, Concurrency: 1,
+		OnProgress: func(p RangeProgress) { last = p }})
+	if err != nil {
+		t.Fatalf("SearchRange with two connection resets: %v", err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("SearchRange after resets versus one query (-want +got):\n%s", diff)
+	}
+	if last.Resubmitted != 2 {
+		t.Errorf("RangeProgress.Resubmitted = %d, want 2", last.Resubmitted)
+	}
+	// SubmitQuery alone never resubmits after a reset: the job may exist.
+	h.mu.Lock()
+	h.n = 1
+	h.mu.Unlock()
+	before := f.count(pathQueryAsync)
+	if _, err := c.SubmitQuery(t.Context(), asyncQuery); err == nil {
+		t.Fatal("SubmitQuery through a reset connection succeeded")
+	}
+	if n := f.count(pathQueryAsync) - before; n != 0 {
+		t.Errorf("SubmitQuery reached the service %d times after the reset, want 0 (no resubmission)", n)
+	}
+}
+
+func TestSearchAsyncHonoursPage(t *testing.T) {
+	t.Parallel()
+	f := newFake(testArticles(60, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), time.Hour))
+	f.pendingPolls = 1
+	c := serve(t, f)
+	got, err := c.SearchAsync(t.Context(), AsyncSearchParams{SearchParams: SearchParams{Query: "cars", Page: 2}}, fastPoll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want := f.page(fakeQuery{}, 2)
+	if diff := cmp.Diff(&ResultsPage{QueryID: "q1", Page: 2, TotalResults: 60, Articles: want, State: StateSuccess}, got); diff != "" {
+		t.Errorf("SearchAsync page 2 (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"query-async  1", "get-results q1 2", "get-results q1 2"}, f.requests()); diff != "" {
+		t.Errorf("requests (-want +got):\n%s", diff)
+	}
+}
+
+func TestPagesStopAtLastRepresentablePage(t *testing.T) {
+	t.Parallel()
+	// A service that answers every page with a full page of new articles
+	// and no total.
+	var requests int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests++
+		full := testArticles(PageSize*requests, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), time.Hour)[PageSize*(requests-1):]
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"results": map[string]any{"articles": full}, "state": "SUCCESS"})
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, srv.Client())
+	var numbers []int
+	for page, err := range c.SearchPages(t.Context(), SearchParams{Query: "cars", Page: math.MaxInt - 1}, nil) {
+		if err != nil {
+			t.Fatalf("SearchPages from page MaxInt-1: %v", err)
+		}
+		numbers = append(numbers, page.Number)
+	}
+	if diff := cmp.Diff([]int{math.MaxInt - 1, math.MaxInt}, numbers); diff != "" {
+		t.Errorf("pages walked (-want +got):\n%s", diff)
+	}
+	if requests != 2 {
+		t.Errorf("%d requests, want 2", requests)
+	}
+}
