@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
 // Sentinel errors classifying failed calls. Test for them with errors.Is; an
@@ -253,13 +255,8 @@ func asciiLower(b []byte) string {
 	return string(out)
 }
 
-// quoteShort quotes s for an error message, shortened to 64 bytes.
-func quoteShort(s string) string {
-	if len(s) > 64 {
-		s = strings.ToValidUTF8(s[:64], "") + "..."
-	}
-	return strconv.Quote(s)
-}
+// quoteShort quotes s for an error message, shortened to 60 characters.
+func quoteShort(s string) string { return textutil.QuoteShort(s) }
 
 // transportError wraps a failure that produced no usable response: the
 // endpoint is named, the cause kept for errors.Is and errors.As.

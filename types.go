@@ -59,6 +59,10 @@ const (
 	LanguageItalian Language = "it"
 	// LanguagePortuguese is Portuguese.
 	LanguagePortuguese Language = "pt"
+	// LanguageDutch is Dutch.
+	LanguageDutch Language = "nl"
+	// LanguageSwedish is Swedish.
+	LanguageSwedish Language = "sv"
 )
 
 // State is the outcome the service reports in a response's "state" field,
@@ -302,6 +306,12 @@ func (l *ImageList) UnmarshalJSON(b []byte) error {
 // "2006-01-02"; Time holds the instant in UTC. JSON null decodes to the zero
 // Timestamp. A string in none of these forms is kept in Raw with a zero Time
 // rather than failing the whole response: check IsZero before use.
+//
+// Time and Raw cannot get out of sync in any encoded form: every encoding
+// method (JSON, text, binary, gob) is Timestamp's own, none is promoted
+// from time.Time, and each writes Raw only while Raw still denotes Time
+// (or Time is zero and Raw unreadable); after Time is changed it writes
+// Time in RFC 3339. Decoding any of them sets both fields.
 type Timestamp struct {
 	time.Time
 	// Raw is the string as the service sent it.
@@ -383,19 +393,67 @@ func (ts *Timestamp) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	t, _ := parseTime(s)
-	*ts = Timestamp{Time: t, Raw: s}
+	ts.setText(s)
 	return nil
 }
 
-// MarshalJSON writes Raw when set (so a decoded Timestamp round-trips
-// unchanged), null for the zero Timestamp, and RFC 3339 otherwise.
+// text is the Timestamp's encoded form: Raw while it denotes Time (or Time
+// is zero and Raw is in no known form), else Time in RFC 3339, and "" for
+// the zero Timestamp.
+func (ts Timestamp) text() string {
+	if ts.Raw != "" {
+		if t, ok := parseTime(ts.Raw); ok && t.Equal(ts.Time) || !ok && ts.Time.IsZero() {
+			return ts.Raw
+		}
+	}
+	if ts.Time.IsZero() {
+		return ""
+	}
+	return ts.Time.UTC().Format(time.RFC3339Nano)
+}
+
+// setText decodes the encoded form s into ts.
+func (ts *Timestamp) setText(s string) {
+	t, _ := parseTime(s)
+	*ts = Timestamp{Time: t, Raw: s}
+}
+
+// MarshalJSON writes Raw while it denotes Time (so a decoded Timestamp
+// round-trips unchanged), Time in RFC 3339 once Time was changed, and null
+// for the zero Timestamp.
 func (ts Timestamp) MarshalJSON() ([]byte, error) {
-	switch {
-	case ts.Raw != "":
-		return json.Marshal(ts.Raw)
-	case ts.IsZero():
+	s := ts.text()
+	if s == "" {
 		return []byte("null"), nil
 	}
-	return json.Marshal(ts.UTC().Format(time.RFC3339Nano))
+	return json.Marshal(s)
 }
+
+// MarshalText writes the form MarshalJSON quotes ("" for the zero
+// Timestamp).
+func (ts Timestamp) MarshalText() ([]byte, error) { return []byte(ts.text()), nil }
+
+// AppendText appends the form MarshalText writes to b.
+func (ts Timestamp) AppendText(b []byte) ([]byte, error) { return append(b, ts.text()...), nil }
+
+// UnmarshalText decodes a date string as UnmarshalJSON does; an empty one
+// gives the zero Timestamp.
+func (ts *Timestamp) UnmarshalText(b []byte) error {
+	ts.setText(string(b))
+	return nil
+}
+
+// MarshalBinary writes the form MarshalText writes.
+func (ts Timestamp) MarshalBinary() ([]byte, error) { return ts.MarshalText() }
+
+// AppendBinary appends the form MarshalText writes to b.
+func (ts Timestamp) AppendBinary(b []byte) ([]byte, error) { return ts.AppendText(b) }
+
+// UnmarshalBinary decodes what MarshalBinary writes.
+func (ts *Timestamp) UnmarshalBinary(b []byte) error { return ts.UnmarshalText(b) }
+
+// GobEncode writes the form MarshalText writes.
+func (ts Timestamp) GobEncode() ([]byte, error) { return ts.MarshalText() }
+
+// GobDecode decodes what GobEncode writes.
+func (ts *Timestamp) GobDecode(b []byte) error { return ts.UnmarshalText(b) }

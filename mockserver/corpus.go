@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -303,12 +302,7 @@ func (c *Corpus) language(s string) (string, bool) {
 
 // window returns the documents published within [from, to] (corpus time) as
 // the half-open range [lo, hi) of document numbers.
-func (c *Corpus) window(from, to time.Time) (lo, hi int) {
-	arts := c.c.Articles
-	lo = sort.Search(len(arts), func(i int) bool { return !arts[i].Published.Before(from) })
-	hi = sort.Search(len(arts), func(i int) bool { return arts[i].Published.After(to) })
-	return lo, max(lo, hi)
-}
+func (c *Corpus) window(from, to time.Time) (lo, hi int) { return c.c.Window(from, to) }
 
 // headlineClusters returns the clusters of documents [lo, hi), computing
 // them once per range.

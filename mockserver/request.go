@@ -14,6 +14,8 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 	"github.com/newssearch/newssearch-go/mockserver/internal/keyphrase"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
+
+	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
 // apiError is a failed call: its status and the message of the
@@ -203,14 +205,7 @@ func (f fields) page() (int, *apiError) {
 }
 
 // quoteShort quotes a caller's value for a message, cutting long ones.
-func quoteShort(s string) string {
-	const limit = 60
-	if utf8.RuneCountInString(s) <= limit {
-		return strconv.Quote(s)
-	}
-	r := []rune(s)
-	return strconv.Quote(string(r[:limit])) + "…"
-}
+func quoteShort(s string) string { return textutil.QuoteShort(s) }
 
 // Allowed values of the enumerated fields.
 const (

@@ -18,6 +18,8 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 	"github.com/newssearch/newssearch-go/mockserver/internal/record"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
+
+	"github.com/newssearch/newssearch-go/internal/splitmix"
 )
 
 // Retry waits Client sets: short, so tests that exercise retries stay fast.
@@ -423,10 +425,5 @@ func (g idGen) query(n uint64) string {
 	return string(appendHex(appendHex(make([]byte, 0, 32), hi), mix64(hi^g.seed)))
 }
 
-// mix64 is the SplitMix64 finaliser, a bijection on uint64.
-func mix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
+// mix64 is one SplitMix64 step, a bijection on uint64.
+func mix64(x uint64) uint64 { return splitmix.Next(x) }

@@ -15,7 +15,10 @@
 // format LoadJSONL reads for users' own corpora.
 package corpus
 
-import "time"
+import (
+	"sort"
+	"time"
+)
 
 // Article is one article record as the engine stores it. Times are in corpus
 // time (UTC, before any per-server date shift).
@@ -105,4 +108,20 @@ func (c *Corpus) Newest() time.Time {
 		return time.Time{}
 	}
 	return c.Articles[len(c.Articles)-1].Published
+}
+
+// Window returns the articles published within [from, to] (both
+// inclusive) as the half-open range [lo, hi) of document numbers, by binary
+// search over the publication order. A zero from or to leaves that side
+// open.
+func (c *Corpus) Window(from, to time.Time) (lo, hi int) {
+	arts := c.Articles
+	lo, hi = 0, len(arts)
+	if !from.IsZero() {
+		lo = sort.Search(len(arts), func(i int) bool { return !arts[i].Published.Before(from) })
+	}
+	if !to.IsZero() {
+		hi = sort.Search(len(arts), func(i int) bool { return arts[i].Published.After(to) })
+	}
+	return lo, max(lo, hi)
 }

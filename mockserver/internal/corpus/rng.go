@@ -1,8 +1,11 @@
 package corpus
 
+import "github.com/newssearch/newssearch-go/internal/splitmix"
+
 // rng is a small deterministic pseudo-random generator (SplitMix64). The
 // generator uses it instead of math/rand so that a seed yields the same corpus
-// with every Go release: the sequence is fixed by this file alone.
+// with every Go release: the sequence is fixed by this file and
+// internal/splitmix alone.
 type rng struct{ state uint64 }
 
 // newRNG returns a generator for the stream identified by seed and stream.
@@ -12,11 +15,7 @@ func newRNG(seed int64, stream uint64) *rng {
 }
 
 // mix64 is the SplitMix64 finaliser: a bijective 64-bit mixing function.
-func mix64(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
+func mix64(z uint64) uint64 { return splitmix.Mix(z) }
 
 // next returns the next 64 pseudo-random bits.
 func (r *rng) next() uint64 {

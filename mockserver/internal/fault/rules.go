@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/newssearch/newssearch-go/internal/splitmix"
 )
 
 // Rule injects Action into matching requests. A request matches when Endpoint
@@ -124,10 +126,5 @@ func unitFloat(seed, rule, n uint64) float64 {
 	return float64(x>>11) / (1 << 53)
 }
 
-// mix is the SplitMix64 finaliser: a bijection with good avalanche.
-func mix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
+// mix is one SplitMix64 step: a bijection with good avalanche.
+func mix(x uint64) uint64 { return splitmix.Next(x) }

@@ -2,7 +2,6 @@ package search
 
 import (
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -208,14 +207,4 @@ func (ix *Index) accept(s *scratch, q *Query, expr *keyphrase.Expr, d int32) boo
 
 // dateRange returns the documents published within [from, to] as the range
 // [lo, hi) of document numbers.
-func (ix *Index) dateRange(from, to time.Time) (lo, hi int) {
-	arts := ix.c.Articles
-	lo, hi = 0, len(arts)
-	if !from.IsZero() {
-		lo = sort.Search(len(arts), func(i int) bool { return !arts[i].Published.Before(from) })
-	}
-	if !to.IsZero() {
-		hi = sort.Search(len(arts), func(i int) bool { return arts[i].Published.After(to) })
-	}
-	return lo, max(lo, hi)
-}
+func (ix *Index) dateRange(from, to time.Time) (lo, hi int) { return ix.c.Window(from, to) }
