@@ -35,7 +35,10 @@ func TestTimestampEncodingsKeepRaw(t *testing.T) {
 		{"text append", func(ts Timestamp) ([]byte, error) { return encoding.TextAppender(ts).AppendText(nil) },
 			func(b []byte) (ts Timestamp, err error) { err = ts.UnmarshalText(b); return }},
 		{"binary", func(ts Timestamp) ([]byte, error) { return encoding.BinaryMarshaler(ts).MarshalBinary() },
-			func(b []byte) (ts Timestamp, err error) { err = encoding.BinaryUnmarshaler(&ts).UnmarshalBinary(b); return }},
+			func(b []byte) (ts Timestamp, err error) {
+				err = encoding.BinaryUnmarshaler(&ts).UnmarshalBinary(b)
+				return
+			}},
 		{"binary append", func(ts Timestamp) ([]byte, error) { return encoding.BinaryAppender(ts).AppendBinary(nil) },
 			func(b []byte) (ts Timestamp, err error) { err = ts.UnmarshalBinary(b); return }},
 		{"gob", func(ts Timestamp) ([]byte, error) {
