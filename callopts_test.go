@@ -131,12 +131,14 @@ func TestWithAttemptTimeoutRetries(t *testing.T) {
 	t.Cleanup(func() { close(release) }) // runs before the server closes
 	c := clientFor(t, srv)
 	var resp Response
-	_, err := c.Search(t.Context(), SearchParams{Query: "q"}, WithAttemptTimeout(50*time.Millisecond), WithResponseInto(&resp))
+	_, err := c.Search(t.Context(), SearchParams{Query: "q"}, WithAttemptTimeout(time.Second), WithResponseInto(&resp))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.Attempts != 2 || resp.StatusCode != 200 || resp.RequestID != "req-2" {
-		t.Errorf("Response = %+v, want 2 attempts, 200, req-2", resp)
+	// On a loaded machine even a prompt answer may outlast the timeout, so
+	// only the first attempt is known to be cut.
+	if n := int(attempts.Load()); resp.Attempts < 2 || resp.Attempts != n || resp.StatusCode != 200 || resp.RequestID != "req-2" {
+		t.Errorf("Response = %+v after %d requests, want at least 2 attempts, all counted, 200, req-2", resp, n)
 	}
 	// With no retry left the error says which timeout ran out.
 	attempts.Store(0)
