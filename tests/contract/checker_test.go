@@ -135,7 +135,7 @@ func (k *checker) checkResponse(x *exchange) {
 	defer k.c.mu.Unlock()
 	method := x.method
 	if x.status == http.StatusMethodNotAllowed {
-		method = k.c.onlyMethod(x.path)
+		method = k.c.methodFor405(x.path)
 	}
 	vreq, err := http.NewRequest(method, "http://127.0.0.1:8080"+x.path, nil)
 	if err != nil || method == "" {
@@ -199,19 +199,22 @@ func (k *checker) all() []*exchange {
 	return slices.Clone(k.exchanges)
 }
 
-// onlyMethod returns the one method the document defines on path, so a 405
-// answer can be checked against that operation; "" when there is not
-// exactly one.
-func (c *contract) onlyMethod(path string) string {
+// methodFor405 returns the first method the document defines on path with
+// a 405 answer, so a wrong method's answer can be checked against it; ""
+// when there is none.
+func (c *contract) methodFor405(path string) string {
 	item := c.model.Paths.PathItems.GetOrZero(path)
 	if item == nil {
 		return ""
 	}
-	ops := slices.Collect(item.GetOperations().KeysFromOldest())
-	if len(ops) != 1 {
-		return ""
+	// The 405 answer is the same shared response on every operation of a
+	// mock path, so the first operation declaring one serves.
+	for method, op := range item.GetOperations().FromOldest() {
+		if op.Responses != nil && op.Responses.Codes.GetOrZero("405") != nil {
+			return strings.ToUpper(method)
+		}
 	}
-	return strings.ToUpper(ops[0])
+	return ""
 }
 
 // responseSchema returns the JSON schema of the answer with status to
