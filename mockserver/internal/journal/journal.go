@@ -9,16 +9,18 @@ import "sync"
 // recent entries. The zero value is unusable; call New.
 type Ring[T any] struct {
 	mu      sync.Mutex
-	entries []T // capacity fixed at construction
+	entries []T // capacity fixed (at size) by the first Add
+	size    int
 	next    int // index the next entry is written to once the buffer is full
 	full    bool
 	seal    func(*T)
 }
 
 // New returns a ring holding at most size entries. A size of zero or less
-// gives a ring that stores nothing.
+// gives a ring that stores nothing. The storage is allocated by the first
+// Add, so a ring that is never written to costs nothing.
 func New[T any](size int) *Ring[T] {
-	return &Ring[T]{entries: make([]T, 0, max(size, 0))}
+	return &Ring[T]{size: max(size, 0)}
 }
 
 // NewSealed is New with a seal: Snapshot calls seal on every stored entry,
@@ -36,8 +38,11 @@ func NewSealed[T any](size int, seal func(*T)) *Ring[T] {
 func (r *Ring[T]) Add(e T) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if cap(r.entries) == 0 {
-		return
+	if r.entries == nil {
+		if r.size == 0 {
+			return
+		}
+		r.entries = make([]T, 0, r.size)
 	}
 	if !r.full {
 		r.entries = append(r.entries, e)
