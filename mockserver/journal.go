@@ -37,8 +37,10 @@ type JournalEntry struct {
 	Body string `json:"body"`
 }
 
-// Journal returns the recorded requests, oldest first: at most the journal
-// size (WithJournalSize) most recent ones.
+// Journal returns the recorded requests in arrival order (by Seq), oldest
+// first: at most the journal size (WithJournalSize) most recent ones. A
+// request is recorded when it finishes, in its place by Seq: a slow request
+// is listed before the faster ones that arrived after it.
 func (s *Server) Journal() []JournalEntry {
 	recs := s.journal.Snapshot()
 	out := make([]JournalEntry, len(recs))
@@ -75,7 +77,7 @@ func sealRecord(r *journalRecord) {
 
 // newJournal returns the journal ring of a server.
 func newJournal(size int) *journal.Ring[journalRecord] {
-	return journal.NewSealed(size, sealRecord)
+	return journal.NewOrderedSealed(size, func(r *journalRecord) uint64 { return r.entry.Seq }, sealRecord)
 }
 
 // ClearJournal empties the journal and nothing else: unlike Reset it keeps

@@ -293,3 +293,29 @@ func TestLazyRedactionNeverShowsTheKey(t *testing.T) {
 func journalRedact(body string) string {
 	return journalpkg.Redact([]byte(body), MaxJournalBody)
 }
+
+// TestJournalInArrivalOrder: a slow request that arrived first is listed
+// first, although it finished last (issue 11, defect 5).
+func TestJournalInArrivalOrder(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	slow := make(chan reply, 1)
+	go func() {
+		r, _ := tryCall(s, http.MethodPost, "/api/v2/headlines", `{"api_key":"k"}`, FaultHeader, "latency=300ms")
+		slow <- r
+	}()
+	for s.reqSeq.Load() < 1 { // the slow request has its Seq
+		time.Sleep(time.Millisecond)
+	}
+	post(t, s, "/api/v2/headlines", nil)
+	if r := <-slow; r.Status != http.StatusOK {
+		t.Fatalf("slow request: status %d", r.Status)
+	}
+	var seqs []uint64
+	for _, e := range s.Journal() {
+		seqs = append(seqs, e.Seq)
+	}
+	if diff := cmp.Diff([]uint64{1, 2}, seqs); diff != "" {
+		t.Fatalf("Journal seqs (-want +got):\n%s", diff)
+	}
+}

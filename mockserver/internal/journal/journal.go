@@ -14,6 +14,7 @@ type Ring[T any] struct {
 	next    int // index the next entry is written to once the buffer is full
 	full    bool
 	seal    func(*T)
+	seq     func(*T) uint64 // orders entries; nil = the order of Add
 }
 
 // New returns a ring holding at most size entries. A size of zero or less
@@ -34,7 +35,28 @@ func NewSealed[T any](size int, seal func(*T)) *Ring[T] {
 	return r
 }
 
-// Add appends an entry, evicting the oldest one when the ring is full.
+// NewOrdered returns a ring holding at most size entries that keeps them
+// sorted by seq, so that an entry added late (a request that arrived first
+// but finished last) takes its place among the others. It keeps the size
+// entries with the highest seq. Adding costs the same as in New's ring
+// when entries come in order, and one step per newer entry otherwise.
+func NewOrdered[T any](size int, seq func(*T) uint64) *Ring[T] {
+	r := New[T](size)
+	r.seq = seq
+	return r
+}
+
+// NewOrderedSealed is a ring both ordered (NewOrdered) and sealed
+// (NewSealed).
+func NewOrderedSealed[T any](size int, seq func(*T) uint64, seal func(*T)) *Ring[T] {
+	r := NewOrdered(size, seq)
+	r.seal = seal
+	return r
+}
+
+// Add appends an entry, evicting the oldest one when the ring is full. In a
+// ring from NewOrdered the entry goes to its place by seq; an entry older
+// than every entry of a full ring is not kept.
 func (r *Ring[T]) Add(e T) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -43,6 +65,10 @@ func (r *Ring[T]) Add(e T) {
 			return
 		}
 		r.entries = make([]T, 0, r.size)
+	}
+	if r.seq != nil && len(r.entries) > 0 && r.seq(&e) < r.seq(r.at(len(r.entries)-1)) {
+		r.insert(e)
+		return
 	}
 	if !r.full {
 		r.entries = append(r.entries, e)
@@ -53,6 +79,43 @@ func (r *Ring[T]) Add(e T) {
 	}
 	r.entries[r.next] = e
 	r.next = (r.next + 1) % len(r.entries)
+}
+
+// at returns the i-th entry, oldest first.
+func (r *Ring[T]) at(i int) *T {
+	if r.full {
+		i = (i + r.next) % len(r.entries)
+	}
+	return &r.entries[i]
+}
+
+// insert puts e, which is older than the newest entry, in its place by seq.
+func (r *Ring[T]) insert(e T) {
+	k := r.seq(&e)
+	n := len(r.entries)
+	p := n - 1 // e goes before entry p (logical indices, oldest first)
+	for p > 0 && k < r.seq(r.at(p-1)) {
+		p--
+	}
+	if !r.full {
+		r.entries = append(r.entries, e) // grows the logical range by one
+		r.full = len(r.entries) == cap(r.entries)
+		if r.full {
+			r.next = 0
+		}
+		for i := n; i > p; i-- {
+			*r.at(i) = *r.at(i - 1)
+		}
+		*r.at(p) = e
+		return
+	}
+	if p == 0 { // older than everything kept
+		return
+	}
+	for i := 0; i < p-1; i++ { // the oldest goes; the ones before e move down
+		*r.at(i) = *r.at(i + 1)
+	}
+	*r.at(p - 1) = e
 }
 
 // Snapshot returns a copy of the stored entries, oldest first, each sealed

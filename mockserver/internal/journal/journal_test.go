@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -152,5 +153,58 @@ func TestSealedRingSealsBeforeEveryRead(t *testing.T) {
 	want = []rec{{sealed: "C", seals: 1}, {sealed: "D", seals: 1}}
 	if diff := cmp.Diff(want, r.Snapshot(), cmp.AllowUnexported(rec{})); diff != "" {
 		t.Fatalf("second snapshot, each entry sealed once (-want +got):\n%s", diff)
+	}
+}
+
+// seqRing orders entries by the number they carry.
+func seqRing(size int) *Ring[uint64] {
+	return NewOrdered(size, func(e *uint64) uint64 { return *e })
+}
+
+func TestOrderedRingSortsLateArrivals(t *testing.T) {
+	t.Parallel()
+	r := seqRing(4)
+	for _, n := range []uint64{2, 3, 1} { // 1 arrived first but finished last
+		r.Add(n)
+	}
+	if diff := cmp.Diff([]uint64{1, 2, 3}, r.Snapshot()); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	for _, n := range []uint64{6, 4, 7} { // full now: the oldest goes
+		r.Add(n)
+	}
+	if diff := cmp.Diff([]uint64{3, 4, 6, 7}, r.Snapshot()); diff != "" {
+		t.Fatalf("after wrapping (-want +got):\n%s", diff)
+	}
+	r.Add(5)
+	if diff := cmp.Diff([]uint64{4, 5, 6, 7}, r.Snapshot()); diff != "" {
+		t.Fatalf("late entry in a full ring (-want +got):\n%s", diff)
+	}
+	r.Add(2) // older than everything kept: a newer entry already took its place
+	if diff := cmp.Diff([]uint64{4, 5, 6, 7}, r.Snapshot()); diff != "" {
+		t.Fatalf("too-late entry (-want +got):\n%s", diff)
+	}
+}
+
+func TestOrderedRingConcurrentAddsStaySorted(t *testing.T) {
+	t.Parallel()
+	r := seqRing(64)
+	var next atomic.Uint64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 200 {
+				r.Add(next.Add(1))
+			}
+		})
+	}
+	wg.Wait()
+	got := r.Snapshot()
+	want := make([]uint64, 64)
+	for i := range want {
+		want[i] = 1600 - 63 + uint64(i)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
 	}
 }
