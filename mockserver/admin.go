@@ -1,10 +1,16 @@
 package mockserver
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/newssearch/newssearch-go/api"
 )
@@ -15,58 +21,73 @@ import (
 // journaled and never gets faults.
 const OpenAPIPath = "/openapi.yaml"
 
-// adminPrefix starts the paths of the mock's own control endpoints:
-//
-//	GET    /_mock/health   {"state": "SUCCESS", "articles": N, "jobs": N, "date_shift_seconds": N}
-//	GET    /_mock/journal  {"state": "SUCCESS", "entries": [JournalEntry…]}
-//	DELETE /_mock/journal  {"state": "SUCCESS"}; the same as Server.ClearJournal
-//	GET    /_mock/record   {"state": "SUCCESS", "recording": …}; see RecordSummary
-//	POST   /_mock/reset    {"state": "SUCCESS"}; the same as Server.Reset
-//	GET    /_mock/ui       the inspector page (see UIPath)
-//
-// They need no api_key, are not journaled and never get faults.
+// adminPrefix starts the paths of the mock's own control endpoints, listed
+// in adminRoutes and described in docs/control-api.md and api/openapi.yaml.
+// They need no api_key, are not journaled and never get faults; each calls
+// the Server method of the same action.
 const adminPrefix = "/_mock/"
 
-// adminRoute is what one method does at one /_mock/ path.
-type adminRoute struct {
-	method string
-	serve  func(s *Server) any
+// adminCall is one request to a control endpoint.
+type adminCall struct {
+	r    *http.Request
+	body []byte
+	id   string // the {id} of a path ending in /{id}
 }
 
-// success is the body of a control call that returns nothing else.
-var success = struct {
-	State string `json:"state"`
-}{"SUCCESS"}
+type adminRoute struct {
+	pattern string // a path, or a prefix ending in "/{id}"
+	method  string
+	serve   func(s *Server, c *adminCall) (any, *apiError)
+}
 
-// adminRoutes lists the routes of each /_mock/ path.
-var adminRoutes = map[string][]adminRoute{
-	adminPrefix + "health": {{http.MethodGet, func(s *Server) any {
-		return struct {
-			State     string `json:"state"`
-			Articles  int    `json:"articles"`
-			Jobs      int    `json:"jobs"`
-			DateShift int64  `json:"date_shift_seconds"`
-		}{"SUCCESS", s.corpus.Len(), s.jobs.Len(), int64(s.shift.Seconds())}
-	}}},
-	adminPrefix + "journal": {{http.MethodGet, func(s *Server) any {
-		return struct {
-			State   string         `json:"state"`
-			Entries []JournalEntry `json:"entries"`
-		}{"SUCCESS", s.Journal()}
-	}}, {http.MethodDelete, func(s *Server) any {
-		s.ClearJournal()
-		return success
-	}}},
-	adminPrefix + "record": {{http.MethodGet, func(s *Server) any {
+// state is the answer of a control call that has nothing else to say.
+type state struct {
+	State string `json:"state"`
+}
+
+var success = state{"SUCCESS"}
+
+// adminRoutes are the control endpoints, in documentation order.
+var adminRoutes = []adminRoute{
+	{adminPrefix + "health", http.MethodGet, (*Server).adminHealth},
+	{adminPrefix + "journal", http.MethodGet, (*Server).adminJournal},
+	{adminPrefix + "journal", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) { s.ClearJournal(); return success, nil }},
+	{adminPrefix + "record", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) {
 		return struct {
 			State string `json:"state"`
 			RecordSummary
-		}{"SUCCESS", s.RecordSummary()}
-	}}},
-	adminPrefix + "reset": {{http.MethodPost, func(s *Server) any {
-		s.Reset()
-		return success
-	}}},
+		}{"SUCCESS", s.RecordSummary()}, nil
+	}},
+	{adminPrefix + "reset", http.MethodPost, func(s *Server, _ *adminCall) (any, *apiError) { s.Reset(); return success, nil }},
+	{adminPrefix + "faults", http.MethodGet, (*Server).adminFaults},
+	{adminPrefix + "faults", http.MethodPut, (*Server).adminSetFaults},
+	{adminPrefix + "faults", http.MethodPost, (*Server).adminAddFault},
+	{adminPrefix + "faults", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) { s.ClearFaults(); return s.adminFaults(c) }},
+	{adminPrefix + "jobs", http.MethodGet, (*Server).adminJobs},
+	{adminPrefix + "jobs/{id}", http.MethodGet, (*Server).adminJob},
+	{adminPrefix + "jobs/{id}", http.MethodPost, (*Server).adminForceJob},
+	{adminPrefix + "jobs/{id}", http.MethodDelete, (*Server).adminExpireJob},
+	{adminPrefix + "clock", http.MethodGet, (*Server).adminClock},
+	{adminPrefix + "clock", http.MethodPost, (*Server).adminMoveClock},
+}
+
+// adminEndpoints lists the control endpoints for messages.
+var adminEndpoints = func() string {
+	var list []string
+	for _, r := range adminRoutes {
+		list = append(list, r.method+" "+r.pattern)
+	}
+	return strings.Join(append(list, "GET "+UIPath+" (the inspector page)"), ", ")
+}()
+
+// match reports whether path matches the route's pattern, and the {id}.
+func (r adminRoute) match(path string) (id string, ok bool) {
+	prefix, isID := strings.CutSuffix(r.pattern, "{id}")
+	if !isID {
+		return "", path == r.pattern
+	}
+	id, ok = strings.CutPrefix(path, prefix)
+	return id, ok && id != "" && !strings.Contains(id, "/")
 }
 
 // serveAdmin answers the /_mock/ endpoints.
@@ -82,28 +103,42 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		s.serveUI(w, r)
 		return
 	}
-	routes, found := adminRoutes[r.URL.Path]
+	var allowed []string
 	var route *adminRoute
-	methods := make([]string, len(routes))
-	for i := range routes {
-		methods[i] = routes[i].method
-		if routes[i].method == r.Method {
-			route = &routes[i]
+	call := &adminCall{r: r}
+	for i := range adminRoutes {
+		id, ok := adminRoutes[i].match(r.URL.Path)
+		if !ok {
+			continue
+		}
+		allowed = append(allowed, adminRoutes[i].method)
+		if adminRoutes[i].method == r.Method {
+			route, call.id = &adminRoutes[i], id
 		}
 	}
-	var status int
-	var body []byte
+	status, body := http.StatusOK, []byte(nil)
 	switch {
-	case !found:
+	case len(allowed) == 0:
 		status, body = http.StatusNotFound, errorBody(fmt.Sprintf(
-			"there is no endpoint at %s: the mock's own endpoints are GET /_mock/health, GET and DELETE /_mock/journal, GET /_mock/record, POST /_mock/reset and GET /_mock/ui (the inspector page)",
-			quoteShort(r.URL.Path)))
+			"there is no endpoint at %s: the mock's own endpoints are %s", quoteShort(r.URL.Path), adminEndpoints))
 	case route == nil:
-		h.Set("Allow", strings.Join(methods, ", "))
+		h.Set("Allow", strings.Join(allowed, ", "))
 		status, body = http.StatusMethodNotAllowed, errorBody(fmt.Sprintf(
-			"%s does not accept %s: use %s", r.URL.Path, quoteShort(r.Method), strings.Join(methods, " or ")))
+			"%s does not accept %s: use %s", r.URL.Path, quoteShort(r.Method), strings.Join(allowed, " or ")))
 	default:
-		status, body = http.StatusOK, mustJSON(route.serve(s))
+		var aerr *apiError
+		if r.Method == http.MethodPost || r.Method == http.MethodPut {
+			call.body, aerr = readBody(w, r)
+		}
+		var v any
+		if aerr == nil {
+			v, aerr = route.serve(s, call)
+		}
+		if aerr != nil {
+			status, body = aerr.status, errorBody(aerr.msg)
+		} else {
+			body = mustJSON(v)
+		}
 	}
 	writeRaw(w, status, 0, body, len(body))
 }
@@ -119,4 +154,493 @@ func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/yaml")
 	writeRaw(w, http.StatusOK, 0, api.OpenAPI, len(api.OpenAPI))
+}
+
+// controlError turns an error of a Server method into a 400 whose message
+// drops the package prefix.
+func controlError(err error) *apiError {
+	return badRequest("%s", strings.TrimPrefix(err.Error(), "mockserver: "))
+}
+
+func (s *Server) adminHealth(*adminCall) (any, *apiError) {
+	return struct {
+		State     string `json:"state"`
+		Articles  int    `json:"articles"`
+		Jobs      int    `json:"jobs"`
+		DateShift int64  `json:"date_shift_seconds"`
+	}{"SUCCESS", s.corpus.Len(), s.jobs.Len(), int64(s.shift.Seconds())}, nil
+}
+
+// journalParams are the query parameters GET /_mock/journal accepts.
+const journalParams = "path, status, since, limit and count"
+
+func (s *Server) adminJournal(c *adminCall) (any, *apiError) {
+	var q JournalQuery
+	count := false
+	values := c.r.URL.Query()
+	names := make([]string, 0, len(values))
+	for name := range values {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		vs := values[name]
+		if len(vs) > 1 {
+			return nil, badRequest("the parameter %s is given %d times: give it once", quoteShort(name), len(vs))
+		}
+		v := vs[0]
+		number := func(min int64) (int64, *apiError) {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < min {
+				return 0, badRequest("%s=%s is not a whole number from %d: write e.g. %s=%d", name, quoteShort(v), min, name, max(min, 2))
+			}
+			return n, nil
+		}
+		var aerr *apiError
+		var n int64
+		switch name {
+		case "path":
+			if _, ok := endpointName(v); !ok && !strings.HasPrefix(v, "/") {
+				return nil, badRequest("path=%s is not an endpoint: use a path such as /api/v2/query-async or a name: query, query-async, get-results or headlines", quoteShort(v))
+			}
+			q.Path = v
+		case "status":
+			n, aerr = number(0)
+			q.Status = int(min(n, 999))
+		case "since":
+			n, aerr = number(0)
+			q.Since = uint64(n)
+		case "limit":
+			n, aerr = number(0)
+			q.Limit = int(min(n, 1<<31-1))
+		case "count":
+			switch strings.ToLower(v) {
+			case "", "1", "true":
+				count = true
+			case "0", "false":
+			default:
+				return nil, badRequest("count=%s is not a boolean: write count=true, or leave it out for the entries", quoteShort(v))
+			}
+		default:
+			return nil, badRequest("unknown parameter %s: GET /_mock/journal takes %s", quoteShort(name), journalParams)
+		}
+		if aerr != nil {
+			return nil, aerr
+		}
+	}
+	entries := s.QueryJournal(q)
+	if count {
+		return struct {
+			State string `json:"state"`
+			Count int    `json:"count"`
+		}{"SUCCESS", len(entries)}, nil
+	}
+	return struct {
+		State   string         `json:"state"`
+		Entries []JournalEntry `json:"entries"`
+	}{"SUCCESS", entries}, nil
+}
+
+// faultJSON is a Fault on the wire.
+type faultJSON struct {
+	Latency    string `json:"latency,omitempty"`
+	Status     int    `json:"status,omitempty"`
+	RetryAfter int    `json:"retry_after,omitempty"`
+	Drop       bool   `json:"drop,omitempty"`
+	Truncate   bool   `json:"truncate,omitempty"`
+	Job        string `json:"job,omitempty"`
+}
+
+// faultRuleJSON is a FaultRuleStatus on the wire.
+type faultRuleJSON struct {
+	Index       int       `json:"index"`
+	Text        string    `json:"text"`
+	Endpoint    string    `json:"endpoint"`
+	Every       int       `json:"every"`
+	Probability float64   `json:"probability"`
+	Times       int       `json:"times"`
+	Fault       faultJSON `json:"fault"`
+	Matched     uint64    `json:"matched"`
+	Fired       int       `json:"fired"`
+	Remaining   *int      `json:"remaining"` // null = no limit
+}
+
+func (s *Server) adminFaults(*adminCall) (any, *apiError) {
+	st := s.Faults()
+	rules := make([]faultRuleJSON, len(st))
+	for i, r := range st {
+		f := r.Fault
+		fj := faultJSON{Status: f.Status, RetryAfter: f.RetryAfter, Drop: f.Drop, Truncate: f.Truncate}
+		if f.Latency > 0 {
+			fj.Latency = f.Latency.String()
+		}
+		switch f.Job {
+		case JobFail:
+			fj.Job = "fail"
+		case JobStuck:
+			fj.Job = "stuck"
+		}
+		rules[i] = faultRuleJSON{Index: i, Text: r.FaultRule.String(), Endpoint: r.Endpoint, Every: r.Every,
+			Probability: r.Probability, Times: r.Times, Fault: fj, Matched: r.Matched, Fired: r.Fired}
+		if r.Remaining >= 0 {
+			rules[i].Remaining = &r.Remaining
+		}
+	}
+	return struct {
+		State string          `json:"state"`
+		Rules []faultRuleJSON `json:"rules"`
+	}{"SUCCESS", rules}, nil
+}
+
+func (s *Server) adminSetFaults(c *adminCall) (any, *apiError) {
+	rules, err := parseFaultRules(c.body)
+	if err != nil {
+		return nil, controlError(err)
+	}
+	if err := s.SetFaults(rules...); err != nil {
+		return nil, controlError(err)
+	}
+	return s.adminFaults(c)
+}
+
+func (s *Server) adminAddFault(c *adminCall) (any, *apiError) {
+	n := len(s.faults.Status())
+	body := bytes.TrimSpace(c.body)
+	if len(body) == 0 {
+		return nil, badRequest(`the body is empty: send one rule, e.g. {"endpoint": "query", "times": 2, "fault": {"status": 503}} or endpoint=query;times=2;status=503`)
+	}
+	rule, err := parseFaultRule(n, body)
+	if err != nil {
+		return nil, controlError(err)
+	}
+	if err := s.AddFault(rule); err != nil {
+		return nil, controlError(err)
+	}
+	return s.adminFaults(c)
+}
+
+// parseFaultRules reads the body of PUT /_mock/faults: {"rules": [...]},
+// a JSON array of rules, or rules in -fault syntax one a line.
+func parseFaultRules(body []byte) ([]FaultRule, error) {
+	body = bytes.TrimSpace(body)
+	var raws []json.RawMessage
+	switch {
+	case len(body) == 0:
+		return nil, nil
+	case body[0] == '{':
+		var wrap map[string]json.RawMessage
+		if err := json.Unmarshal(body, &wrap); err != nil {
+			return nil, fmt.Errorf("the body is not valid JSON (%v): send {\"rules\": [rule, ...]}", err)
+		}
+		for name := range wrap {
+			if name != "rules" {
+				return nil, fmt.Errorf("unknown field %s: the body is {\"rules\": [rule, ...]}", quoteShort(name))
+			}
+		}
+		rules, ok := wrap["rules"]
+		if !ok || json.Unmarshal(rules, &raws) != nil {
+			return nil, errors.New(`"rules" must be an array of rules: send {"rules": [{"endpoint": "query", "fault": {"status": 503}}]} ({"rules": []} removes them all)`)
+		}
+	case body[0] == '[':
+		if err := json.Unmarshal(body, &raws); err != nil {
+			return nil, fmt.Errorf("the body is not valid JSON (%v): send an array of rules", err)
+		}
+	default:
+		var rules []FaultRule
+		for line := range strings.Lines(string(body)) {
+			if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			r, err := parseFaultRule(len(rules), []byte(line))
+			if err != nil {
+				return nil, err
+			}
+			rules = append(rules, r)
+		}
+		return rules, nil
+	}
+	rules := make([]FaultRule, len(raws))
+	for i, raw := range raws {
+		r, err := parseFaultRule(i, bytes.TrimSpace(raw))
+		if err != nil {
+			return nil, err
+		}
+		rules[i] = r
+	}
+	return rules, nil
+}
+
+// ruleFields names the fields of a rule object for messages.
+const ruleFields = "endpoint, every, probability, times and fault"
+
+// faultFields names the fields of a fault object for messages.
+const faultFields = "latency, status, retry_after, drop, truncate and job"
+
+// parseFaultRule reads rule i: a JSON object, a JSON string in -fault
+// syntax, or -fault syntax as it is.
+func parseFaultRule(i int, raw []byte) (FaultRule, error) {
+	switch {
+	case len(raw) > 0 && raw[0] == '"':
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return FaultRule{}, fmt.Errorf("fault rule %d is not a valid JSON string (%v)", i, err)
+		}
+		raw = []byte(text)
+	case len(raw) > 0 && raw[0] == '{':
+		return parseFaultRuleObject(i, raw)
+	case len(raw) > 0 && (raw[0] == '[' || raw[0] == 'n' || raw[0] == 't' || raw[0] == 'f' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9'):
+		return FaultRule{}, fmt.Errorf(`fault rule %d is %s: write a rule as an object such as {"endpoint": "query", "fault": {"status": 503}} or a string such as "endpoint=query;status=503"`, i, kindOf(raw))
+	}
+	r, err := ParseFaultRule(string(raw))
+	if err != nil {
+		return FaultRule{}, fmt.Errorf("fault rule %d: %s", i, strings.TrimPrefix(err.Error(), "mockserver: "))
+	}
+	return r, nil
+}
+
+func parseFaultRuleObject(i int, raw []byte) (FaultRule, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return FaultRule{}, fmt.Errorf("fault rule %d is not valid JSON (%v)", i, err)
+	}
+	var r FaultRule
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		v := m[name]
+		var err error
+		switch name {
+		case "endpoint":
+			err = decodeField(v, &r.Endpoint, `a string such as "query"`)
+		case "every":
+			err = decodeField(v, &r.Every, "a whole number such as 3")
+		case "probability":
+			err = decodeField(v, &r.Probability, "a number from 0 to 1 such as 0.25")
+		case "times":
+			err = decodeField(v, &r.Times, "a whole number such as 2")
+		case "fault":
+			r.Fault, err = parseFaultJSON(v)
+		case "index", "text", "matched", "fired", "remaining": // as GET lists them, so a listing can be sent back
+		default:
+			return FaultRule{}, fmt.Errorf("fault rule %d: unknown field %s: a rule has %s", i, quoteShort(name), ruleFields)
+		}
+		if err != nil {
+			return FaultRule{}, fmt.Errorf("fault rule %d: %s%w", i, name, err)
+		}
+	}
+	return r, nil
+}
+
+func parseFaultJSON(raw json.RawMessage) (Fault, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return Fault{}, fmt.Errorf(" is not a valid JSON string (%v)", err)
+		}
+		f, err := ParseFault(text)
+		if err != nil {
+			return Fault{}, fmt.Errorf(" is wrong: %s", strings.TrimPrefix(err.Error(), "mockserver: "))
+		}
+		return f, nil
+	}
+	var m map[string]json.RawMessage
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
+		return Fault{}, fmt.Errorf(` must be an object such as {"status": 503} or a string such as "status=503", not %s`, kindOf(raw))
+	}
+	var f Fault
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		v := m[name]
+		var err error
+		switch name {
+		case "latency":
+			var d string
+			if err = decodeField(v, &d, `a duration such as "150ms"`); err == nil {
+				if f.Latency, err = time.ParseDuration(d); err != nil {
+					err = fmt.Errorf(" must be a duration such as \"150ms\" or \"2s\", not %s", quoteShort(d))
+				}
+			}
+		case "status":
+			err = decodeField(v, &f.Status, "a whole number such as 503")
+		case "retry_after":
+			err = decodeField(v, &f.RetryAfter, "a whole number of seconds such as 2")
+		case "drop":
+			err = decodeField(v, &f.Drop, "true or false")
+		case "truncate":
+			err = decodeField(v, &f.Truncate, "true or false")
+		case "job":
+			var j string
+			if err = decodeField(v, &j, `"fail" or "stuck"`); err == nil {
+				switch strings.ToLower(j) {
+				case "", "normal":
+				case "fail":
+					f.Job = JobFail
+				case "stuck":
+					f.Job = JobStuck
+				default:
+					err = fmt.Errorf(` must be "fail" or "stuck", not %s`, quoteShort(j))
+				}
+			}
+		default:
+			return Fault{}, fmt.Errorf(" has an unknown field %s: a fault has %s", quoteShort(name), faultFields)
+		}
+		if err != nil {
+			return Fault{}, fmt.Errorf(".%s%w", name, err)
+		}
+	}
+	return f, nil
+}
+
+// decodeField decodes a JSON value into p, or says what it must be.
+func decodeField[T any](raw json.RawMessage, p *T, want string) error {
+	if err := json.Unmarshal(raw, p); err != nil {
+		return fmt.Errorf(" must be %s, not %s", want, kindOf(bytes.TrimSpace(raw)))
+	}
+	return nil
+}
+
+// jobJSON is a JobInfo on the wire.
+type jobJSON struct {
+	QueryID  string    `json:"query_id"`
+	Owner    string    `json:"owner"`
+	State    JobState  `json:"state"`
+	Query    string    `json:"query"`
+	Body     string    `json:"body"`
+	Message  string    `json:"message,omitempty"`
+	Created  time.Time `json:"created"`
+	LastUsed time.Time `json:"last_used"`
+	Expires  time.Time `json:"expires"`
+	Polls    int       `json:"polls"`
+}
+
+func toJobJSON(j JobInfo) jobJSON {
+	return jobJSON(j)
+}
+
+type jobAnswer struct {
+	State string  `json:"state"`
+	Job   jobJSON `json:"job"`
+}
+
+func (s *Server) adminJobs(*adminCall) (any, *apiError) {
+	list := s.Jobs()
+	out := make([]jobJSON, len(list))
+	for i, j := range list {
+		out[i] = toJobJSON(j)
+	}
+	return struct {
+		State string    `json:"state"`
+		Jobs  []jobJSON `json:"jobs"`
+	}{"SUCCESS", out}, nil
+}
+
+func unknownJob(id string) *apiError {
+	return &apiError{status: http.StatusNotFound, msg: fmt.Sprintf(
+		"no live job has query_id %s (never issued, expired or removed): GET /_mock/jobs lists the live ones", quoteShort(id))}
+}
+
+func (s *Server) adminJob(c *adminCall) (any, *apiError) {
+	for _, j := range s.Jobs() {
+		if j.QueryID == c.id {
+			return jobAnswer{"SUCCESS", toJobJSON(j)}, nil
+		}
+	}
+	return nil, unknownJob(c.id)
+}
+
+func (s *Server) adminForceJob(c *adminCall) (any, *apiError) {
+	var in struct {
+		State   string `json:"state"`
+		Message string `json:"message"`
+	}
+	const example = `{"state": "FAILED", "message": "upstream timeout"}`
+	if aerr := decodeStrict(c.body, &in, example, "state and message"); aerr != nil {
+		return nil, aerr
+	}
+	if in.State == "" {
+		return nil, badRequest("state is missing: send %s; state is SUCCESS, FAILED or PENDING", example)
+	}
+	info, err := s.ForceJob(c.id, JobState(strings.ToUpper(in.State)), in.Message)
+	switch {
+	case errors.Is(err, ErrUnknownJob):
+		return nil, unknownJob(c.id)
+	case err != nil:
+		return nil, controlError(err)
+	}
+	return jobAnswer{"SUCCESS", toJobJSON(info)}, nil
+}
+
+func (s *Server) adminExpireJob(c *adminCall) (any, *apiError) {
+	if err := s.ExpireJob(c.id); err != nil {
+		return nil, unknownJob(c.id)
+	}
+	return success, nil
+}
+
+type clockAnswer struct {
+	State  string    `json:"state"`
+	Now    time.Time `json:"now"`
+	Manual bool      `json:"manual"`
+}
+
+func (s *Server) adminClock(*adminCall) (any, *apiError) {
+	return clockAnswer{"SUCCESS", s.Now(), s.ManualClock()}, nil
+}
+
+func (s *Server) adminMoveClock(c *adminCall) (any, *apiError) {
+	if !s.ManualClock() {
+		return nil, &apiError{status: http.StatusConflict, msg: "the clock is the real one, so it cannot be moved: " +
+			"start newsmock with -clock manual (or -clock manual=2026-01-15T12:00:00Z), or the Go server with mockserver.WithManualClock"}
+	}
+	var in struct {
+		Advance *string `json:"advance"`
+		Set     *string `json:"set"`
+	}
+	const example = `{"advance": "2h"} or {"set": "2026-01-15T12:00:00Z"}`
+	if aerr := decodeStrict(c.body, &in, example, "advance or set"); aerr != nil {
+		return nil, aerr
+	}
+	var err error
+	switch {
+	case (in.Advance == nil) == (in.Set == nil):
+		return nil, badRequest("give exactly one of advance and set: send %s", example)
+	case in.Advance != nil:
+		d, perr := time.ParseDuration(*in.Advance)
+		if perr != nil {
+			return nil, badRequest("advance %s is not a duration: write e.g. \"90s\", \"2h\" or \"1h30m\"", quoteShort(*in.Advance))
+		}
+		_, err = s.AdvanceClock(d)
+	default:
+		t, perr := time.Parse(time.RFC3339Nano, *in.Set)
+		if perr != nil {
+			return nil, badRequest("set %s is not an RFC 3339 time: write e.g. \"2026-01-15T12:00:00Z\"", quoteShort(*in.Set))
+		}
+		_, err = s.SetClock(t)
+	}
+	if err != nil {
+		return nil, controlError(err)
+	}
+	return s.adminClock(c)
+}
+
+// decodeStrict decodes a JSON object body into v, refusing unknown fields.
+func decodeStrict(body []byte, v any, example, fields string) *apiError {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return badRequest("the body is empty: send %s", example)
+	}
+	if body[0] != '{' || !json.Valid(body) {
+		return badRequest("the body is not a JSON object: send %s", example)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return badRequest("%s must be a %s, not %s: send %s", te.Field, te.Type.Kind(), te.Value, example)
+		}
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return badRequest("unknown field %s: the fields are %s; send %s", name, fields, example)
+		}
+		return badRequest("the body is not valid: %v; send %s", err, example)
+	}
+	return nil
 }

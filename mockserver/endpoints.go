@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
+	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
@@ -16,6 +18,8 @@ import (
 type jobQuery struct {
 	query      search.Query
 	embeddings bool
+	text       string // the query as submitted, for Jobs
+	body       string // the submitted body, redacted, for Jobs
 }
 
 // page runs a validated query for one page and returns it encoded, from
@@ -94,7 +98,9 @@ func (s *Server) serveQueryAsync(x *exchange, f fields) response {
 	case fault.JobStuck:
 		outcome = jobs.Stuck
 	}
-	s.jobs.Submit(id, x.owner, jobQuery{query: p.query, embeddings: p.embeddings}, outcome, x.now)
+	text, _, _ := f.str("query") // validated by parseSearch
+	jq := jobQuery{query: p.query, embeddings: p.embeddings, text: text, body: journal.Redact(x.body, MaxJournalBody)}
+	s.jobs.Submit(id, x.owner, jq, outcome, x.now)
 	x.entry.QueryID = id
 	buf := getBuf()
 	b := append(*buf, `{"query_id":"`...)
@@ -122,7 +128,8 @@ func (s *Server) serveGetResults(x *exchange, f fields) response {
 	if len(id) <= maxEchoedID {
 		x.entry.QueryID = id
 	}
-	state, jq, found := s.jobs.Poll(id, x.owner, x.now)
+	polled, found := s.jobs.PollResult(id, x.owner, x.now)
+	state, jq := polled.State, polled.Query
 	if !found {
 		return s.errorResponse(&apiError{status: http.StatusNotFound, msg: fmt.Sprintf(
 			"query_id is unknown or has expired: ids expire %v after their last use (the least recently used go first beyond %d jobs) "+
@@ -138,7 +145,8 @@ func (s *Server) serveGetResults(x *exchange, f fields) response {
 		return ok(buf)
 	case jobs.Failed:
 		b = append(b, `,"state":"FAILED","message":`...)
-		b = appendString(b, "the query job failed because a job=fail fault was injected when it was submitted: submit the query again without it")
+		b = appendString(b, cmp.Or(polled.Message,
+			"the query job failed because a job=fail fault was injected when it was submitted: submit the query again without it"))
 		*buf = append(b, '}')
 		return ok(buf)
 	}

@@ -164,17 +164,9 @@ func endpointName(e string) (string, bool) {
 func compileRules(rules []FaultRule) ([]fault.Rule, error) {
 	out := make([]fault.Rule, len(rules))
 	for i, r := range rules {
-		name, ok := endpointName(r.Endpoint)
-		if !ok {
-			return nil, fmt.Errorf("mockserver: fault rule %d: Endpoint %s is unknown: use %q, %q, %q, %q or \"\" for all",
-				i, quoteShort(r.Endpoint), EndpointQuery, EndpointQueryAsync, EndpointGetResults, EndpointHeadlines)
-		}
-		if r.Fault.Job != JobNormal && name != "" && name != EndpointQueryAsync {
-			return nil, fmt.Errorf("mockserver: fault rule %d: a job fault applies only to %q: set Endpoint to it or leave it empty", i, EndpointQueryAsync)
-		}
-		out[i] = fault.Rule{Endpoint: name, Every: r.Every, Probability: r.Probability, Times: r.Times, Action: r.Fault.action()}
-		if err := out[i].Validate(); err != nil {
-			return nil, fmt.Errorf("mockserver: fault rule %d: %w", i, err)
+		var err error
+		if out[i], err = compileRule(i, r); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

@@ -66,6 +66,7 @@ type config struct {
 	keys             []string
 	corpus           *Corpus
 	clock            func() time.Time
+	manual           *manualClock // set by WithManualClock
 	pendingPolls     int
 	pendingFor       time.Duration
 	seed             uint64
@@ -140,14 +141,15 @@ func WithCorpus(corpus *Corpus) Option {
 
 // WithClock sets the server clock (default time.Now). It drives the date
 // shift, the headline window, job pending times and TTLs, rate limiting and
-// journal times. Latency faults always wait in real time.
+// journal times. Latency faults always wait in real time. A later
+// WithClock replaces WithManualClock and the other way round.
 func WithClock(now func() time.Time) Option {
 	return func(c *config) {
 		if now == nil {
 			c.fail("WithClock(nil): pass a func() time.Time, or leave the option out for time.Now")
 			return
 		}
-		c.clock = now
+		c.clock, c.manual = now, nil
 	}
 }
 

@@ -9,8 +9,11 @@ import (
 
 // Route is one endpoint a Server answers: an HTTP method and a path.
 type Route struct {
-	Method string // "POST", "GET" or "DELETE"
-	Path   string // "/api/v2/query", "/_mock/journal", "/openapi.yaml"…
+	Method string // "GET", "PUT", "POST" or "DELETE"
+	// Path is "/api/v2/query", "/_mock/journal", "/openapi.yaml"…; a path
+	// segment written {id} (as in "/_mock/jobs/{id}") stands for any
+	// non-empty segment.
+	Path string
 }
 
 // String returns the route as "METHOD /path".
@@ -27,10 +30,8 @@ func Routes() []Route {
 		rs = append(rs, Route{http.MethodPost, ep.path})
 	}
 	admin := []Route{{http.MethodGet, UIPath}}
-	for path, routes := range adminRoutes {
-		for _, route := range routes {
-			admin = append(admin, Route{route.method, path})
-		}
+	for _, route := range adminRoutes {
+		admin = append(admin, Route{route.method, route.pattern})
 	}
 	slices.SortFunc(admin, func(a, b Route) int {
 		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Method, b.Method))

@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	newssearch "github.com/newssearch/newssearch-go"
 	"github.com/newssearch/newssearch-go/mockserver"
 )
 
@@ -48,6 +50,7 @@ func TestRoutes(t *testing.T) {
 	}
 
 	// Every route answers its method on a real server, with no 404 or 405.
+	// A path with {id} gets the id of a live job.
 	s := mockserver.New(mockserver.WithoutListener())
 	defer s.Close()
 	hc := s.HTTPClient()
@@ -55,7 +58,19 @@ func TestRoutes(t *testing.T) {
 		if !strings.HasPrefix(r.Path, "/_mock/") && r.Path != mockserver.OpenAPIPath {
 			continue // API endpoints answer 400/401 to an empty body; tested elsewhere
 		}
-		req, err := http.NewRequest(r.Method, "http://mock.invalid"+r.Path, strings.NewReader("{}"))
+		body := "{}"
+		if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "{id}") {
+			body = `{"state": "SUCCESS"}`
+		}
+		path := r.Path
+		if strings.Contains(path, "{id}") {
+			job, err := s.Client().SubmitQuery(context.Background(), newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "bank"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			path = strings.ReplaceAll(path, "{id}", job.QueryID)
+		}
+		req, err := http.NewRequest(r.Method, "http://mock.invalid"+path, strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -66,20 +66,22 @@ type Server struct {
 	index  *search.Index
 	shift  time.Duration
 	clock  func() time.Time
+	manual *manualClock // nil unless WithManualClock
 	logger *slog.Logger
 	ids    idGen
 
 	apiKey    string     // the key Client uses
 	keyHashes [][32]byte // accepted keys; nil = any non-empty key
 
-	faults    *fault.Injector
-	jobs      *jobs.Store[jobQuery]
-	jobTTL    time.Duration
-	maxJobs   int
-	journal   *journal.Ring[journalRecord]
-	journalOn bool
-	limiter   *rateLimiter // nil = no limit
-	rec       *recorder    // nil unless WithRecord
+	faults      *fault.Injector
+	startFaults []fault.Rule // the rules given at New, which Reset restores
+	jobs        *jobs.Store[jobQuery]
+	jobTTL      time.Duration
+	maxJobs     int
+	journal     *journal.Ring[journalRecord]
+	journalOn   bool
+	limiter     *rateLimiter // nil = no limit
+	rec         *recorder    // nil unless WithRecord
 
 	headlineClusters int
 	headlineArticles int
@@ -143,6 +145,8 @@ func Start(opts ...Option) (*Server, error) {
 		corpus:           c,
 		index:            c.index(),
 		clock:            cfg.clock,
+		manual:           cfg.manual,
+		startFaults:      rules,
 		logger:           cfg.logger,
 		ids:              idGen{seed: cfg.seed},
 		apiKey:           DefaultAPIKey,
@@ -284,17 +288,21 @@ func (s *Server) Client(opts ...newssearch.Option) *newssearch.Client {
 }
 
 // Reset returns the server to its state after New: it empties the journal,
-// forgets every job and rate-limit bucket, and restarts the request, job and
-// fault-rule counters, so a replayed sequence of requests gets the same ids
-// and faults again. Query ids issued before Reset become unknown (and may be
-// issued again). The clock, date shift and fault rules stay.
+// forgets every job and rate-limit bucket, restarts the request and job
+// counters, puts back the fault rules given to WithFaults (dropping those
+// set since by SetFaults, AddFault or ClearFaults) with fresh counters, and
+// sets a manual clock (WithManualClock) back to its start, so a replayed
+// sequence of requests gets the same ids and faults again. Query ids issued
+// before Reset become unknown (and may be issued again). The date shift
+// stays; so does a clock given to WithClock.
 func (s *Server) Reset() {
 	s.journal.Reset()
 	s.jobs.Reset()
 	if s.limiter != nil {
 		s.limiter.reset()
 	}
-	s.faults.Reset()
+	_ = s.faults.Set(s.startFaults) // validated at New
+	s.resetClock()
 	s.reqSeq.Store(0)
 	s.jobSeq.Store(0)
 }

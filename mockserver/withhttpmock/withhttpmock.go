@@ -14,6 +14,7 @@
 package withhttpmock
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/jarcoal/httpmock"
@@ -34,7 +35,9 @@ func Responder(srv *mockserver.Server) httpmock.Responder {
 // and /openapi.yaml) under baseURL, e.g. "https://app.runathena.com" (a
 // trailing slash is ignored). It returns the registered routes as
 // "METHOD URL" strings, in the order of mockserver.Routes: the keys
-// httpmock.MockTransport.GetCallCountInfo counts calls under. A request with
+// httpmock.MockTransport.GetCallCountInfo counts calls under. A route with
+// an {id} segment (/_mock/jobs/{id}) is registered as an httpmock regexp,
+// "=~^" and an expression matching any id. A request with
 // another method reaches httpmock's no-responder handling, not the server's
 // 405.
 func Register(mt *httpmock.MockTransport, srv *mockserver.Server, baseURL string) []string {
@@ -43,8 +46,13 @@ func Register(mt *httpmock.MockTransport, srv *mockserver.Server, baseURL string
 	routes := mockserver.Routes()
 	registered := make([]string, 0, len(routes))
 	for _, r := range routes {
-		mt.RegisterResponder(r.Method, base+r.Path, responder)
-		registered = append(registered, r.Method+" "+base+r.Path)
+		url := base + r.Path
+		if before, after, templated := strings.Cut(r.Path, "{id}"); templated {
+			// httpmock's regexp form, "=~" and an expression, for any id
+			url = "=~^" + regexp.QuoteMeta(base+before) + `[^/?]+` + regexp.QuoteMeta(after) + `(\?.*)?$`
+		}
+		mt.RegisterResponder(r.Method, url, responder)
+		registered = append(registered, r.Method+" "+url)
 	}
 	return registered
 }

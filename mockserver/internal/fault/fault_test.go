@@ -221,3 +221,26 @@ func TestWait(t *testing.T) {
 		t.Fatalf("Wait(0) on a cancelled context = %v, want nil: there is nothing to wait for", err)
 	}
 }
+
+func TestAppendKeepsCountersAndStatusReportsThem(t *testing.T) {
+	t.Parallel()
+	in, err := NewInjector(1, []Rule{{Endpoint: "query", Times: 1, Action: Action{Status: 503}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fired(in, "query", false, 2)
+	if err := in.Append(Rule{Every: -1, Action: Action{Drop: true}}); err == nil || err.Error() != "fault rule 1: field Every is -1: use a positive count, or 0 with Probability" {
+		t.Fatalf("Append of a bad rule: %v", err)
+	}
+	if err := in.Append(Rule{Action: Action{Status: 500}}); err != nil {
+		t.Fatal(err)
+	}
+	fired(in, "query", false, 1)
+	want := []RuleStatus{
+		{Rule: Rule{Endpoint: "query", Times: 1, Action: Action{Status: 503}}, Matched: 3, Applied: 1},
+		{Rule: Rule{Action: Action{Status: 500}}, Matched: 1, Applied: 1},
+	}
+	if diff := cmp.Diff(want, in.Status()); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}

@@ -128,3 +128,35 @@ func unitFloat(seed, rule, n uint64) float64 {
 
 // mix is one SplitMix64 step: a bijection with good avalanche.
 func mix(x uint64) uint64 { return splitmix.Next(x) }
+
+// Append adds a rule after the others, keeping their counters; the new
+// rule's counters start at zero. On error nothing changes.
+func (in *Injector) Append(r Rule) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("fault rule %d: %w", len(in.rules), err)
+	}
+	in.rules = append(in.rules, r)
+	in.matched = append(in.matched, 0)
+	in.applied = append(in.applied, 0)
+	return nil
+}
+
+// RuleStatus is a rule with its counters.
+type RuleStatus struct {
+	Rule    Rule
+	Matched uint64 // matching requests seen
+	Applied int    // times the rule applied
+}
+
+// Status returns the rules in order with their counters.
+func (in *Injector) Status() []RuleStatus {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	out := make([]RuleStatus, len(in.rules))
+	for i, r := range in.rules {
+		out[i] = RuleStatus{Rule: r, Matched: in.matched[i], Applied: in.applied[i]}
+	}
+	return out
+}

@@ -11,6 +11,7 @@ package jobs
 import (
 	"container/list"
 	"crypto/subtle"
+	"sort"
 	"sync"
 	"time"
 )
@@ -49,6 +50,8 @@ type Config struct {
 type Owner [32]byte
 
 type job[Q any] struct {
+	seq     uint64 // submission order
+	message string // the failure message set by Force, if any
 	id      string
 	owner   Owner
 	query   Q
@@ -65,6 +68,7 @@ type Store[Q any] struct {
 	mu   sync.Mutex
 	byID map[string]*list.Element // of *job[Q]
 	lru  *list.List               // front = least recently used
+	seq  uint64                   // jobs submitted
 }
 
 // New returns an empty store.
@@ -84,7 +88,8 @@ func (s *Store[Q]) Submit(id string, owner Owner, q Q, outcome Outcome, now time
 	for s.lru.Len() >= max(s.cfg.Max, 1) {
 		s.remove(s.lru.Front())
 	}
-	j := &job[Q]{id: id, owner: owner, query: q, outcome: outcome, created: now, used: now}
+	s.seq++
+	j := &job[Q]{seq: s.seq, id: id, owner: owner, query: q, outcome: outcome, created: now, used: now}
 	s.byID[id] = s.lru.PushBack(j)
 }
 
@@ -92,20 +97,34 @@ func (s *Store[Q]) Submit(id string, owner Owner, q Q, outcome Outcome, now time
 // ok is false when the id is unknown, expired, or was submitted by another
 // owner; the three cases are indistinguishable by design.
 func (s *Store[Q]) Poll(id string, owner Owner, now time.Time) (state State, q Q, ok bool) {
+	r, ok := s.PollResult(id, owner, now)
+	return r.State, r.Query, ok
+}
+
+// Result is what a poll reports: the state, the query, and for a job
+// forced to fail with a message (Force), that message.
+type Result[Q any] struct {
+	State   State
+	Query   Q
+	Message string
+}
+
+// PollResult is Poll reporting the failure message too.
+func (s *Store[Q]) PollResult(id string, owner Owner, now time.Time) (r Result[Q], ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(now)
 	e, found := s.byID[id]
 	if !found {
-		return Pending, q, false
+		return r, false
 	}
 	j := e.Value.(*job[Q])
 	if subtle.ConstantTimeCompare(j.owner[:], owner[:]) != 1 {
-		return Pending, q, false
+		return r, false
 	}
 	if s.expired(j, now) { // possible when the clock went backwards for others
 		s.remove(e)
-		return Pending, q, false
+		return r, false
 	}
 	j.used = now
 	s.lru.MoveToBack(e)
@@ -113,13 +132,106 @@ func (s *Store[Q]) Poll(id string, owner Owner, now time.Time) (state State, q Q
 	if !j.ready && j.outcome != Stuck && j.polls > s.cfg.PendingPolls && !now.Before(j.created.Add(s.cfg.PendingFor)) {
 		j.ready = true
 	}
+	return Result[Q]{State: j.state(), Query: j.query, Message: j.message}, true
+}
+
+func (j *job[Q]) state() State {
 	switch {
 	case !j.ready:
-		return Pending, j.query, true
+		return Pending
 	case j.outcome == Fail:
-		return Failed, j.query, true
+		return Failed
 	}
-	return Succeeded, j.query, true
+	return Succeeded
+}
+
+func (j *job[Q]) info(ttl time.Duration) Info[Q] {
+	return Info[Q]{ID: j.id, Owner: j.owner, State: j.state(), Query: j.query, Message: j.message,
+		Created: j.created, Used: j.used, Expires: j.used.Add(ttl), Polls: j.polls}
+}
+
+// Info describes a job for the mock's control API.
+type Info[Q any] struct {
+	ID      string
+	Owner   Owner
+	State   State
+	Query   Q
+	Message string // set by Force
+	Created time.Time
+	Used    time.Time // the last submission or poll
+	Expires time.Time
+	Polls   int
+}
+
+// List returns the live jobs in submission order, sweeping expired ones.
+func (s *Store[Q]) List(now time.Time) []Info[Q] {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.expire(now)
+	out := make([]Info[Q], 0, s.lru.Len())
+	seqs := make([]uint64, 0, s.lru.Len())
+	for e := s.lru.Front(); e != nil; e = e.Next() {
+		j := e.Value.(*job[Q])
+		if s.expired(j, now) { // possible when the clock went backwards
+			continue
+		}
+		out = append(out, j.info(s.cfg.TTL))
+		seqs = append(seqs, j.seq)
+	}
+	sort.Sort(bySeq[Q]{out, seqs})
+	return out
+}
+
+type bySeq[Q any] struct {
+	infos []Info[Q]
+	seqs  []uint64
+}
+
+func (b bySeq[Q]) Len() int           { return len(b.infos) }
+func (b bySeq[Q]) Less(i, k int) bool { return b.seqs[i] < b.seqs[k] }
+func (b bySeq[Q]) Swap(i, k int) {
+	b.infos[i], b.infos[k] = b.infos[k], b.infos[i]
+	b.seqs[i], b.seqs[k] = b.seqs[k], b.seqs[i]
+}
+
+// Force sets the state of job id whoever owns it, without counting a use:
+// Succeeded and Failed make it ready at its next poll (Failed with message),
+// Pending keeps it pending until it is forced again or expires. It reports
+// false when the id is unknown or expired.
+func (s *Store[Q]) Force(id string, state State, message string, now time.Time) (Info[Q], bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.expire(now)
+	e, found := s.byID[id]
+	if !found || s.expired(e.Value.(*job[Q]), now) {
+		return Info[Q]{}, false
+	}
+	j := e.Value.(*job[Q])
+	j.message = ""
+	switch state {
+	case Succeeded:
+		j.outcome, j.ready = Succeed, true
+	case Failed:
+		j.outcome, j.ready, j.message = Fail, true, message
+	default:
+		j.outcome, j.ready = Stuck, false
+	}
+	return j.info(s.cfg.TTL), true
+}
+
+// Remove forgets job id at once, as if it had expired. It reports false
+// when the id is unknown or expired.
+func (s *Store[Q]) Remove(id string, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.expire(now)
+	e, found := s.byID[id]
+	if !found {
+		return false
+	}
+	expired := s.expired(e.Value.(*job[Q]), now)
+	s.remove(e)
+	return !expired
 }
 
 // Len returns the number of jobs held, expired ones included until the next

@@ -188,3 +188,36 @@ func TestResubmitSameIDReplaces(t *testing.T) {
 		t.Fatalf("got %+v, Len %d", got, s.Len())
 	}
 }
+
+func TestForceListAndRemove(t *testing.T) {
+	t.Parallel()
+	s := New[string](Config{TTL: time.Hour, Max: 10, PendingPolls: 100})
+	s.Submit("b", alice, "cars", Succeed, t0)
+	s.Submit("a", bob, "bank", Succeed, t0.Add(time.Minute))
+	s.Poll("b", alice, t0.Add(2*time.Minute)) // b is now the most recently used
+	var order []string
+	for _, j := range s.List(t0.Add(3 * time.Minute)) {
+		order = append(order, j.ID)
+	}
+	if diff := cmp.Diff([]string{"b", "a"}, order); diff != "" {
+		t.Fatalf("List is in submission order (-want +got):\n%s", diff)
+	}
+	info, ok := s.Force("a", Failed, "boom", t0.Add(3*time.Minute))
+	want := Info[string]{ID: "a", Owner: bob, State: Failed, Query: "bank", Message: "boom",
+		Created: t0.Add(time.Minute), Used: t0.Add(time.Minute), Expires: t0.Add(time.Hour + time.Minute)}
+	if diff := cmp.Diff(want, info); diff != "" || !ok {
+		t.Fatalf("Force (-want +got):\n%s", diff)
+	}
+	if r, ok := s.PollResult("a", bob, t0.Add(4*time.Minute)); !ok || r.State != Failed || r.Message != "boom" {
+		t.Fatalf("PollResult after Force: %+v %v", r, ok)
+	}
+	if !s.Remove("b", t0.Add(5*time.Minute)) || s.Remove("b", t0.Add(5*time.Minute)) {
+		t.Fatal("Remove should report the job once")
+	}
+	if _, _, ok := s.Poll("b", alice, t0.Add(5*time.Minute)); ok {
+		t.Fatal("a removed job answered a poll")
+	}
+	if _, ok := s.Force("a", Succeeded, "", t0.Add(2*time.Hour)); ok {
+		t.Fatal("Force of an expired job succeeded")
+	}
+}

@@ -1,0 +1,327 @@
+package mockserver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
+	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
+)
+
+// This file holds the Server methods behind the /_mock/ control endpoints
+// (control_http.go): the HTTP handlers call them and nothing else, so Go
+// tests and tests in other languages control the mock the same way.
+
+// FaultRuleStatus is a fault rule with its counters, as Faults lists it.
+type FaultRuleStatus struct {
+	FaultRule
+	// Matched counts the requests the rule matched since it was set (or
+	// since Reset).
+	Matched uint64
+	// Fired counts the times the rule applied.
+	Fired int
+	// Remaining is how many more times the rule may apply before Times
+	// stops it, or -1 when Times is 0 (no limit).
+	Remaining int
+}
+
+// Faults returns the fault rules in force, in order, with their counters.
+func (s *Server) Faults() []FaultRuleStatus {
+	st := s.faults.Status()
+	out := make([]FaultRuleStatus, len(st))
+	for i, r := range st {
+		out[i] = FaultRuleStatus{
+			FaultRule: FaultRule{Endpoint: r.Rule.Endpoint, Every: r.Rule.Every, Probability: r.Rule.Probability,
+				Times: r.Rule.Times, Fault: faultOf(r.Rule.Action)},
+			Matched: r.Matched, Fired: r.Applied, Remaining: -1,
+		}
+		if r.Rule.Times > 0 {
+			out[i].Remaining = max(0, r.Rule.Times-r.Applied)
+		}
+	}
+	return out
+}
+
+// AddFault appends a fault rule after those in force, keeping their
+// counters. On error nothing changes.
+func (s *Server) AddFault(rule FaultRule) error {
+	n := len(s.faults.Status())
+	compiled, err := compileRule(n, rule)
+	if err != nil {
+		return err
+	}
+	if err := s.faults.Append(compiled); err != nil {
+		return fmt.Errorf("mockserver: %w", err)
+	}
+	return nil
+}
+
+// ClearFaults removes every fault rule; it is SetFaults().
+func (s *Server) ClearFaults() {
+	_ = s.faults.Set(nil) // no rule, nothing to reject
+}
+
+// String returns the rule in the syntax of ParseFaultRule (and newsmock's
+// -fault flag), e.g. "endpoint=query;times=2;status=503".
+func (r FaultRule) String() string {
+	var items []string
+	if r.Endpoint != "" {
+		items = append(items, "endpoint="+r.Endpoint)
+	}
+	if r.Every != 0 {
+		items = append(items, "every="+strconv.Itoa(r.Every))
+	}
+	if r.Probability != 0 {
+		items = append(items, "probability="+strconv.FormatFloat(r.Probability, 'g', -1, 64))
+	}
+	if r.Times != 0 {
+		items = append(items, "times="+strconv.Itoa(r.Times))
+	}
+	if f := r.Fault.String(); f != "" {
+		items = append(items, f)
+	}
+	return strings.Join(items, ";")
+}
+
+// JobState is the state of an asynchronous job, as get-results reports it.
+type JobState string
+
+// Job states.
+const (
+	JobPending JobState = "PENDING"
+	JobSuccess JobState = "SUCCESS"
+	JobFailed  JobState = "FAILED"
+)
+
+// JobInfo describes a live job for Jobs and ForceJob.
+type JobInfo struct {
+	QueryID string
+	// Owner is KeyFingerprint of the API key that submitted the job; the key
+	// itself is never kept.
+	Owner string
+	State JobState
+	// Query is the query text submitted; Body is the whole submitted body,
+	// with api_key redacted as in the journal.
+	Query string
+	Body  string
+	// Message is the failure message given to ForceJob, if any.
+	Message string
+	Created time.Time // server clock
+	// LastUsed is the submission or the last get-results poll; the job
+	// expires at Expires, the job TTL after it.
+	LastUsed time.Time
+	Expires  time.Time
+	// Polls counts the get-results polls of the job.
+	Polls int
+}
+
+// KeyFingerprint returns the name under which the mock shows an API key
+// (JobInfo.Owner): "sha256:" and the first 16 hex digits of the key's
+// SHA-256, which identify a key without revealing it.
+func KeyFingerprint(key string) string {
+	return fingerprint(sha256.Sum256([]byte(key)))
+}
+
+func fingerprint(owner jobs.Owner) string {
+	return "sha256:" + hex.EncodeToString(owner[:8])
+}
+
+// Jobs returns the live jobs in submission order, whoever owns them.
+func (s *Server) Jobs() []JobInfo {
+	list := s.jobs.List(s.clock())
+	out := make([]JobInfo, len(list))
+	for i, j := range list {
+		out[i] = jobInfo(j)
+	}
+	return out
+}
+
+func jobInfo(j jobs.Info[jobQuery]) JobInfo {
+	state := JobPending
+	switch j.State {
+	case jobs.Succeeded:
+		state = JobSuccess
+	case jobs.Failed:
+		state = JobFailed
+	}
+	return JobInfo{QueryID: j.ID, Owner: fingerprint(j.Owner), State: state, Query: j.Query.text, Body: j.Query.body,
+		Message: j.Message, Created: j.Created, LastUsed: j.Used, Expires: j.Expires, Polls: j.Polls}
+}
+
+// ErrUnknownJob is the error ForceJob and ExpireJob return for a query id
+// the server does not hold (never issued, expired or already removed).
+var ErrUnknownJob = errors.New("mockserver: no live job has this query_id: Jobs (GET /_mock/jobs) lists the live ones")
+
+// ForceJob sets the state of job id, whoever owns it: JobSuccess makes
+// its next get-results succeed, JobFailed makes it answer FAILED with
+// message (a default message when blank), JobPending keeps it PENDING
+// until it is forced again or expires. It counts as no use of the job.
+func (s *Server) ForceJob(id string, state JobState, message string) (JobInfo, error) {
+	var st jobs.State
+	switch state {
+	case JobPending:
+		st = jobs.Pending
+	case JobSuccess:
+		st = jobs.Succeeded
+	case JobFailed:
+		st = jobs.Failed
+	default:
+		return JobInfo{}, fmt.Errorf("mockserver: job state %s is unknown: use %q, %q or %q", quoteShort(string(state)), JobSuccess, JobFailed, JobPending)
+	}
+	if state != JobFailed && message != "" {
+		return JobInfo{}, fmt.Errorf("mockserver: a message goes only with state %q: drop it, or force %q", JobFailed, JobFailed)
+	}
+	if state == JobFailed && strings.TrimSpace(message) == "" {
+		message = "the query job failed because the mock server was told to fail it (POST /_mock/jobs/{id} or ForceJob): submit the query again"
+	}
+	info, ok := s.jobs.Force(id, st, message, s.clock())
+	if !ok {
+		return JobInfo{}, ErrUnknownJob
+	}
+	return jobInfo(info), nil
+}
+
+// ExpireJob forgets job id at once: its next get-results is the 404 an
+// expired query id gets.
+func (s *Server) ExpireJob(id string) error {
+	if !s.jobs.Remove(id, s.clock()) {
+		return ErrUnknownJob
+	}
+	return nil
+}
+
+// ErrRealClock is the error AdvanceClock and SetClock return for a server
+// whose clock is not manual.
+var ErrRealClock = errors.New("mockserver: the server clock is not manual, so it cannot be moved: start the server with WithManualClock (newsmock -clock manual)")
+
+// manualClock is a clock that moves only when told.
+type manualClock struct {
+	mu    sync.Mutex
+	start time.Time
+	now   time.Time
+}
+
+func (c *manualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// WithManualClock starts the server clock at start (time.Now() when start
+// is the zero time) and moves it only through AdvanceClock and SetClock
+// (POST /_mock/clock); Reset sets it back to start. Everything WithClock
+// drives follows it: the date shift (fixed at New), job pending times and
+// TTLs, rate-limit buckets, the headline window and journal times. Latency
+// faults still wait in real time.
+func WithManualClock(start time.Time) Option {
+	return func(c *config) {
+		if start.IsZero() {
+			start = time.Now()
+		}
+		mc := &manualClock{start: start, now: start}
+		c.manual = mc
+		c.clock = mc.Now
+	}
+}
+
+// Now returns the server clock's time.
+func (s *Server) Now() time.Time { return s.clock() }
+
+// ManualClock reports whether the server clock is manual (WithManualClock).
+func (s *Server) ManualClock() bool { return s.manual != nil }
+
+// AdvanceClock moves a manual clock forward by d (which must be positive)
+// and returns the new time.
+func (s *Server) AdvanceClock(d time.Duration) (time.Time, error) {
+	if s.manual == nil {
+		return time.Time{}, ErrRealClock
+	}
+	if d <= 0 {
+		return time.Time{}, fmt.Errorf("mockserver: advance %v is not forward: pass a positive duration such as 2h, or set the clock to go back", d)
+	}
+	s.manual.mu.Lock()
+	defer s.manual.mu.Unlock()
+	s.manual.now = s.manual.now.Add(d)
+	return s.manual.now, nil
+}
+
+// SetClock sets a manual clock to t, forward or back, and returns it.
+func (s *Server) SetClock(t time.Time) (time.Time, error) {
+	if s.manual == nil {
+		return time.Time{}, ErrRealClock
+	}
+	if t.IsZero() {
+		return time.Time{}, errors.New("mockserver: SetClock needs a time: pass one such as 2026-01-15T12:00:00Z")
+	}
+	s.manual.mu.Lock()
+	defer s.manual.mu.Unlock()
+	s.manual.now = t
+	return t, nil
+}
+
+// resetClock sets a manual clock back to its start.
+func (s *Server) resetClock() {
+	if s.manual != nil {
+		s.manual.mu.Lock()
+		s.manual.now = s.manual.start
+		s.manual.mu.Unlock()
+	}
+}
+
+// JournalQuery selects journal entries for QueryJournal. The zero value
+// selects every entry.
+type JournalQuery struct {
+	// Path keeps the requests to this path ("/api/v2/query-async") or
+	// endpoint name ("query-async"); "" keeps all.
+	Path string
+	// Status keeps the requests answered with this status; 0 keeps all.
+	// (A dropped request has status 0 and so cannot be selected alone.)
+	Status int
+	// Since keeps the requests with a Seq above it.
+	Since uint64
+	// Limit keeps at most this many entries, the oldest first; 0 = no limit.
+	Limit int
+}
+
+// QueryJournal returns the journal entries q selects, in arrival order.
+func (s *Server) QueryJournal(q JournalQuery) []JournalEntry {
+	all := s.Journal()
+	path := q.Path
+	if path != "" && !strings.HasPrefix(path, "/") {
+		path = "/api/v2/" + path
+	}
+	out := all[:0]
+	for _, e := range all {
+		if e.Seq <= q.Since || path != "" && e.Path != path || q.Status != 0 && e.Status != q.Status {
+			continue
+		}
+		out = append(out, e)
+		if q.Limit > 0 && len(out) == q.Limit {
+			break
+		}
+	}
+	return out
+}
+
+// compileRule validates and converts the rule at index i.
+func compileRule(i int, r FaultRule) (fault.Rule, error) {
+	name, ok := endpointName(r.Endpoint)
+	if !ok {
+		return fault.Rule{}, fmt.Errorf("mockserver: fault rule %d: Endpoint %s is unknown: use %q, %q, %q, %q or \"\" for all",
+			i, quoteShort(r.Endpoint), EndpointQuery, EndpointQueryAsync, EndpointGetResults, EndpointHeadlines)
+	}
+	if r.Fault.Job != JobNormal && name != "" && name != EndpointQueryAsync {
+		return fault.Rule{}, fmt.Errorf("mockserver: fault rule %d: a job fault applies only to %q: set Endpoint to it or leave it empty", i, EndpointQueryAsync)
+	}
+	out := fault.Rule{Endpoint: name, Every: r.Every, Probability: r.Probability, Times: r.Times, Action: r.Fault.action()}
+	if err := out.Validate(); err != nil {
+		return fault.Rule{}, fmt.Errorf("mockserver: fault rule %d: %w", i, err)
+	}
+	return out, nil
+}
