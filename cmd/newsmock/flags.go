@@ -39,6 +39,7 @@ type config struct {
 	headlineArticles int
 	logLevel         logLevel
 	drainTimeout     time.Duration
+	clock            clockValue
 	version          bool
 	headlinesPath    string
 	record           recordFlags
@@ -83,6 +84,7 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	fs.Var(intValue{&cfg.headlineArticles, 1}, "headline-articles", "most `articles` listed per headline cluster")
 	fs.Var(&cfg.logLevel, "log-level", "log `level` on standard error: debug, info (one line per request), warn, error or off (default info)")
 	fs.Var(durationValue{&cfg.drainTimeout, 0}, "drain-timeout", "on SIGINT or SIGTERM, the `duration` requests in flight may take to finish")
+	fs.Var(&cfg.clock, "clock", "server `clock`: real, or manual[=RFC3339 start] for one that moves only through POST /_mock/clock")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	fs.StringVar(&cfg.headlinesPath, "headlines", "", "answer /api/v2/headlines with the last answer of this headlines `file` (from -record), dates shifted")
 	fs.StringVar(&cfg.record.upstream, "record", "", "proxy every request to the service at this `URL` unchanged and record its articles into -record-to")
@@ -208,6 +210,9 @@ func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
 			return nil, fmt.Errorf("-headlines: %w", err)
 		}
 		opts = append(opts, mockserver.WithHeadlines(h))
+	}
+	if c.clock.manual {
+		opts = append(opts, mockserver.WithManualClock(c.clock.start))
 	}
 	if c.corpusPath != "" {
 		corpus, err := mockserver.LoadCorpusFile(c.corpusPath)
@@ -365,6 +370,45 @@ func (v listValue) Set(s string) error {
 		*v.p = append(*v.p, f)
 	}
 	return nil
+}
+
+// clockValue is -clock: real, manual, or manual=<RFC 3339 start>.
+type clockValue struct {
+	manual bool
+	start  time.Time // zero = the time newsmock starts
+}
+
+func (v *clockValue) String() string {
+	switch {
+	case v == nil || !v.manual:
+		return "real"
+	case v.start.IsZero():
+		return "manual"
+	}
+	return "manual=" + v.start.Format(time.RFC3339Nano)
+}
+
+func (v *clockValue) Set(s string) error {
+	mode, start, hasStart := strings.Cut(strings.TrimSpace(s), "=")
+	switch strings.ToLower(mode) {
+	case "real":
+		if !hasStart {
+			*v = clockValue{}
+			return nil
+		}
+	case "manual":
+		if !hasStart {
+			*v = clockValue{manual: true}
+			return nil
+		}
+		t, err := time.Parse(time.RFC3339Nano, start)
+		if err != nil {
+			return fmt.Errorf("the start %q is not an RFC 3339 time: write e.g. -clock manual=2026-01-15T12:00:00Z", start)
+		}
+		*v = clockValue{manual: true, start: t}
+		return nil
+	}
+	return errors.New("use real, manual, or manual=<RFC 3339 time> such as manual=2026-01-15T12:00:00Z")
 }
 
 type faultsValue struct{ p *[]mockserver.FaultRule }

@@ -199,11 +199,11 @@ func (k *checker) all() []*exchange {
 	return slices.Clone(k.exchanges)
 }
 
-// methodFor405 returns the first method the document defines on path with
-// a 405 answer, so a wrong method's answer can be checked against it; ""
-// when there is none.
+// methodFor405 returns the first method the document defines on path (or
+// the templated path it matches) with a 405 answer, so a wrong method's
+// answer can be checked against it; "" when there is none.
 func (c *contract) methodFor405(path string) string {
-	item := c.model.Paths.PathItems.GetOrZero(path)
+	item := c.model.Paths.PathItems.GetOrZero(c.templatePath(path))
 	if item == nil {
 		return ""
 	}
@@ -217,10 +217,36 @@ func (c *contract) methodFor405(path string) string {
 	return ""
 }
 
+// templatePath returns the document's path that a request path matches:
+// the path itself, or a templated one such as /_mock/jobs/{id}.
+func (c *contract) templatePath(path string) string {
+	if c.model.Paths.PathItems.GetOrZero(path) != nil {
+		return path
+	}
+	segs := strings.Split(path, "/")
+	for tmpl := range c.model.Paths.PathItems.KeysFromOldest() {
+		tsegs := strings.Split(tmpl, "/")
+		if len(tsegs) != len(segs) || !strings.Contains(tmpl, "{") {
+			continue
+		}
+		match := true
+		for i, ts := range tsegs {
+			if !(strings.HasPrefix(ts, "{") && strings.HasSuffix(ts, "}") && segs[i] != "") && ts != segs[i] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return tmpl
+		}
+	}
+	return path
+}
+
 // responseSchema returns the JSON schema of the answer with status to
 // method path, or nil when the document declares no JSON body for it.
 func (c *contract) responseSchema(method, path string, status int) *base.Schema {
-	item := c.model.Paths.PathItems.GetOrZero(path)
+	item := c.model.Paths.PathItems.GetOrZero(c.templatePath(path))
 	if item == nil {
 		return nil
 	}

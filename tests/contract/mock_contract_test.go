@@ -205,17 +205,79 @@ func rawCases() []rawCase {
 		cases = append(cases, rawCase{name: "body over 1 MiB " + path, method: post, path: path, body: body, status: 413, docValid: true})
 	}
 	// The mock's own endpoints, last: reset forgets the jobs.
-	return append(cases,
+	cases = append(cases,
 		rawCase{name: "mock health", method: http.MethodGet, path: "/_mock/health", status: 200, docValid: true},
 		rawCase{name: "mock journal", method: http.MethodGet, path: "/_mock/journal", status: 200, docValid: true},
 		rawCase{name: "mock journal cleared", method: http.MethodDelete, path: "/_mock/journal", status: 200, docValid: true},
 		rawCase{name: "mock journal wrong method", method: http.MethodPut, path: "/_mock/journal", status: 405},
 		rawCase{name: "mock health wrong method", method: post, path: "/_mock/health", status: 405},
 		rawCase{name: "mock reset wrong method", method: http.MethodGet, path: "/_mock/reset", status: 405},
+	)
+	cases = append(cases, controlCases()...)
+	return append(cases,
 		rawCase{name: "mock reset", method: post, path: "/_mock/reset", status: 200, docValid: true},
 		rawCase{name: "mock record", method: http.MethodGet, path: "/_mock/record", status: 200, docValid: true},
 		rawCase{name: "mock record wrong method", method: post, path: "/_mock/record", status: 405},
 	)
+}
+
+// controlCases cover the control endpoints (issue 10). Fault rules set
+// here never fire on the cases before them, and are cleared at the end.
+func controlCases() []rawCase {
+	put, del, get := http.MethodPut, http.MethodDelete, http.MethodGet
+	post := http.MethodPost
+	bigRule := `{"rules": ["` + strings.Repeat("a", mockserver.MaxBodyBytes) + `"]}`
+	return []rawCase{
+		{name: "faults list", method: get, path: "/_mock/faults", status: 200, docValid: true},
+		{name: "faults replace", method: put, path: "/_mock/faults", status: 200, docValid: true,
+			body: `{"rules": [{"endpoint": "headlines", "every": 1000000, "times": 1, "fault": {"status": 503, "retry_after": 2}}, "endpoint=query;every=1000000;latency=1ms"]}`},
+		{name: "faults replace bare array", method: put, path: "/_mock/faults", status: 200, docValid: true,
+			body: `[{"endpoint": "get-results", "probability": 0.000001, "fault": "truncate"}]`},
+		{name: "faults replace bad status", method: put, path: "/_mock/faults", status: 400, body: `{"rules": [{"fault": {"status": "x"}}]}`},
+		{name: "faults replace bad rule", method: put, path: "/_mock/faults", status: 400, docValid: true,
+			body: `{"rules": [{"endpoint": "nowhere", "fault": {"status": 503}}]}`},
+		{name: "faults replace over 1 MiB", method: put, path: "/_mock/faults", status: 413, docValid: true, body: bigRule},
+		{name: "faults add", method: post, path: "/_mock/faults", status: 200, docValid: true,
+			body: `{"endpoint": "query-async", "every": 1000000, "fault": {"job": "stuck"}}`},
+		{name: "faults add text", method: post, path: "/_mock/faults", status: 200, docValid: true,
+			body: `"endpoint=headlines;every=1000000;drop"`},
+		{name: "faults add bad", method: post, path: "/_mock/faults", status: 400, body: `{"fault": {"status": 200}}`},
+		{name: "faults add over 1 MiB", method: post, path: "/_mock/faults", status: 413, docValid: true,
+			body: `"` + strings.Repeat("a", mockserver.MaxBodyBytes) + `"`},
+		{name: "faults wrong method", method: http.MethodPatch, path: "/_mock/faults", status: 405},
+		{name: "faults clear", method: del, path: "/_mock/faults", status: 200, docValid: true},
+		{name: "jobs list", method: get, path: "/_mock/jobs", status: 200, docValid: true},
+		{name: "jobs wrong method", method: post, path: "/_mock/jobs", status: 405},
+		{name: "job get", method: get, path: "/_mock/jobs/{{id:job}}", status: 200, docValid: true},
+		{name: "job get unknown", method: get, path: "/_mock/jobs/nope", status: 404, docValid: true},
+		{name: "job force", method: post, path: "/_mock/jobs/{{id:job}}", status: 200, docValid: true,
+			body: `{"state": "FAILED", "message": "upstream timeout"}`},
+		{name: "job force bad state", method: post, path: "/_mock/jobs/{{id:job}}", status: 400, body: `{"state": "DONE"}`},
+		{name: "job force message without FAILED", method: post, path: "/_mock/jobs/{{id:job}}", status: 400, docValid: true,
+			body: `{"state": "SUCCESS", "message": "x"}`},
+		{name: "job force unknown", method: post, path: "/_mock/jobs/nope", status: 404, docValid: true, body: `{"state": "SUCCESS"}`},
+		{name: "job force over 1 MiB", method: post, path: "/_mock/jobs/{{id:job}}", status: 413, docValid: true,
+			body: `{"state": "FAILED", "message": "` + strings.Repeat("a", mockserver.MaxBodyBytes) + `"}`},
+		{name: "job wrong method", method: put, path: "/_mock/jobs/{{id:job}}", status: 405},
+		{name: "job expire", method: del, path: "/_mock/jobs/{{id:job}}", status: 200, docValid: true},
+		{name: "job expire again", method: del, path: "/_mock/jobs/{{id:job}}", status: 404, docValid: true},
+		{name: "clock read", method: get, path: "/_mock/clock", status: 200, docValid: true},
+		{name: "clock real cannot move", method: post, path: "/_mock/clock", status: 409, docValid: true, body: `{"advance": "2h"}`},
+		{name: "clock wrong method", method: del, path: "/_mock/clock", status: 405},
+		{name: "manual clock read", server: "manual", method: get, path: "/_mock/clock", status: 200, docValid: true},
+		{name: "manual clock advance", server: "manual", method: post, path: "/_mock/clock", status: 200, docValid: true, body: `{"advance": "2h"}`},
+		{name: "manual clock set", server: "manual", method: post, path: "/_mock/clock", status: 200, docValid: true,
+			body: `{"set": "2026-01-15T12:00:00Z"}`},
+		{name: "manual clock both", server: "manual", method: post, path: "/_mock/clock", status: 400,
+			body: `{"advance": "2h", "set": "2026-01-15T12:00:00Z"}`},
+		{name: "manual clock bad duration", server: "manual", method: post, path: "/_mock/clock", status: 400, docValid: true, body: `{"advance": "soon"}`},
+		{name: "manual clock over 1 MiB", server: "manual", method: post, path: "/_mock/clock", status: 413, docValid: true,
+			body: `{"advance": "` + strings.Repeat("1", mockserver.MaxBodyBytes) + `h"}`},
+		{name: "journal filtered", method: get, path: "/_mock/journal?path=query-async&status=200&since=1&limit=2", status: 200, docValid: true},
+		{name: "journal count", method: get, path: "/_mock/journal?count=true&path=/api/v2/query", status: 200, docValid: true},
+		{name: "journal bad status", method: get, path: "/_mock/journal?status=abc", status: 400},
+		{name: "journal unknown parameter", method: get, path: "/_mock/journal?paht=query", status: 400, docValid: true},
+	}
 }
 
 // testMockResponses sends the response table to the mock, validating every
@@ -225,6 +287,7 @@ func testMockResponses(t *testing.T, c *contract) *checker {
 	servers := map[string]*mockserver.Server{
 		"":        newMock(t, mockserver.WithAPIKeys(contractKey, otherKey)),
 		"limited": newMock(t, mockserver.WithRateLimit(1, 1)),
+		"manual":  newMock(t, mockserver.WithManualClock(contractNow)),
 	}
 	checkers := map[string]*checker{}
 	for name, srv := range servers {
@@ -233,17 +296,19 @@ func testMockResponses(t *testing.T, c *contract) *checker {
 	ids := map[string]string{}
 	for _, rc := range rawCases() {
 		body := strings.NewReplacer("{{key}}", contractKey, "{{other}}", otherKey).Replace(rc.body)
+		path := rc.path
 		for name, id := range ids {
 			body = strings.ReplaceAll(body, "{{id:"+name+"}}", id)
+			path = strings.ReplaceAll(path, "{{id:"+name+"}}", id)
 		}
-		if strings.Contains(body, "{{") {
+		if strings.Contains(body, "{{") || strings.Contains(path, "{{") {
 			t.Fatalf("%s: unresolved placeholder in %s: a case it depends on failed or is missing", rc.name, redact([]byte(body)))
 		}
-		req, err := http.NewRequest(rc.method, servers[rc.server].URL()+rc.path, bytes.NewReader([]byte(body)))
+		req, err := http.NewRequest(rc.method, servers[rc.server].URL()+path, bytes.NewReader([]byte(body)))
 		if err != nil {
 			t.Fatalf("%s: %v", rc.name, err)
 		}
-		if rc.method == http.MethodPost {
+		if rc.method == http.MethodPost || rc.method == http.MethodPut {
 			req.Header.Set("Content-Type", "application/json")
 		}
 		for k, v := range rc.header {
@@ -305,21 +370,19 @@ func checkResponseCoverage(t *testing.T, c *contract, xs []*exchange) {
 	t.Helper()
 	seen := map[string]bool{}
 	for _, x := range xs {
-		method, code := x.method, strconv.Itoa(x.status)
-		if x.status == http.StatusMethodNotAllowed {
-			// A wrong method gets the path's one shared 405 answer, which
-			// every operation of the path declares.
-			if item := c.model.Paths.PathItems.GetOrZero(x.path); item != nil {
+		method, code, path := x.method, strconv.Itoa(x.status), c.templatePath(x.path)
+		if x.status >= 500 {
+			code = "5XX"
+		}
+		if x.status == http.StatusMethodNotAllowed { // the answer of every operation of the path
+			if item := c.model.Paths.PathItems.GetOrZero(path); item != nil {
 				for m := range item.GetOperations().KeysFromOldest() {
-					seen[strings.ToUpper(m)+" "+x.path+" "+code] = true
+					seen[strings.ToUpper(m)+" "+path+" "+code] = true
 				}
 			}
 			continue
 		}
-		if x.status >= 500 {
-			code = "5XX"
-		}
-		seen[strings.ToUpper(method)+" "+x.path+" "+code] = true
+		seen[strings.ToUpper(method)+" "+path+" "+code] = true
 	}
 	for path, item := range c.model.Paths.PathItems.FromOldest() {
 		if path == "/openapi.yaml" {

@@ -1,0 +1,289 @@
+package mockserver
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestControlClockRealIsConflict(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	if got := decode[clockAnswer](t, call(t, s, http.MethodGet, "/_mock/clock", "")); got != (clockAnswer{"SUCCESS", t0, false}) {
+		t.Fatalf("GET /_mock/clock: %+v", got)
+	}
+	r := call(t, s, http.MethodPost, "/_mock/clock", `{"advance": "2h"}`)
+	want := "the clock is the real one, so it cannot be moved: start newsmock with -clock manual (or -clock manual=2026-01-15T12:00:00Z), " +
+		"or the Go server with mockserver.WithManualClock"
+	if diff := cmp.Diff(failure{"FAILED", want}, decode[failure](t, r)); diff != "" || r.Status != http.StatusConflict {
+		t.Fatalf("status %d (-want +got):\n%s", r.Status, diff)
+	}
+	if _, err := s.AdvanceClock(time.Hour); !errors.Is(err, ErrRealClock) {
+		t.Fatalf("AdvanceClock on a real clock: %v", err)
+	}
+	if _, err := s.SetClock(t0); !errors.Is(err, ErrRealClock) {
+		t.Fatalf("SetClock on a real clock: %v", err)
+	}
+}
+
+func TestControlClockManual(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithManualClock(t0))
+	r := call(t, s, http.MethodPost, "/_mock/clock", `{"advance": "2h"}`)
+	if got := decode[clockAnswer](t, r); got != (clockAnswer{"SUCCESS", t0.Add(2 * time.Hour), true}) {
+		t.Fatalf("advance: %d %+v", r.Status, got)
+	}
+	later := t0.Add(-24 * time.Hour)
+	r = call(t, s, http.MethodPost, "/_mock/clock", `{"set": "`+later.Format(time.RFC3339)+`"}`)
+	if got := decode[clockAnswer](t, r); got != (clockAnswer{"SUCCESS", later, true}) {
+		t.Fatalf("set: %d %+v", r.Status, got)
+	}
+	for _, tt := range []struct{ body, want string }{
+		{`{}`, `give exactly one of advance and set: send {"advance": "2h"} or {"set": "2026-01-15T12:00:00Z"}`},
+		{`{"advance": "1h", "set": "2026-01-15T12:00:00Z"}`, `give exactly one of advance and set: send {"advance": "2h"} or {"set": "2026-01-15T12:00:00Z"}`},
+		{`{"advance": "soon"}`, `advance "soon" is not a duration: write e.g. "90s", "2h" or "1h30m"`},
+		{`{"advance": "-1h"}`, `advance -1h0m0s is not forward: pass a positive duration such as 2h, or set the clock to go back`},
+		{`{"set": "yesterday"}`, `set "yesterday" is not an RFC 3339 time: write e.g. "2026-01-15T12:00:00Z"`},
+		{`{"advance": 7200}`, `advance must be a string, not number: send {"advance": "2h"} or {"set": "2026-01-15T12:00:00Z"}`},
+		{`{"adv": "2h"}`, `unknown field "adv": the fields are advance or set; send {"advance": "2h"} or {"set": "2026-01-15T12:00:00Z"}`},
+		{``, `the body is empty: send {"advance": "2h"} or {"set": "2026-01-15T12:00:00Z"}`},
+	} {
+		r := call(t, s, http.MethodPost, "/_mock/clock", tt.body)
+		if diff := cmp.Diff(failure{"FAILED", tt.want}, decode[failure](t, r)); diff != "" || r.Status != http.StatusBadRequest {
+			t.Errorf("%s: status %d (-want +got):\n%s", tt.body, r.Status, diff)
+		}
+	}
+	if !s.Now().Equal(later) {
+		t.Fatalf("bad input moved the clock to %v", s.Now())
+	}
+	s.Reset()
+	if !s.Now().Equal(t0) {
+		t.Fatalf("after Reset the clock reads %v, want its start %v", s.Now(), t0)
+	}
+}
+
+// TestManualClockDrivesTheServer: pending durations, TTL expiry, rate-limit
+// buckets, the headline window and journal times follow the manual clock.
+func TestManualClockDrivesTheServer(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithManualClock(t0), WithPendingPolls(0), WithPendingDuration(10*time.Minute), WithRateLimit(1, 1))
+	advance := func(d time.Duration) {
+		t.Helper()
+		if r := call(t, s, http.MethodPost, "/_mock/clock", fmt.Sprintf(`{"advance": %q}`, d.String())); r.Status != http.StatusOK {
+			t.Fatalf("advance %v: %d %s", d, r.Status, r.Body)
+		}
+	}
+	id := submit(t, s, map[string]any{"query": "cars"})
+	if r := post(t, s, "/api/v2/get-results", map[string]any{"query_id": id}); r.Status != http.StatusTooManyRequests {
+		t.Fatalf("second request within the same second: %d, want 429", r.Status)
+	}
+	advance(time.Second)
+	if res := decode[resultsReply](t, post(t, s, "/api/v2/get-results", map[string]any{"query_id": id})); res.State != "PENDING" {
+		t.Fatalf("after 1 s: %+v", res.State)
+	}
+	advance(10 * time.Minute)
+	if res := decode[resultsReply](t, post(t, s, "/api/v2/get-results", map[string]any{"query_id": id})); res.State != "SUCCESS" {
+		t.Fatalf("after the pending duration: %+v", res.State)
+	}
+	advance(2 * time.Hour) // past the TTL
+	if r := post(t, s, "/api/v2/get-results", map[string]any{"query_id": id}); r.Status != http.StatusNotFound {
+		t.Fatalf("after the TTL: %d %s", r.Status, r.Body)
+	}
+	type headlines struct {
+		Headlines []headlineCluster `json:"headlines"`
+	}
+	advance(time.Second)
+	if got := decode[headlines](t, post(t, s, "/api/v2/headlines", nil)); len(got.Headlines) == 0 {
+		t.Fatal("no headlines 2 hours after start")
+	}
+	advance(HeadlineWindow + time.Hour) // the newest article left the window
+	if got := decode[headlines](t, post(t, s, "/api/v2/headlines", nil)); len(got.Headlines) != 0 {
+		t.Fatalf("%d headline clusters once the window holds no article", len(got.Headlines))
+	}
+	j := s.Journal()
+	if last := j[len(j)-1]; !last.Time.Equal(t0.Add(time.Second + 10*time.Minute + 2*time.Hour + time.Second + HeadlineWindow + time.Hour)) {
+		t.Fatalf("journal time %v does not follow the clock", last.Time)
+	}
+}
+
+func TestWithManualClockZeroStartsNow(t *testing.T) {
+	t.Parallel()
+	before := time.Now()
+	s := New(WithoutListener(), WithManualClock(time.Time{}))
+	defer s.Close()
+	if now := s.Now(); now.Before(before) || now.After(time.Now()) || !s.ManualClock() {
+		t.Fatalf("Now() = %v, want the time New ran", now)
+	}
+	time.Sleep(2 * time.Millisecond)
+	if now2 := s.Now(); !now2.Equal(s.Now()) {
+		t.Fatal("a manual clock moved by itself")
+	}
+}
+
+// journalAnswer is the body of GET /_mock/journal.
+type journalAnswer struct {
+	State   string         `json:"state"`
+	Entries []JournalEntry `json:"entries"`
+}
+
+func TestControlJournalQueries(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	id := submit(t, s, map[string]any{"query": "cars"})                                  // 1
+	post(t, s, "/api/v2/get-results", map[string]any{"query_id": id})                    // 2
+	post(t, s, "/api/v2/query", map[string]any{"query": "x"}, FaultHeader, "status=503") // 3
+	post(t, s, "/api/v2/get-results", map[string]any{"query_id": id})                    // 4
+	submit(t, s, map[string]any{"query": "bank"})                                        // 5
+	seqs := func(q string) []uint64 {
+		t.Helper()
+		r := call(t, s, http.MethodGet, "/_mock/journal"+q, "")
+		if r.Status != http.StatusOK {
+			t.Fatalf("%s: %d %s", q, r.Status, r.Body)
+		}
+		var out []uint64
+		for _, e := range decode[journalAnswer](t, r).Entries {
+			out = append(out, e.Seq)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		q    string
+		want []uint64
+	}{
+		{"", []uint64{1, 2, 3, 4, 5}},
+		{"?path=query-async", []uint64{1, 5}},
+		{"?path=/api/v2/get-results", []uint64{2, 4}},
+		{"?status=503", []uint64{3}},
+		{"?since=2", []uint64{3, 4, 5}},
+		{"?since=2&limit=2", []uint64{3, 4}},
+		{"?path=get-results&since=2", []uint64{4}},
+		{"?since=5", nil},
+		{"?limit=0", []uint64{1, 2, 3, 4, 5}},
+	} {
+		if diff := cmp.Diff(tt.want, seqs(tt.q)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.q, diff)
+		}
+	}
+	for _, tt := range []struct {
+		q    string
+		want int
+	}{{"?count", 5}, {"?count=true&path=query-async", 2}, {"?count=1&status=200&since=1", 3}, {"?count=false&since=4", -1}} {
+		r := call(t, s, http.MethodGet, "/_mock/journal"+tt.q, "")
+		if tt.want < 0 {
+			if got := decode[journalAnswer](t, r); len(got.Entries) != 1 {
+				t.Errorf("%s: %s", tt.q, r.Body)
+			}
+			continue
+		}
+		if string(r.Body) != fmt.Sprintf(`{"state":"SUCCESS","count":%d}`, tt.want) {
+			t.Errorf("%s: %d %s, want count %d", tt.q, r.Status, r.Body, tt.want)
+		}
+	}
+	if got := s.QueryJournal(JournalQuery{Path: EndpointQueryAsync, Since: 1}); len(got) != 1 || got[0].Seq != 5 {
+		t.Fatalf("QueryJournal: %+v", got)
+	}
+	for _, tt := range []struct{ q, want string }{
+		{"?status=abc", `status="abc" is not a whole number from 0: write e.g. status=2`},
+		{"?since=-1", `since="-1" is not a whole number from 0: write e.g. since=2`},
+		{"?limit=x", `limit="x" is not a whole number from 0: write e.g. limit=2`},
+		{"?count=maybe", `count="maybe" is not a boolean: write count=true, or leave it out for the entries`},
+		{"?path=search", `path="search" is not an endpoint: use a path such as /api/v2/query-async or a name: query, query-async, get-results or headlines`},
+		{"?paht=query", `unknown parameter "paht": GET /_mock/journal takes path, status, since, limit and count`},
+		{"?since=1&since=2", `the parameter "since" is given 2 times: give it once`},
+	} {
+		r := call(t, s, http.MethodGet, "/_mock/journal"+tt.q, "")
+		if diff := cmp.Diff(failure{"FAILED", tt.want}, decode[failure](t, r)); diff != "" || r.Status != http.StatusBadRequest {
+			t.Errorf("%s: status %d (-want +got):\n%s", tt.q, r.Status, diff)
+		}
+	}
+}
+
+// TestResetRestoresStartupState: POST /_mock/reset puts back the start-up
+// fault rules and the manual clock's start, and forgets jobs.
+func TestResetRestoresStartupState(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithManualClock(t0), WithFaults(FaultRule{Endpoint: EndpointHeadlines, Times: 1, Fault: Fault{Status: 502}}))
+	post(t, s, "/api/v2/headlines", nil)
+	submit(t, s, map[string]any{"query": "cars"})
+	if r := call(t, s, http.MethodPut, "/_mock/faults", `["status=500"]`); r.Status != http.StatusOK {
+		t.Fatal(string(r.Body))
+	}
+	if _, err := s.AdvanceClock(time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if r := call(t, s, http.MethodPost, "/_mock/reset", ""); r.Status != http.StatusOK || string(r.Body) != `{"state":"SUCCESS"}` {
+		t.Fatalf("reset: %d %s", r.Status, r.Body)
+	}
+	got := s.Faults()
+	if len(got) != 1 || got[0].String() != "endpoint=headlines;times=1;status=502" || got[0].Matched != 0 || got[0].Remaining != 1 {
+		t.Fatalf("faults after reset: %+v", got)
+	}
+	if !s.Now().Equal(t0) || len(s.Jobs()) != 0 || len(s.Journal()) != 0 {
+		t.Fatalf("after reset: now %v, %d jobs, %d journal entries", s.Now(), len(s.Jobs()), len(s.Journal()))
+	}
+	if diff := cmp.Diff([]int{502, 200}, statuses(t, s, "/api/v2/headlines", 2)); diff != "" {
+		t.Fatalf("start-up rule fires again (-want +got):\n%s", diff)
+	}
+}
+
+// TestControlDuringLoad: control calls while API requests run lose no
+// journal entry and race with nothing (run under -race).
+func TestControlDuringLoad(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithManualClock(t0), WithJournalSize(10_000))
+	const workers, perWorker = 4, 50
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for range perWorker {
+				r, err := tryCall(s, http.MethodPost, "/api/v2/query-async", `{"api_key":"k","query":"cars"}`)
+				if err != nil || r.Status == 0 {
+					t.Errorf("query-async: %v", err)
+				}
+			}
+		})
+	}
+	stop := make(chan struct{})
+	control := sync.WaitGroup{}
+	control.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			for _, c := range []struct{ method, path, body string }{
+				{http.MethodPost, "/_mock/faults", `{"endpoint": "query-async", "every": 7, "fault": {"latency": "1ms"}}`},
+				{http.MethodGet, "/_mock/faults", ""},
+				{http.MethodGet, "/_mock/jobs", ""},
+				{http.MethodGet, "/_mock/journal?count", ""},
+				{http.MethodPost, "/_mock/clock", `{"advance": "1s"}`},
+				{http.MethodDelete, "/_mock/faults", ""},
+			} {
+				if r, err := tryCall(s, c.method, c.path, c.body); err != nil || r.Status != http.StatusOK {
+					t.Errorf("%s %s: %v %d %s", c.method, c.path, err, r.Status, r.Body)
+				}
+			}
+			for _, j := range s.Jobs() {
+				_, _ = s.ForceJob(j.QueryID, JobFailed, "load")
+			}
+		}
+	})
+	wg.Wait()
+	close(stop)
+	control.Wait()
+	j := s.Journal()
+	if len(j) != workers*perWorker {
+		t.Fatalf("journal holds %d entries, want %d", len(j), workers*perWorker)
+	}
+	for i, e := range j {
+		if e.Seq != uint64(i+1) {
+			t.Fatalf("entry %d has Seq %d: the journal lost or misordered an entry", i, e.Seq)
+		}
+	}
+}
