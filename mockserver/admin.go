@@ -58,7 +58,7 @@ var adminRoutes = []adminRoute{
 			RecordSummary
 		}{"SUCCESS", s.RecordSummary()}, nil
 	}},
-	{adminPrefix + "reset", http.MethodPost, func(s *Server, _ *adminCall) (any, *apiError) { s.Reset(); return success, nil }},
+	{adminPrefix + "reset", http.MethodPost, func(s *Server, _ *adminCall) (any, *apiError) { s.ResetToStart(); return success, nil }},
 	{adminPrefix + "faults", http.MethodGet, (*Server).adminFaults},
 	{adminPrefix + "faults", http.MethodPut, (*Server).adminSetFaults},
 	{adminPrefix + "faults", http.MethodPost, (*Server).adminAddFault},

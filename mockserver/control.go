@@ -215,7 +215,7 @@ func (c *manualClock) Now() time.Time {
 
 // WithManualClock starts the server clock at start (time.Now() when start
 // is the zero time) and moves it only through AdvanceClock and SetClock
-// (POST /_mock/clock); Reset sets it back to start. Everything WithClock
+// (POST /_mock/clock); ResetToStart sets it back to start. Everything WithClock
 // drives follows it: the date shift (fixed at New), job pending times and
 // TTLs, rate-limit buckets, the headline window and journal times. Latency
 // faults still wait in real time.
@@ -263,6 +263,16 @@ func (s *Server) SetClock(t time.Time) (time.Time, error) {
 	defer s.manual.mu.Unlock()
 	s.manual.now = t
 	return t, nil
+}
+
+// ResetToStart returns the server to its start-up state, as POST
+// /_mock/reset does: Reset, and the fault rules given to WithFaults (those
+// set since by SetFaults, AddFault or ClearFaults are dropped) with fresh
+// counters, and a manual clock (WithManualClock) set back to its start.
+func (s *Server) ResetToStart() {
+	s.Reset()
+	_ = s.faults.Set(s.startFaults) // validated at New
+	s.resetClock()
 }
 
 // resetClock sets a manual clock back to its start.

@@ -62,8 +62,12 @@ func TestControlClockManual(t *testing.T) {
 		t.Fatalf("bad input moved the clock to %v", s.Now())
 	}
 	s.Reset()
+	if !s.Now().Equal(later) {
+		t.Fatalf("Reset moved the clock to %v", s.Now())
+	}
+	s.ResetToStart()
 	if !s.Now().Equal(t0) {
-		t.Fatalf("after Reset the clock reads %v, want its start %v", s.Now(), t0)
+		t.Fatalf("after ResetToStart the clock reads %v, want its start %v", s.Now(), t0)
 	}
 }
 

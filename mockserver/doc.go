@@ -88,12 +88,40 @@
 //
 // # Journal and control endpoints
 //
-// Every API request is recorded (Server.Journal, newest last, at most
-// DefaultJournalSize) with its redacted body. X-Request-Id is on every
-// response, derived from the seed and a counter. The server also answers
-// GET /_mock/health, GET /_mock/journal, DELETE /_mock/journal (see
-// Server.ClearJournal), GET /_mock/record and POST /_mock/reset (see
-// Server.Reset), which need no key and are never journaled or faulted.
+// Every API request is recorded (Server.Journal, in arrival order by Seq,
+// at most DefaultJournalSize; QueryJournal filters it) with its redacted
+// body. X-Request-Id is on every response, derived from the seed and a
+// counter. The server also answers control endpoints under /_mock/ (see
+// Routes and docs/control-api.md), which need no key, are never journaled
+// or faulted, and each call the Server method of the same action: health,
+// the journal with filters and counts (DELETE empties it: ClearJournal),
+// reset (ResetToStart), fault rules
+// with their counters (Faults, SetFaults, AddFault, ClearFaults), jobs
+// (Jobs, ForceJob, ExpireJob), a manual clock (WithManualClock, Now,
+// AdvanceClock, SetClock), GET /_mock/record and the inspector page. Tests in any language
+// can so steer a running newsmock.
+//
+// # testing/synctest
+//
+// A server made inside a testing/synctest bubble with WithoutListener runs
+// on the bubble's fake clock: pending durations, job expiry, rate limits,
+// the headline window and the SDK's poll delays pass at once, and dates
+// follow the bubble's clock (which starts at 2000-01-01), so date-relative
+// searches find articles. Make the server in the function given to
+// synctest.Test and Close it there:
+//
+//	synctest.Test(t, func(t *testing.T) {
+//		srv := mockserver.New(mockserver.WithoutListener(), mockserver.WithPendingDuration(10*time.Minute))
+//		defer srv.Close()
+//		client := srv.Client() // polls a 10-minute job to the end at once
+//		...
+//	})
+//
+// The combinations that cannot work fail at once with a message saying
+// what to do: a server with a socket inside a bubble (Start returns an
+// error), a server made outside a bubble used from inside one, a server
+// used after its bubble ended (requests fail), and Close outside the bubble
+// the server was made in (a panic, instead of the runtime's fatal error).
 //
 // # Recording and replay
 //

@@ -100,6 +100,7 @@ type Server struct {
 	transport  *http.Transport // the socket client's; nil WithoutListener
 	httpClient *http.Client
 
+	bubble   bool            // created inside a testing/synctest bubble
 	baseCtx  context.Context // cancelled by Close
 	cancel   context.CancelFunc
 	mu       sync.Mutex
@@ -185,6 +186,14 @@ func Start(opts ...Option) (*Server, error) {
 		}
 	}
 	s.baseCtx, s.cancel = context.WithCancel(context.Background())
+	// Create the context's channel now, where the server is made: made
+	// lazily by a request inside a testing/synctest bubble, it would belong
+	// to the bubble and Close from outside would kill the test binary.
+	_ = s.baseCtx.Done()
+	if s.bubble = inSynctestBubble(); s.bubble && !cfg.noListener {
+		s.cancel()
+		return nil, errBubbleListener
+	}
 	s.handler = http.HandlerFunc(s.serveHTTP)
 	if cfg.noListener {
 		s.url = NoListenerURL
@@ -288,21 +297,18 @@ func (s *Server) Client(opts ...newssearch.Option) *newssearch.Client {
 }
 
 // Reset returns the server to its state after New: it empties the journal,
-// forgets every job and rate-limit bucket, restarts the request and job
-// counters, puts back the fault rules given to WithFaults (dropping those
-// set since by SetFaults, AddFault or ClearFaults) with fresh counters, and
-// sets a manual clock (WithManualClock) back to its start, so a replayed
-// sequence of requests gets the same ids and faults again. Query ids issued
-// before Reset become unknown (and may be issued again). The date shift
-// stays; so does a clock given to WithClock.
+// forgets every job and rate-limit bucket, and restarts the request, job and
+// fault-rule counters, so a replayed sequence of requests gets the same ids
+// and faults again. Query ids issued before Reset become unknown (and may be
+// issued again). The clock, date shift and fault rules stay; ResetToStart
+// also puts back the fault rules and manual clock of New.
 func (s *Server) Reset() {
 	s.journal.Reset()
 	s.jobs.Reset()
 	if s.limiter != nil {
 		s.limiter.reset()
 	}
-	_ = s.faults.Set(s.startFaults) // validated at New
-	s.resetClock()
+	s.faults.Reset()
 	s.reqSeq.Store(0)
 	s.jobSeq.Store(0)
 }
@@ -314,6 +320,9 @@ func (s *Server) Reset() {
 // net/http keeps the connection open that long so that the client reads
 // the answer. Later requests through Transport fail. Close is idempotent.
 func (s *Server) Close() {
+	if s.bubble && !inSynctestBubble() {
+		panic(closeOutsideBubble)
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

@@ -38,6 +38,12 @@ func (s *Server) roundTrip(req *http.Request) (*http.Response, error) {
 	if s.baseCtx.Err() != nil {
 		return nil, errClosed
 	}
+	if in := inSynctestBubble(); in != s.bubble {
+		if in {
+			return nil, errRequestIntoBubble
+		}
+		return nil, errRequestOutOfBubble
+	}
 	ctx, cancel := context.WithCancel(req.Context())
 	defer cancel()
 	stop := context.AfterFunc(s.baseCtx, cancel) // Close cancels requests in flight
