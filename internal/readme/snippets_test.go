@@ -13,6 +13,7 @@ import (
 	"log"
 	"net/http"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -181,3 +182,28 @@ func withHTTPMock(srv *mockserver.Server) int {
 // The snippets above that are not tests are compiled, and these calls
 // keep them from being reported as unused.
 var _ = []any{asyncSearch, searchAll, searchRange, classify, faultRule, faultyClient, journalBody, noSocket, withHTTPMock}
+
+// TestReadmeSynctest runs the README's testing/synctest example.
+func TestReadmeSynctest(t *testing.T) {
+	// readme:begin
+	synctest.Test(t, func(t *testing.T) {
+		srv := mockserver.New(mockserver.WithoutListener(), mockserver.WithPendingDuration(10*time.Minute))
+		defer srv.Close()
+		client := srv.Client()
+		ctx := context.Background()
+
+		start := time.Now() // the bubble's clock: 2000-01-01 00:00 UTC
+		job, err := client.SubmitQuery(ctx, newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "bank"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := client.Poll(ctx, job.QueryID, &newssearch.PollOptions{MaxWait: time.Hour, MinDelay: time.Second, MaxDelay: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if waited := time.Since(start); waited < 10*time.Minute || res.TotalResults == 0 {
+			t.Fatalf("waited %v on the bubble's clock for %d results", waited, res.TotalResults)
+		}
+	})
+	// readme:end
+}
