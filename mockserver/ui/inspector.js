@@ -161,7 +161,7 @@
       if (!res.ok || !res.body) return;
       var b = res.body;
       var shift = b.date_shift_seconds ? ' · dates shifted ' + Math.round(b.date_shift_seconds / 86400) + ' days' : '';
-      $('server-info').textContent = b.articles + ' articles · ' + b.jobs + ' jobs' + shift;
+      $('server-info').textContent = b.articles + ' articles · ' + b.jobs + (b.jobs === 1 ? ' job' : ' jobs') + shift;
     });
   }
   var healthLoop = loop(refreshHealth, function () { return 5000; });
