@@ -204,7 +204,8 @@ func TestTrySearch(t *testing.T) {
 	p.do(chromedp.SendKeys(`#try-query`, "climate"), chromedp.Click(`#try-search`))
 	p.waitJS(`document.getElementById('try-status').classList.contains('error')`)
 	wantErr := "POST /api/v2/query failed: 401 Unauthorized, state FAILED" +
-		"api_key is not accepted by this mock server: use a key given to mockserver.WithAPIKeys (Server.Client and Server.APIKey provide one)" +
+		"api_key is not accepted by this mock server: use one of the keys it was started with" +
+		" (newsmock -keys on the command line; mockserver.WithAPIKeys in Go, where Server.Client and Server.APIKey provide one)" +
 		" — enter an accepted key in the API key field."
 	if got := eval[string](p, `document.getElementById('try-status').textContent`); got != wantErr {
 		t.Errorf("status without a key:\n%s\nwant:\n%s", got, wantErr)
