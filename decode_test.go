@@ -100,17 +100,17 @@ func TestDecodeArticleVariants(t *testing.T) {
 		{"category null", `{"category":null,"title":"t"}`, Article{Title: "t"}},
 		{"entities null", `{"entities":null,"entity_relationships":null}`, Article{}},
 		{"date RFC 1123", `{"datePublished":"Sun, 19 Jan 2025 01:04:00 GMT"}`,
-			Article{DatePublished: Timestamp{Time: date, Raw: "Sun, 19 Jan 2025 01:04:00 GMT"}}},
+			Article{DatePublished: Timestamp{Time: date, raw: "Sun, 19 Jan 2025 01:04:00 GMT"}}},
 		{"date spaced", `{"datePublished":"2025-01-19 01:04:00"}`,
-			Article{DatePublished: Timestamp{Time: date, Raw: "2025-01-19 01:04:00"}}},
+			Article{DatePublished: Timestamp{Time: date, raw: "2025-01-19 01:04:00"}}},
 		{"date RFC 3339", `{"datePublished":"2025-01-19T01:04:00Z"}`,
-			Article{DatePublished: Timestamp{Time: date, Raw: "2025-01-19T01:04:00Z"}}},
+			Article{DatePublished: Timestamp{Time: date, raw: "2025-01-19T01:04:00Z"}}},
 		{"date RFC 3339 fraction offset", `{"datePublished":"2025-01-19T02:04:00.5+01:00"}`,
-			Article{DatePublished: Timestamp{Time: date.Add(500 * time.Millisecond), Raw: "2025-01-19T02:04:00.5+01:00"}}},
+			Article{DatePublished: Timestamp{Time: date.Add(500 * time.Millisecond), raw: "2025-01-19T02:04:00.5+01:00"}}},
 		{"date only", `{"datePublished":"2025-01-19"}`,
-			Article{DatePublished: Timestamp{Time: date.Truncate(24 * time.Hour), Raw: "2025-01-19"}}},
+			Article{DatePublished: Timestamp{Time: date.Truncate(24 * time.Hour), raw: "2025-01-19"}}},
 		{"date null", `{"datePublished":null}`, Article{}},
-		{"date unparseable", `{"datePublished":"last Tuesday"}`, Article{DatePublished: Timestamp{Raw: "last Tuesday"}}},
+		{"date unparseable", `{"datePublished":"last Tuesday"}`, Article{DatePublished: Timestamp{raw: "last Tuesday"}}},
 		{"embeddings", `{"embeddings":[0.5,-0.25,1e-3]}`, Article{Embeddings: []float32{0.5, -0.25, 0.001}}},
 		{"unknown members kept", `{"title":"t","authors":["a","b"],"paywall":{"hard":true},"n":1}`,
 			Article{Title: "t", Extra: map[string]json.RawMessage{
@@ -125,7 +125,7 @@ func TestDecodeArticleVariants(t *testing.T) {
 			Article{Title: "x", Extra: map[string]json.RawMessage{"score": json.RawMessage(`"high"`)}}},
 		{"invalid UTF-8 image", "{\"image\":\"a\xafb\"}", Article{Image: ImageList{"a\ufffdb"}}},
 		{"invalid UTF-8 image list", "{\"image\":[\"\xff\"]}", Article{Image: ImageList{"\ufffd"}}},
-		{"invalid UTF-8 date", "{\"datePublished\":\"2025\xc3\"}", Article{DatePublished: Timestamp{Raw: "2025\ufffd"}}},
+		{"invalid UTF-8 date", "{\"datePublished\":\"2025\xc3\"}", Article{DatePublished: Timestamp{raw: "2025\ufffd"}}},
 		{"invalid UTF-8 unknown key", "{\"\x8d\":{},\"\u00e9\xe9\":2}",
 			Article{Extra: map[string]json.RawMessage{"\ufffd": json.RawMessage(`{}`), "é\ufffd": json.RawMessage(`2`)}}},
 		{"invalid UTF-8 key (slow path)", "{\"\x8d\":{},\"score\":\"high\"}",
@@ -382,12 +382,12 @@ func TestTimestamp(t *testing.T) {
 		if (err == nil) != tt.ok {
 			t.Errorf("ParseTimestamp(%q) error = %v, want ok %v", tt.in, err, tt.ok)
 		}
-		want := Timestamp{Time: tt.want, Raw: tt.in}
+		want := Timestamp{Time: tt.want, raw: tt.in}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("ParseTimestamp(%q) mismatch (-want +got):\n%s", tt.in, diff)
 		}
-		if !got.IsZero() && got.Location() != time.UTC {
-			t.Errorf("ParseTimestamp(%q) location = %v, want UTC", tt.in, got.Location())
+		if !got.IsZero() && got.Time.Location() != time.UTC {
+			t.Errorf("ParseTimestamp(%q) location = %v, want UTC", tt.in, got.Time.Location())
 		}
 	}
 	_, err := ParseTimestamp("soon")

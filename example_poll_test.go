@@ -200,7 +200,7 @@ func ExampleClient_SearchRange() {
 		log.Fatal(err)
 	}
 	fmt.Printf("%d of %d windows, %d articles\n", last.WindowsDone, last.WindowsTotal, len(articles))
-	fmt.Println("newest:", articles[0].DatePublished.Format("2 Jan"), "oldest:", articles[len(articles)-1].DatePublished.Format("2 Jan"))
+	fmt.Println("newest:", articles[0].DatePublished.Time.Format("2 Jan"), "oldest:", articles[len(articles)-1].DatePublished.Time.Format("2 Jan"))
 	// Output:
 	// 5 of 5 windows, 30 articles
 	// newest: 30 Mar oldest: 1 Mar

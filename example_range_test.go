@@ -41,7 +41,7 @@ func ExampleRangeError() {
 			log.Fatal(err)
 		}
 		n++
-		if article.DatePublished.Day() == 20 {
+		if article.DatePublished.Time.Day() == 20 {
 			cancel() // the window being yielded still finishes
 		}
 	}
@@ -56,7 +56,7 @@ func ExampleRangeError() {
 			log.Fatal(err)
 		}
 		if rest == 0 {
-			fmt.Println("resumed at:", article.DatePublished.Format("2 Jan"))
+			fmt.Println("resumed at:", article.DatePublished.Time.Format("2 Jan"))
 		}
 		rest++
 	}

@@ -85,7 +85,7 @@ func ExampleClient_Search() {
 	}
 	fmt.Println("total:", resp.TotalResults)
 	for _, a := range resp.Articles {
-		fmt.Println(a.DatePublished.Format(time.DateOnly), a.Site, a.Title, a.Image.First())
+		fmt.Println(a.DatePublished.Time.Format(time.DateOnly), a.Site, a.Title, a.Image.First())
 	}
 	// Output:
 	// total: 1
@@ -141,7 +141,7 @@ func ExampleClient_Headlines() {
 	for _, cluster := range resp.Headlines {
 		fmt.Printf("%s (%d articles)\n", cluster.Topic, cluster.Count)
 		for _, a := range cluster.Articles {
-			fmt.Println(" ", a.DatePublished.Format(time.DateTime), a.Site, a.Category)
+			fmt.Println(" ", a.DatePublished.Time.Format(time.DateTime), a.Site, a.Category)
 		}
 	}
 	// Output:

@@ -155,7 +155,7 @@ func wantArticle(i int) Article {
 		Language:    "en",
 		DatePublished: Timestamp{
 			Time: time.Date(2024, 11, 13, 1, 44, i%60, 0, time.UTC),
-			Raw:  fmt.Sprintf("Wed, 13 Nov 2024 01:44:%02d GMT", i%60),
+			raw:  fmt.Sprintf("Wed, 13 Nov 2024 01:44:%02d GMT", i%60),
 		},
 		Score:     float64(30-i) + 0.5,
 		Topics:    []string{"a", "b", "c"},

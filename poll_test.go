@@ -217,8 +217,8 @@ func (f *fakeService) hits(q fakeQuery) []Article {
 	}
 	slices.SortFunc(hits, func(a, b Article) int {
 		switch {
-		case q.SortOrder == string(SortDatePublished) && !a.DatePublished.Equal(b.DatePublished.Time):
-			return b.DatePublished.Compare(a.DatePublished.Time)
+		case q.SortOrder == string(SortDatePublished) && !a.DatePublished.Time.Equal(b.DatePublished.Time):
+			return b.DatePublished.Time.Compare(a.DatePublished.Time)
 		case q.SortOrder != string(SortDatePublished) && a.Score != b.Score:
 			if a.Score > b.Score {
 				return -1
@@ -278,7 +278,7 @@ func testArticles(n int, first time.Time, step time.Duration) []Article {
 			URL:           fmt.Sprintf("https://example.com/a/%d", i+1),
 			Site:          "example.com",
 			Language:      "en",
-			DatePublished: Timestamp{Time: t, Raw: t.Format(http.TimeFormat)},
+			DatePublished: Timestamp{Time: t, raw: t.Format(http.TimeFormat)},
 			Score:         float64((i*37)%50) / 4,
 		}
 	}

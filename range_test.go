@@ -73,7 +73,7 @@ func TestSearchRangeMatchesOneQuery(t *testing.T) {
 			ids := map[string]int{}
 			for _, a := range got {
 				ids[a.ID]++
-				if a.DatePublished.Before(rangeStart) || a.DatePublished.After(rangeEnd) {
+				if a.DatePublished.Time.Before(rangeStart) || a.DatePublished.Time.After(rangeEnd) {
 					t.Errorf("article %s of %v is outside the range", a.ID, a.DatePublished.Time)
 				}
 			}

@@ -304,18 +304,24 @@ func (l *ImageList) UnmarshalJSON(b []byte) error {
 // parsed from. The service writes RFC 1123 ("Wed, 13 Nov 2024 01:44:17 GMT"),
 // "2006-01-02 15:04:05" (UTC), RFC 3339 with or without a fraction, or
 // "2006-01-02"; Time holds the instant in UTC. JSON null decodes to the zero
-// Timestamp. A string in none of these forms is kept in Raw with a zero Time
-// rather than failing the whole response: check IsZero before use.
+// Timestamp. A string in none of these forms is kept (see Raw) with a zero
+// Time rather than failing the whole response: check IsZero before use.
 //
-// Time and Raw cannot get out of sync in any encoded form: every encoding
-// method (JSON, text, binary, gob) is Timestamp's own, none is promoted
-// from time.Time, and each writes Raw only while Raw still denotes Time
-// (or Time is zero and Raw unreadable); after Time is changed it writes
-// Time in RFC 3339. Decoding any of them sets both fields.
+// Time is a named field, not an embedded time.Time, so no method of
+// time.Time is promoted: format and compare ts.Time itself
+// (a.DatePublished.Time.Format(time.DateOnly)). The string as sent is read
+// with Raw and cannot be set apart from Time, so the two never get out of
+// sync: Raw, String and every encoding (JSON, text, binary, gob) give the
+// string as sent while it still denotes Time, and Time in RFC 3339 once
+// Time was changed. Build a Timestamp from a time with Timestamp{Time: t},
+// from a string with ParseTimestamp; decoding sets both.
 type Timestamp struct {
-	time.Time
-	// Raw is the string as the service sent it.
-	Raw string
+	// Time is the instant (in UTC when decoded), or zero when the service
+	// sent no date or one in no known form.
+	Time time.Time
+	// raw is the string as the service sent it; read it with Raw, which
+	// checks that it still denotes Time.
+	raw string
 }
 
 // Layouts Timestamp understands, besides RFC 3339.
@@ -328,12 +334,12 @@ const (
 
 // ParseTimestamp parses s in any of the forms Timestamp understands. It
 // returns an error naming the accepted forms when s matches none of them;
-// the returned Timestamp then still has Raw set.
+// the returned Timestamp then has a zero Time and keeps s for Raw.
 func ParseTimestamp(s string) (Timestamp, error) {
 	if t, ok := parseTime(s); ok {
-		return Timestamp{Time: t, Raw: s}, nil
+		return Timestamp{Time: t, raw: s}, nil
 	}
-	return Timestamp{Raw: s}, &timestampError{raw: s}
+	return Timestamp{raw: s}, &timestampError{raw: s}
 }
 
 // timestampError reports a date string in no known form.
@@ -397,13 +403,14 @@ func (ts *Timestamp) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// text is the Timestamp's encoded form: Raw while it denotes Time (or Time
-// is zero and Raw is in no known form), else Time in RFC 3339, and "" for
-// the zero Timestamp.
-func (ts Timestamp) text() string {
-	if ts.Raw != "" {
-		if t, ok := parseTime(ts.Raw); ok && t.Equal(ts.Time) || !ok && ts.Time.IsZero() {
-			return ts.Raw
+// Raw returns the string the service sent while it denotes Time (or Time
+// is zero and the string is in no known form), else Time in RFC 3339 (UTC,
+// with the fraction it has), and "" for the zero Timestamp. Raw never
+// disagrees with Time: after ts.Time is changed, Raw follows it.
+func (ts Timestamp) Raw() string {
+	if ts.raw != "" {
+		if t, ok := parseTime(ts.raw); ok && t.Equal(ts.Time) || !ok && ts.Time.IsZero() {
+			return ts.raw
 		}
 	}
 	if ts.Time.IsZero() {
@@ -412,29 +419,43 @@ func (ts Timestamp) text() string {
 	return ts.Time.UTC().Format(time.RFC3339Nano)
 }
 
+// String returns Raw.
+func (ts Timestamp) String() string { return ts.Raw() }
+
+// IsZero reports whether Time is zero: the service sent no date (Raw is
+// "") or one in no known form (Raw holds it).
+func (ts Timestamp) IsZero() bool { return ts.Time.IsZero() }
+
+// Equal reports whether ts and u hold the same instant (in whatever zone)
+// with the same Raw. Two spellings of one instant ("2025-01-19" and
+// "2025-01-19 00:00:00") are not Equal; compare ts.Time.Equal(u.Time) to
+// ignore the spelling. go-cmp uses Equal to compare Timestamps.
+func (ts Timestamp) Equal(u Timestamp) bool {
+	return ts.Time.Equal(u.Time) && ts.Raw() == u.Raw()
+}
+
 // setText decodes the encoded form s into ts.
 func (ts *Timestamp) setText(s string) {
 	t, _ := parseTime(s)
-	*ts = Timestamp{Time: t, Raw: s}
+	*ts = Timestamp{Time: t, raw: s}
 }
 
-// MarshalJSON writes Raw while it denotes Time (so a decoded Timestamp
-// round-trips unchanged), Time in RFC 3339 once Time was changed, and null
-// for the zero Timestamp.
+// MarshalJSON writes Raw quoted: the string as sent while it denotes Time
+// (so a decoded Timestamp round-trips unchanged), Time in RFC 3339 once
+// Time was changed, and null for the zero Timestamp.
 func (ts Timestamp) MarshalJSON() ([]byte, error) {
-	s := ts.text()
+	s := ts.Raw()
 	if s == "" {
 		return []byte("null"), nil
 	}
 	return json.Marshal(s)
 }
 
-// MarshalText writes the form MarshalJSON quotes ("" for the zero
-// Timestamp).
-func (ts Timestamp) MarshalText() ([]byte, error) { return []byte(ts.text()), nil }
+// MarshalText writes Raw ("" for the zero Timestamp).
+func (ts Timestamp) MarshalText() ([]byte, error) { return []byte(ts.Raw()), nil }
 
-// AppendText appends the form MarshalText writes to b.
-func (ts Timestamp) AppendText(b []byte) ([]byte, error) { return append(b, ts.text()...), nil }
+// AppendText appends Raw to b.
+func (ts Timestamp) AppendText(b []byte) ([]byte, error) { return append(b, ts.Raw()...), nil }
 
 // UnmarshalText decodes a date string as UnmarshalJSON does; an empty one
 // gives the zero Timestamp.

@@ -593,7 +593,7 @@ const (
 
 // dateFormat names the form of a timestamp as sent.
 func dateFormat(ts newssearch.Timestamp) string {
-	raw := ts.Raw
+	raw := ts.Raw()
 	switch {
 	case raw == "":
 		return formatMissing

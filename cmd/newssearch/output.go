@@ -95,9 +95,9 @@ func textOf(v any) string {
 // not be parsed.
 func dateText(ts newssearch.Timestamp) string {
 	if ts.IsZero() {
-		return ts.Raw
+		return ts.Raw()
 	}
-	return ts.UTC().Format(time.RFC3339)
+	return ts.Time.UTC().Format(time.RFC3339)
 }
 
 func article(rec any) *newssearch.Article { return rec.(*newssearch.Article) }
@@ -381,7 +381,7 @@ func (p *tablePrinter) write(rec any) error {
 	for i, f := range p.fields {
 		s := cellText(f, rec)
 		if ts, ok := f.value(rec).(newssearch.Timestamp); ok && !ts.IsZero() {
-			s = ts.UTC().Format("2006-01-02 15:04")
+			s = ts.Time.UTC().Format("2006-01-02 15:04")
 		}
 		if x, ok := f.value(rec).(float64); ok {
 			s = strconv.FormatFloat(x, 'f', 3, 64)

@@ -35,7 +35,7 @@ func run(ctx context.Context, w io.Writer) error {
 		// Count is the cluster's size; only the first few articles are listed.
 		fmt.Fprintf(w, "\n%d. %s\n   %d articles, %d listed:\n", i+1, c.Topic, c.Count, len(c.Articles))
 		for _, a := range c.Articles[:min(3, len(c.Articles))] {
-			fmt.Fprintf(w, "   - %s (%s, %s)\n", a.Title, a.Site, a.DatePublished.Format("Jan 2 15:04 MST"))
+			fmt.Fprintf(w, "   - %s (%s, %s)\n", a.Title, a.Site, a.DatePublished.Time.Format("Jan 2 15:04 MST"))
 		}
 	}
 	return nil

@@ -45,7 +45,7 @@ func run(ctx context.Context, w io.Writer) error {
 
 	fmt.Fprintf(w, "%d articles; the most relevant:\n", len(articles))
 	for _, a := range articles[:min(5, len(articles))] {
-		fmt.Fprintf(w, "  %6.3f  %s  %s (%s)\n", a.Score, a.DatePublished.Format(time.DateOnly), a.Title, a.Site)
+		fmt.Fprintf(w, "  %6.3f  %s  %s (%s)\n", a.Score, a.DatePublished.Time.Format(time.DateOnly), a.Title, a.Site)
 	}
 	return nil
 }

@@ -46,7 +46,7 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "Search %q, last 7 days: %d articles\n", "electric vehicles", res.TotalResults)
 	for _, a := range first(res.Articles, 3) {
-		fmt.Fprintf(w, "  %s (%s, %s)\n", a.Title, a.Site, a.DatePublished.Format(time.DateOnly))
+		fmt.Fprintf(w, "  %s (%s, %s)\n", a.Title, a.Site, a.DatePublished.Time.Format(time.DateOnly))
 	}
 
 	// An asynchronous search suits long ranges and takes key_phrases and a
@@ -73,7 +73,7 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "  %d articles (job %s); the newest:\n", page.TotalResults, page.QueryID)
 	for _, a := range first(page.Articles, 3) {
-		fmt.Fprintf(w, "  %s (%s, %s)\n", a.Title, a.Site, a.DatePublished.Format(time.DateOnly))
+		fmt.Fprintf(w, "  %s (%s, %s)\n", a.Title, a.Site, a.DatePublished.Time.Format(time.DateOnly))
 	}
 
 	// Headlines are clusters of articles around the leading topics.

@@ -28,6 +28,6 @@ func main() {
 	}
 	fmt.Println(res.TotalResults, "articles")
 	for _, a := range res.Articles {
-		fmt.Println(a.DatePublished.Format(time.DateOnly), a.Site, a.Title)
+		fmt.Println(a.DatePublished.Time.Format(time.DateOnly), a.Site, a.Title)
 	}
 }
