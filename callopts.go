@@ -103,10 +103,16 @@ func WithCallMaxRetries(n int) CallOption {
 
 // WithAttemptTimeout bounds each attempt of the call's requests (sending,
 // waiting and reading the whole response) to d; an attempt that runs out is
-// retried like a transport failure. It does not bound the waits between
-// attempts or the call as a whole (use ctx for that), and applies on top of
-// the HTTP client's own Timeout. A d of 0 or less fails the call with a
-// *ValidationError.
+// retried like a transport failure and reports ErrAttemptTimeout. It does
+// not bound the waits between attempts or the call as a whole (use ctx for
+// that). A d of 0 or less fails the call with a *ValidationError.
+//
+// For the call, d replaces the Client's own limits on an attempt: the stall
+// timeout (WithStallTimeout) and, for a Client made without WithHTTPClient,
+// DefaultHTTPTimeout. The attempt may stay silent for as long as d lasts,
+// and ends when d runs out, sooner or later than those would have ended it.
+// The Timeout of an *http.Client given with WithHTTPClient still applies on
+// top, since the Client never changes that client.
 func WithAttemptTimeout(d time.Duration) CallOption {
 	return func(s *callSettings) {
 		if s.problem == nil && d <= 0 {
@@ -178,6 +184,10 @@ func callFrom(ctx context.Context) *callSettings {
 	s, _ := ctx.Value(callKey{}).(*callSettings)
 	return s
 }
+
+// hasAttemptTimeout reports whether the call set WithAttemptTimeout (s may
+// be nil: no call options).
+func (s *callSettings) hasAttemptTimeout() bool { return s != nil && s.attemptTimeout > 0 }
 
 // record stores a successful exchange in the call's Response, if asked.
 // scrub removes the API key from every header value and the request ID.

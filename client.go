@@ -44,7 +44,9 @@ const (
 	// asked for by a Retry-After header.
 	DefaultRetryWaitMax = 8 * time.Second
 	// DefaultHTTPTimeout bounds one attempt (connect, request, whole response)
-	// of the HTTP client NewClient builds when WithHTTPClient is not given.
+	// of a Client made without WithHTTPClient, unless the call passes
+	// WithAttemptTimeout, which replaces it. Running out reports
+	// ErrAttemptTimeout.
 	DefaultHTTPTimeout = 2 * time.Minute
 )
 
@@ -164,7 +166,7 @@ func WithBaseURL(baseURL string) Option {
 // CloseIdleConnections on hc or its Transport, so a failed or cancelled call
 // does not drop connections that the rest of the program shares. Without
 // this option the Client uses a client with the default transport (see
-// WithStallTimeout) and a per-attempt timeout of DefaultHTTPTimeout; pass
+// WithStallTimeout) and bounds each attempt by DefaultHTTPTimeout; pass
 // WithHTTPClient(http.DefaultClient) to follow a later replacement of
 // http.DefaultTransport, such as httpmock.Activate after NewClient.
 func WithHTTPClient(hc *http.Client) Option {
@@ -179,8 +181,9 @@ func WithHTTPClient(hc *http.Client) Option {
 // WithHTTPClient; 0 turns it off. The default is DefaultStallTimeout.
 //
 // It is a limit on silence, not on the length of an attempt: a large
-// response that keeps arriving is never cut. Bound a whole call with a
-// context deadline.
+// response that keeps arriving is never cut. A call given WithAttemptTimeout
+// is bounded by that instead: the per-call limit replaces this one for the
+// call's attempts. Bound a whole call with a context deadline.
 func WithStallTimeout(d time.Duration) Option {
 	return func(s *settings) { s.stall, s.stallSet = d, true }
 }
@@ -272,8 +275,12 @@ func NewClient(opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	hc := s.httpClient
+	var attemptLimit time.Duration
 	if hc == nil {
-		hc = defaultHTTPClient()
+		// DefaultHTTPTimeout is applied per attempt by clientTransport
+		// rather than as the http.Client's Timeout, so that a call's
+		// WithAttemptTimeout can replace it.
+		hc, attemptLimit = defaultHTTPClient(), DefaultHTTPTimeout
 	}
 	hc = wrapHTTPClient(hc, s.stall)
 	// Middleware goes between the stall watchdog and the HTTP client's
@@ -292,7 +299,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		st.next = next
 	}
 	lim := newLimiter(time.Now, s.rate, s.burst)
-	hc.Transport = &clientTransport{lim: lim, waitMax: s.waitMax, next: st}
+	hc.Transport = &clientTransport{lim: lim, waitMax: s.waitMax, next: st, attemptLimit: attemptLimit}
 	cfg := &config{
 		lim:          lim,
 		apiKey:       &s.apiKey,
@@ -402,7 +409,8 @@ func (c *Client) GoString() string { return c.String() }
 var errNoClient = errors.New("newssearch: the Client was not created by NewClient: use newssearch.NewClient")
 
 // defaultHTTPClient is the HTTP client of a Client built without
-// WithHTTPClient, with a per-attempt timeout of DefaultHTTPTimeout.
+// WithHTTPClient. It has no Timeout: the Client bounds each attempt by
+// DefaultHTTPTimeout itself, unless the call passes WithAttemptTimeout.
 //
 // Its transport is chosen once, here: a copy of http.DefaultTransport with
 // enough idle connections per host for MaxPrefetch concurrent page fetches
@@ -419,7 +427,7 @@ func defaultHTTPClient() *http.Client {
 		own.MaxIdleConnsPerHost = MaxPrefetch
 		rt = own
 	}
-	return &http.Client{Transport: rt, Timeout: DefaultHTTPTimeout}
+	return &http.Client{Transport: rt}
 }
 
 // wrapHTTPClient returns a copy of hc (hc itself is never modified) whose

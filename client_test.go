@@ -80,12 +80,15 @@ func TestNewClientDefaults(t *testing.T) {
 	got := map[string]any{
 		"key": *c.cfg.apiKey, "base": c.cfg.baseURL, "retries": c.cfg.maxRetries,
 		"min": c.cfg.waitMin, "max": c.cfg.waitMax, "ua": c.cfg.userAgent,
-		"timeout": c.cfg.httpClient.Timeout, "query": c.cfg.endpoints[pathQuery],
+		// DefaultHTTPTimeout bounds each attempt in the Client's transport
+		// (so that WithAttemptTimeout can replace it), not as Timeout.
+		"timeout": c.cfg.httpClient.Transport.(*clientTransport).attemptLimit, "http.Client.Timeout": c.cfg.httpClient.Timeout,
+		"query": c.cfg.endpoints[pathQuery],
 	}
 	want := map[string]any{
 		"key": "k", "base": "https://app.runathena.com", "retries": 3,
 		"min": 500 * time.Millisecond, "max": 8 * time.Second, "ua": "newssearch-go/" + Version,
-		"timeout": 2 * time.Minute, "query": "https://app.runathena.com/api/v2/query",
+		"timeout": 2 * time.Minute, "http.Client.Timeout": time.Duration(0), "query": "https://app.runathena.com/api/v2/query",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults mismatch (-want +got):\n%s", diff)

@@ -169,7 +169,8 @@ func (l *limiter) wait(ctx context.Context) error {
 }
 
 // clientTransport is the outer transport of every Client: it applies the
-// rate limit and Retry-After pauses and a call's attempt timeout, then
+// rate limit and Retry-After pauses and the limit on an attempt (a call's
+// WithAttemptTimeout, else DefaultHTTPTimeout without WithHTTPClient), then
 // hands the attempt to the sdkTransport (stall watchdog), the middleware
 // chain and the HTTP client's own transport. Like sdkTransport it has no
 // CloseIdleConnections method: the caller's connections are theirs.
@@ -177,6 +178,9 @@ type clientTransport struct {
 	lim     *limiter
 	waitMax time.Duration
 	next    http.RoundTripper
+	// attemptLimit bounds each attempt of a call without WithAttemptTimeout
+	// (DefaultHTTPTimeout for a Client made without WithHTTPClient; 0: none).
+	attemptLimit time.Duration
 }
 
 // RoundTrip sends one attempt.
@@ -190,9 +194,8 @@ func (t *clientTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	var cancel context.CancelFunc
-	if cs := callFrom(ctx); cs != nil && cs.attemptTimeout > 0 {
-		ctx, cancel = context.WithTimeoutCause(ctx, cs.attemptTimeout, &attemptTimeoutError{what: "the attempt outlasted " +
-			cs.attemptTimeout.String() + " (WithAttemptTimeout): raise it, or leave it out to keep the client's limits"})
+	if limit, cause := t.limitFor(ctx); limit > 0 {
+		ctx, cancel = context.WithTimeoutCause(ctx, limit, cause)
 		req = req.WithContext(ctx)
 	}
 	resp, err := t.next.RoundTrip(req)
@@ -217,6 +220,21 @@ func (t *clientTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel, ctx: ctx, parent: parent}
 	}
 	return resp, nil
+}
+
+// limitFor returns the limit on one attempt of the call whose context is
+// ctx, and the error that reports it running out: the call's
+// WithAttemptTimeout, else the Client's attemptLimit (0: none).
+func (t *clientTransport) limitFor(ctx context.Context) (time.Duration, error) {
+	if cs := callFrom(ctx); cs.hasAttemptTimeout() {
+		return cs.attemptTimeout, &attemptTimeoutError{what: "the attempt outlasted " + cs.attemptTimeout.String() +
+			" (WithAttemptTimeout): raise it, or leave it out to keep the client's limits"}
+	}
+	if t.attemptLimit <= 0 {
+		return 0, nil
+	}
+	return t.attemptLimit, &attemptTimeoutError{what: "the attempt outlasted " + t.attemptLimit.String() +
+		" (DefaultHTTPTimeout, the limit of a Client made without WithHTTPClient): pass WithAttemptTimeout to allow the call longer attempts"}
 }
 
 // attemptTimedOut replaces the error of an attempt whose WithAttemptTimeout

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -213,4 +214,106 @@ func TestWithStallTimeoutValidation(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("NewClient(WithStallTimeout(-1s)) error = %v, want %q", err, want)
 	}
+}
+
+// TestAttemptTimeoutOverridesStallTimeout: a call's WithAttemptTimeout
+// replaces the client-wide stall timeout for that call's attempts, in both
+// directions: a silence longer than the stall timeout is waited out while
+// the attempt timeout lasts, and the attempt timeout alone ends the
+// attempt, with its own message.
+func TestAttemptTimeoutOverridesStallTimeout(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		const silence = 5 * time.Second // before the answer's headers
+		slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(silence):
+			}
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, searchOK)
+		})
+		c := newTestClient(t, "http://fake.invalid", &http.Client{Transport: handlerTransport{slow}}, WithStallTimeout(time.Second))
+		params := SearchParams{Query: "q"}
+		tests := []struct {
+			name    string
+			opts    []CallOption
+			took    time.Duration
+			wantErr string // suffix; "" for success
+		}{
+			{"the client's stall timeout", nil, time.Second,
+				`no response headers for 1s (the client's stall timeout): the service or a proxy on the way stopped answering; raise it with newssearch.WithStallTimeout`},
+			{"a longer attempt timeout", []CallOption{WithAttemptTimeout(10 * time.Second)}, silence, ""},
+			{"a shorter attempt timeout", []CallOption{WithAttemptTimeout(3 * time.Second)}, 3 * time.Second,
+				`the attempt outlasted 3s (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`},
+		}
+		for _, tt := range tests {
+			start := time.Now()
+			_, err := c.Search(t.Context(), params, tt.opts...)
+			if took := time.Since(start); took != tt.took {
+				t.Errorf("%s: the call took %v, want %v", tt.name, took, tt.took)
+			}
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("%s: %v", tt.name, err)
+			case tt.wantErr != "" && (err == nil || !strings.HasSuffix(err.Error(), tt.wantErr) || !errors.Is(err, ErrAttemptTimeout)):
+				t.Errorf("%s: error = %v, want ErrAttemptTimeout ending in %q", tt.name, err, tt.wantErr)
+			}
+		}
+	})
+}
+
+// TestAttemptTimeoutOverridesDefaultHTTPTimeout: without WithHTTPClient a
+// Client bounds each attempt by DefaultHTTPTimeout, and a call's
+// WithAttemptTimeout replaces that limit too, longer or shorter.
+func TestAttemptTimeoutOverridesDefaultHTTPTimeout(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		const silence = 3 * time.Minute // longer than DefaultHTTPTimeout
+		slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(silence):
+			}
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, searchOK)
+		})
+		// The default HTTP client, its network replaced by a middleware.
+		c, err := NewClient(WithAPIKey(testKey), WithBaseURL("http://fake.invalid"+basePath), WithoutEnvironment(),
+			WithMaxRetries(0), WithStallTimeout(0),
+			WithMiddleware(func(http.RoundTripper) http.RoundTripper { return handlerTransport{slow} }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tests := []struct {
+			name    string
+			opts    []CallOption
+			took    time.Duration
+			wantErr string // suffix; "" for success
+		}{
+			{"the default limit", nil, DefaultHTTPTimeout,
+				`the attempt outlasted 2m0s (DefaultHTTPTimeout, the limit of a Client made without WithHTTPClient): pass WithAttemptTimeout to allow the call longer attempts`},
+			{"a longer attempt timeout", []CallOption{WithAttemptTimeout(5 * time.Minute)}, silence, ""},
+			{"a shorter attempt timeout", []CallOption{WithAttemptTimeout(time.Minute)}, time.Minute,
+				`the attempt outlasted 1m0s (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`},
+		}
+		for _, tt := range tests {
+			start := time.Now()
+			_, err := c.Search(t.Context(), SearchParams{Query: "q"}, tt.opts...)
+			if took := time.Since(start); took != tt.took {
+				t.Errorf("%s: the call took %v, want %v", tt.name, took, tt.took)
+			}
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("%s: %v", tt.name, err)
+			case tt.wantErr != "" && (err == nil || !strings.HasSuffix(err.Error(), tt.wantErr) ||
+				!errors.Is(err, ErrAttemptTimeout) || errors.Is(err, context.DeadlineExceeded)):
+				t.Errorf("%s: error = %v, want ErrAttemptTimeout (only) ending in %q", tt.name, err, tt.wantErr)
+			}
+		}
+	})
 }

@@ -20,8 +20,9 @@ const DefaultStallTimeout = 15 * time.Second
 
 // ErrAttemptTimeout matches the error of an attempt the client itself gave
 // up on: the service stayed silent for longer than the stall timeout (see
-// WithStallTimeout), or the attempt outlasted the Timeout of the
-// *http.Client (see WithHTTPClient and DefaultHTTPTimeout). Such an attempt
+// WithStallTimeout), or the attempt outlasted the call's WithAttemptTimeout,
+// DefaultHTTPTimeout (without WithHTTPClient) or the Timeout of the
+// *http.Client given with WithHTTPClient. Such an attempt
 // is retried like any transport failure, except by SubmitQuery (see
 // Client).
 //
@@ -65,7 +66,8 @@ func clientTimeoutError(err error) error {
 //   - sends each attempt through next (http.DefaultTransport, read when the
 //     attempt starts, when next is nil, as net/http does for a client
 //     without a Transport);
-//   - bounds the wait for headers and for every body read by stall;
+//   - bounds the wait for headers and for every body read by stall,
+//     except in a call with WithAttemptTimeout, whose limit replaces it;
 //   - has no CloseIdleConnections method, so that go-retryablehttp, which
 //     calls http.Client.CloseIdleConnections after every failed or
 //     cancelled call, can never close the idle connections of the caller's
@@ -81,8 +83,8 @@ func (t *sdkTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	if t.stall <= 0 {
-		return next.RoundTrip(r)
+	if t.stall <= 0 || callFrom(r.Context()).hasAttemptTimeout() {
+		return next.RoundTrip(r) // no limit, or the call's own replaces it
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())
 	w := &watchdog{cancel: cancel, limit: t.stall, what: "response headers"}
