@@ -31,11 +31,11 @@ const adminPrefix = "/_mock/"
 type adminCall struct {
 	r    *http.Request
 	body []byte
-	id   string // the {id} of a path ending in /{id}
+	id   string // the last segment of a templated path ({id}, {index})
 }
 
 type adminRoute struct {
-	pattern string // a path, or a prefix ending in "/{id}"
+	pattern string // a path, or a prefix and a templated segment such as "/{id}"
 	method  string
 	serve   func(s *Server, c *adminCall) (any, *apiError)
 }
@@ -63,6 +63,7 @@ var adminRoutes = []adminRoute{
 	{adminPrefix + "faults", http.MethodPut, (*Server).adminSetFaults},
 	{adminPrefix + "faults", http.MethodPost, (*Server).adminAddFault},
 	{adminPrefix + "faults", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) { s.ClearFaults(); return s.adminFaults(c) }},
+	{adminPrefix + "faults/{index}", http.MethodDelete, (*Server).adminRemoveFault},
 	{adminPrefix + "jobs", http.MethodGet, (*Server).adminJobs},
 	{adminPrefix + "jobs/{id}", http.MethodGet, (*Server).adminJob},
 	{adminPrefix + "jobs/{id}", http.MethodPost, (*Server).adminForceJob},
@@ -80,13 +81,14 @@ var adminEndpoints = func() string {
 	return strings.Join(append(list, "GET "+UIPath+" (the inspector page)"), ", ")
 }()
 
-// match reports whether path matches the route's pattern, and the {id}.
+// match reports whether path matches the route's pattern, and the value of
+// its templated last segment ({id}, {index}).
 func (r adminRoute) match(path string) (id string, ok bool) {
-	prefix, isID := strings.CutSuffix(r.pattern, "{id}")
-	if !isID {
+	brace := strings.IndexByte(r.pattern, '{')
+	if brace < 0 {
 		return "", path == r.pattern
 	}
-	id, ok = strings.CutPrefix(path, prefix)
+	id, ok = strings.CutPrefix(path, r.pattern[:brace])
 	return id, ok && id != "" && !strings.Contains(id, "/")
 }
 
@@ -315,6 +317,40 @@ func (s *Server) adminAddFault(c *adminCall) (any, *apiError) {
 	}
 	if err := s.AddFault(rule); err != nil {
 		return nil, controlError(err)
+	}
+	return s.adminFaults(c)
+}
+
+// adminRemoveFault answers DELETE /_mock/faults/{index}[?text=rule]: with
+// text, the rule is removed only if it is still the one at index, so that a
+// page or a script that read the list cannot remove another rule that has
+// taken its place meanwhile.
+func (s *Server) adminRemoveFault(c *adminCall) (any, *apiError) {
+	const usage = "DELETE /_mock/faults/{index} takes the index GET /_mock/faults lists, e.g. DELETE /_mock/faults/0"
+	index, err := strconv.Atoi(c.id)
+	if err != nil || index < 0 || strings.TrimLeft(c.id, "0123456789") != "" {
+		return nil, badRequest("fault rule index %s is not a whole number from 0: %s", quoteShort(c.id), usage)
+	}
+	q := c.r.URL.Query()
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		if name != "text" {
+			return nil, badRequest("unknown query parameter %s: the only one is text, the rule's text as GET /_mock/faults lists it "+
+				"(the rule is then removed only if it is still at that index)", quoteShort(name))
+		}
+	}
+	var accept func(FaultRule) bool
+	want, guarded := q["text"]
+	if guarded {
+		accept = func(r FaultRule) bool { return r.String() == want[0] }
+	}
+	rule, removed, err := s.removeFault(index, accept)
+	switch {
+	case err != nil:
+		return nil, &apiError{status: http.StatusNotFound, msg: strings.TrimPrefix(err.Error(), "mockserver: ")}
+	case !removed:
+		return nil, &apiError{status: http.StatusConflict, msg: fmt.Sprintf(
+			"fault rule %d is now %s, not %s: the rules changed since you read them; GET /_mock/faults and try again",
+			index, quoteShort(rule.String()), quoteShort(want[0]))}
 	}
 	return s.adminFaults(c)
 }

@@ -37,9 +37,8 @@ func (s *Server) Faults() []FaultRuleStatus {
 	out := make([]FaultRuleStatus, len(st))
 	for i, r := range st {
 		out[i] = FaultRuleStatus{
-			FaultRule: FaultRule{Endpoint: r.Rule.Endpoint, Every: r.Rule.Every, Probability: r.Rule.Probability,
-				Times: r.Rule.Times, Fault: faultOf(r.Rule.Action)},
-			Matched: r.Matched, Fired: r.Applied, Remaining: -1,
+			FaultRule: faultRuleOf(r.Rule),
+			Matched:   r.Matched, Fired: r.Applied, Remaining: -1,
 		}
 		if r.Rule.Times > 0 {
 			out[i].Remaining = max(0, r.Rule.Times-r.Applied)
@@ -60,6 +59,58 @@ func (s *Server) AddFault(rule FaultRule) error {
 		return fmt.Errorf("mockserver: %w", err)
 	}
 	return nil
+}
+
+// ErrNoFaultRule is the error RemoveFault returns (wrapped, with the
+// rules in force) for an index that holds no rule.
+var ErrNoFaultRule = errors.New("mockserver: no fault rule has this index: Faults (GET /_mock/faults) lists the rules in force")
+
+// noFaultRuleError says which index was asked for and how many rules there
+// are; it is an ErrNoFaultRule.
+type noFaultRuleError struct{ index, n int }
+
+func (e noFaultRuleError) Error() string {
+	var held string
+	switch e.n {
+	case 0:
+		held = "no fault rule is in force"
+	case 1:
+		held = "the only rule in force is rule 0"
+	default:
+		held = fmt.Sprintf("the rules in force are 0 to %d", e.n-1)
+	}
+	return fmt.Sprintf("mockserver: there is no fault rule %d: %s; Faults (GET /_mock/faults) lists them", e.index, held)
+}
+
+func (e noFaultRuleError) Is(target error) bool { return target == ErrNoFaultRule }
+
+// RemoveFault removes the fault rule at index (its place in Faults) and
+// returns it. The other rules keep their counters, and a Probability rule
+// keeps firing on the same requests; the rules after it move up one place.
+// An index that holds no rule is an ErrNoFaultRule, and nothing changes.
+func (s *Server) RemoveFault(index int) (FaultRule, error) {
+	r, _, err := s.removeFault(index, nil)
+	return r, err
+}
+
+// removeFault removes rule index if accept (when not nil) accepts it. It
+// returns the rule at index whether or not it was removed, and whether it
+// was; accept runs under the rules' lock.
+func (s *Server) removeFault(index int, accept func(FaultRule) bool) (FaultRule, bool, error) {
+	var seen FaultRule
+	n, found, removed := s.faults.Remove(index, func(r fault.Rule) bool {
+		seen = faultRuleOf(r)
+		return accept == nil || accept(seen)
+	})
+	if !found {
+		return FaultRule{}, false, noFaultRuleError{index, n}
+	}
+	return seen, removed, nil
+}
+
+// faultRuleOf is the FaultRule of a compiled rule.
+func faultRuleOf(r fault.Rule) FaultRule {
+	return FaultRule{Endpoint: r.Endpoint, Every: r.Every, Probability: r.Probability, Times: r.Times, Fault: faultOf(r.Action)}
 }
 
 // ClearFaults removes every fault rule; it is SetFaults().

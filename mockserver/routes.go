@@ -11,8 +11,8 @@ import (
 type Route struct {
 	Method string // "GET", "PUT", "POST" or "DELETE"
 	// Path is "/api/v2/query", "/_mock/journal", "/openapi.yaml"…; a path
-	// segment written {id} (as in "/_mock/jobs/{id}") stands for any
-	// non-empty segment.
+	// segment in braces (as in "/_mock/jobs/{id}" and
+	// "/_mock/faults/{index}") stands for any non-empty segment.
 	Path string
 }
 

@@ -75,7 +75,7 @@ func TestUIErrors(t *testing.T) {
 			`the inspector is at /_mock/ui (without the trailing slash)`, [2]string{"Location", "../ui"}},
 		{http.MethodGet, "/_mock/uix", http.StatusNotFound,
 			`there is no endpoint at "/_mock/uix": the mock's own endpoints are GET /_mock/health, GET /_mock/journal, DELETE /_mock/journal, GET /_mock/record, POST /_mock/reset, ` +
-				`GET /_mock/faults, PUT /_mock/faults, POST /_mock/faults, DELETE /_mock/faults, GET /_mock/jobs, GET /_mock/jobs/{id}, ` +
+				`GET /_mock/faults, PUT /_mock/faults, POST /_mock/faults, DELETE /_mock/faults, DELETE /_mock/faults/{index}, GET /_mock/jobs, GET /_mock/jobs/{id}, ` +
 				`POST /_mock/jobs/{id}, DELETE /_mock/jobs/{id}, GET /_mock/clock, POST /_mock/clock, GET /_mock/ui (the inspector page)`,
 			[2]string{}},
 	} {

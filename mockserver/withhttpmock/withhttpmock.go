@@ -36,7 +36,8 @@ func Responder(srv *mockserver.Server) httpmock.Responder {
 // trailing slash is ignored). It returns the registered routes as
 // "METHOD URL" strings, in the order of mockserver.Routes: the keys
 // httpmock.MockTransport.GetCallCountInfo counts calls under. A route with
-// an {id} segment (/_mock/jobs/{id}) is registered as an httpmock regexp,
+// a segment in braces (/_mock/jobs/{id}, /_mock/faults/{index}) is
+// registered as an httpmock regexp,
 // "=~^" and an expression matching any id. A request with
 // another method reaches httpmock's no-responder handling, not the server's
 // 405.
@@ -47,7 +48,8 @@ func Register(mt *httpmock.MockTransport, srv *mockserver.Server, baseURL string
 	registered := make([]string, 0, len(routes))
 	for _, r := range routes {
 		url := base + r.Path
-		if before, after, templated := strings.Cut(r.Path, "{id}"); templated {
+		if before, rest, templated := strings.Cut(r.Path, "{"); templated {
+			_, after, _ := strings.Cut(rest, "}")
 			// httpmock's regexp form, "=~" and an expression, for any id
 			url = "=~^" + regexp.QuoteMeta(base+before) + `[^/?]+` + regexp.QuoteMeta(after) + `(\?.*)?$`
 		}

@@ -28,6 +28,10 @@ func TestRegister(t *testing.T) {
 			want = append(want, r.Method+` =~^https://app\.runathena\.com/_mock/jobs/[^/?]+(\?.*)?$`)
 			continue
 		}
+		if r.Path == "/_mock/faults/{index}" {
+			want = append(want, r.Method+` =~^https://app\.runathena\.com/_mock/faults/[^/?]+(\?.*)?$`)
+			continue
+		}
 		want = append(want, r.Method+" https://app.runathena.com"+r.Path)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

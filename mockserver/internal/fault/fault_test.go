@@ -3,6 +3,7 @@ package fault
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -242,5 +243,63 @@ func TestAppendKeepsCountersAndStatusReportsThem(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, in.Status()); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestRemoveKeepsTheOthersCountersAndDraws(t *testing.T) {
+	t.Parallel()
+	rules := []Rule{
+		{Endpoint: "query", Times: 1, Action: Action{Status: 503}},
+		{Endpoint: "headlines", Action: Action{Drop: true}},
+		{Endpoint: "get-results", Probability: 0.5, Action: Action{Truncate: true}},
+	}
+	in, err := NewInjector(9, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The firings of the probability rule with nothing removed, as reference.
+	ref, err := NewInjector(9, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDraws := fired(ref, "get-results", false, 40)
+	for i := range wantDraws {
+		if wantDraws[i] == 2 {
+			wantDraws[i] = 1 // its place after the removal below
+		}
+	}
+	fired(in, "query", false, 3)
+	fired(in, "headlines", false, 2)
+
+	refused := 0
+	if n, found, removed := in.Remove(1, func(r Rule) bool { refused++; return r.Endpoint == "query" }); n != 3 || !found || removed || refused != 1 {
+		t.Fatalf("Remove(1) refused by accept = %d, %v, %v (accept ran %d times), want 3, true, false (once)", n, found, removed, refused)
+	}
+	for _, i := range []int{-1, 3} {
+		if n, found, removed := in.Remove(i, func(Rule) bool { t.Fatal("accept ran for an index out of range"); return true }); n != 3 || found || removed {
+			t.Fatalf("Remove(%d) = %d, %v, %v, want 3, false, false", i, n, found, removed)
+		}
+	}
+	if n, found, removed := in.Remove(1, nil); n != 3 || !found || !removed {
+		t.Fatalf("Remove(1) = %d, %v, %v, want 3, true, true", n, found, removed)
+	}
+	want := []RuleStatus{
+		{Rule: rules[0], Matched: 3, Applied: 1},
+		{Rule: rules[2]},
+	}
+	if diff := cmp.Diff(want, in.Status()); diff != "" {
+		t.Fatalf("after removing rule 1 (-want +got):\n%s", diff)
+	}
+	// The probability rule, now at place 1, fires on the same requests as
+	// before the removal.
+	if diff := cmp.Diff(wantDraws, fired(in, "get-results", false, 40)); diff != "" {
+		t.Errorf("probability firings after a removal (-want +got):\n%s", diff)
+	}
+	// An appended rule draws by a number of its own, not one of a rule in force.
+	if err := in.Append(Rule{Endpoint: "headlines", Probability: 0.5, Action: Action{Drop: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := in.draws; !slices.Equal(got, []uint64{0, 2, 3}) {
+		t.Errorf("draw numbers %v, want [0 2 3]", got)
 	}
 }

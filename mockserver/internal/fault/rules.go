@@ -3,6 +3,7 @@ package fault
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/newssearch/newssearch-go/internal/splitmix"
@@ -48,6 +49,12 @@ type Injector struct {
 	rules   []Rule
 	matched []uint64 // per rule: matching requests seen
 	applied []int    // per rule: times applied
+	// draws holds per rule the number its probability draws are keyed by:
+	// its place when it was set or appended, so that removing a rule does
+	// not change when the others fire. next is the number for the next
+	// appended rule.
+	draws []uint64
+	next  uint64
 }
 
 // NewInjector returns an injector for the rules, drawing probabilities from
@@ -73,6 +80,11 @@ func (in *Injector) Set(rules []Rule) error {
 	in.rules = append([]Rule(nil), rules...)
 	in.matched = make([]uint64, len(rules))
 	in.applied = make([]int, len(rules))
+	in.draws = make([]uint64, len(rules))
+	for i := range in.draws {
+		in.draws[i] = uint64(i)
+	}
+	in.next = uint64(len(rules))
 	return nil
 }
 
@@ -115,7 +127,7 @@ func (in *Injector) fires(i int, r Rule) bool {
 	case r.Every > 0:
 		return n%uint64(r.Every) == 0
 	case r.Probability > 0:
-		return unitFloat(in.seed, uint64(i), n) < r.Probability
+		return unitFloat(in.seed, in.draws[i], n) < r.Probability
 	}
 	return true
 }
@@ -140,7 +152,31 @@ func (in *Injector) Append(r Rule) error {
 	in.rules = append(in.rules, r)
 	in.matched = append(in.matched, 0)
 	in.applied = append(in.applied, 0)
+	in.draws = append(in.draws, in.next)
+	in.next++
 	return nil
+}
+
+// Remove deletes rule i, when accept (if not nil) accepts it, and keeps
+// the other rules with their counters and their probability draws. It
+// returns how many rules there were, whether i was one of them and whether
+// it was removed; accept runs under the injector's lock, so that a rule can
+// be removed only if it is still the one the caller saw.
+func (in *Injector) Remove(i int, accept func(Rule) bool) (n int, found, removed bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	n = len(in.rules)
+	if i < 0 || i >= n {
+		return n, false, false
+	}
+	if accept != nil && !accept(in.rules[i]) {
+		return n, true, false
+	}
+	in.rules = slices.Delete(in.rules, i, i+1)
+	in.matched = slices.Delete(in.matched, i, i+1)
+	in.applied = slices.Delete(in.applied, i, i+1)
+	in.draws = slices.Delete(in.draws, i, i+1)
+	return n, true, true
 }
 
 // RuleStatus is a rule with its counters.
