@@ -70,6 +70,12 @@ var adminRoutes = []adminRoute{
 	{adminPrefix + "jobs/{id}", http.MethodDelete, (*Server).adminExpireJob},
 	{adminPrefix + "clock", http.MethodGet, (*Server).adminClock},
 	{adminPrefix + "clock", http.MethodPost, (*Server).adminMoveClock},
+	{adminPrefix + "articles", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) { return s.articleCounts(0), nil }},
+	{adminPrefix + "articles", http.MethodPost, (*Server).adminAddArticles},
+	{adminPrefix + "articles", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) {
+		s.ResetArticles()
+		return s.articleCounts(0), nil
+	}},
 }
 
 // adminEndpoints lists the control endpoints for messages.
@@ -129,7 +135,11 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 			"%s does not accept %s: use %s", r.URL.Path, quoteShort(r.Method), strings.Join(allowed, " or ")))
 	default:
 		var aerr *apiError
-		if r.Method == http.MethodPost || r.Method == http.MethodPut {
+		switch {
+		case route.pattern == adminPrefix+"articles" && r.Method == http.MethodPost:
+			call.body, aerr = readBodyUpTo(w, r, s.maxArticlesBody,
+				"the articles are more than %d bytes: send them in several POST /_mock/articles calls")
+		case r.Method == http.MethodPost || r.Method == http.MethodPut:
 			call.body, aerr = readBody(w, r)
 		}
 		var v any
@@ -170,7 +180,7 @@ func (s *Server) adminHealth(*adminCall) (any, *apiError) {
 		Articles  int    `json:"articles"`
 		Jobs      int    `json:"jobs"`
 		DateShift int64  `json:"date_shift_seconds"`
-	}{"SUCCESS", s.corpus.Len(), s.jobs.Len(), int64(s.shift.Seconds())}, nil
+	}{"SUCCESS", s.Corpus().Len(), s.jobs.Len(), int64(s.shift.Seconds())}, nil
 }
 
 // journalParams are the query parameters GET /_mock/journal accepts.
@@ -679,4 +689,22 @@ func decodeStrict(body []byte, v any, example, fields string) *apiError {
 		return badRequest("the body is not valid: %v; send %s", err, example)
 	}
 	return nil
+}
+
+// articleCounts is the answer of the /_mock/articles endpoints; batch is
+// what a POST added (0 and left out otherwise).
+func (s *Server) articleCounts(batch int) any {
+	return struct {
+		State string `json:"state"`
+		ArticleCounts
+		Batch int `json:"added_now,omitempty"`
+	}{"SUCCESS", s.Articles(), batch}
+}
+
+func (s *Server) adminAddArticles(c *adminCall) (any, *apiError) {
+	n, err := s.AddArticles(bytes.NewReader(c.body))
+	if err != nil {
+		return nil, badRequest("%s", strings.TrimPrefix(err.Error(), "mockserver: AddArticles: "))
+	}
+	return s.articleCounts(n), nil
 }

@@ -319,9 +319,11 @@ func (s *Server) SetClock(t time.Time) (time.Time, error) {
 // ResetToStart returns the server to its start-up state, as POST
 // /_mock/reset does: Reset, and the fault rules given to WithFaults (those
 // set since by SetFaults, AddFault or ClearFaults are dropped) with fresh
-// counters, and a manual clock (WithManualClock) set back to its start.
+// counters, a manual clock (WithManualClock) set back to its start, and
+// the start-up corpus (ResetArticles).
 func (s *Server) ResetToStart() {
 	s.Reset()
+	s.ResetArticles()
 	_ = s.faults.Set(s.startFaults) // validated at New
 	s.resetClock()
 }

@@ -146,9 +146,9 @@ func encodeFragments(a *corpus.Article) *fragments {
 
 // appendArticle writes one search-result article: the cached fragments with
 // the shifted date, the score and, when asked for, the embedding spliced in.
-func (s *Server) appendArticle(b []byte, doc int32, score float64, embeddings bool) []byte {
-	f := s.corpus.fragmentsOf(doc)
-	a := &s.corpus.c.Articles[doc]
+func (s *Server) appendArticle(c *Corpus, b []byte, doc int32, score float64, embeddings bool) []byte {
+	f := c.fragmentsOf(doc)
+	a := &c.c.Articles[doc]
 	b = append(b, f.head...)
 	b = appendHTTPDate(b, a.Published.Add(s.shift))
 	b = append(b, `","score":`...)
@@ -156,7 +156,7 @@ func (s *Server) appendArticle(b []byte, doc int32, score float64, embeddings bo
 	b = append(b, f.tail...)
 	if embeddings {
 		b = append(b, `,"embeddings":`...)
-		b = append(b, s.corpus.embeddingOf(doc)...)
+		b = append(b, c.embeddingOf(doc)...)
 	}
 	return append(b, '}')
 }
@@ -210,8 +210,8 @@ func appendVector(b []byte, v []float32) []byte {
 }
 
 // headlineJSON encodes one headline article with its shifted date.
-func (s *Server) headlineJSON(doc int32) headlineArticle {
-	a := &s.corpus.c.Articles[doc]
+func (s *Server) headlineJSON(c *Corpus, doc int32) headlineArticle {
+	a := &c.c.Articles[doc]
 	return headlineArticle{
 		Category:      nullable(a.Category),
 		DatePublished: a.Published.Add(s.shift).UTC().Format(time.DateTime),

@@ -16,6 +16,7 @@ import (
 
 // jobQuery is what a job stores: its validated query, never its results.
 type jobQuery struct {
+	corpus     *Corpus // the corpus when the job was submitted: its results stay those of it
 	query      search.Query
 	embeddings bool
 	text       string // the query as submitted, for Jobs
@@ -26,9 +27,9 @@ type jobQuery struct {
 // the corpus's page cache when it has it. The query was validated
 // (key_phrases included), so Search cannot fail; should it ever, the
 // caller's expression is reported as bad input.
-func (s *Server) page(q search.Query, page int, embeddings bool) (*encodedPage, *apiError) {
-	p, err := s.corpus.page(q, pageOffset(page), PageSize, s.shift, embeddings, func(res search.Result) []byte {
-		return s.appendArticles(make([]byte, 0, 2<<10*len(res.Hits)), res.Hits, embeddings)
+func (s *Server) page(c *Corpus, q search.Query, page int, embeddings bool) (*encodedPage, *apiError) {
+	p, err := c.page(q, pageOffset(page), PageSize, s.shift, embeddings, func(res search.Result) []byte {
+		return s.appendArticles(c, make([]byte, 0, 2<<10*len(res.Hits)), res.Hits, embeddings)
 	})
 	if err != nil {
 		return nil, badRequest("%s", err.Error())
@@ -50,13 +51,13 @@ func pageOffset(page int) int {
 }
 
 // appendArticles writes the hits as a JSON array.
-func (s *Server) appendArticles(b []byte, hits []search.Hit, embeddings bool) []byte {
+func (s *Server) appendArticles(c *Corpus, b []byte, hits []search.Hit, embeddings bool) []byte {
 	b = append(b, '[')
 	for i, h := range hits {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = s.appendArticle(b, h.Doc, h.Score, embeddings)
+		b = s.appendArticle(c, b, h.Doc, h.Score, embeddings)
 	}
 	return append(b, ']')
 }
@@ -70,7 +71,7 @@ func (s *Server) serveQuery(_ *exchange, f fields) response {
 	if aerr != nil {
 		return s.errorResponse(aerr)
 	}
-	pg, aerr := s.page(p.query, p.page, p.embeddings)
+	pg, aerr := s.page(p.corpus, p.query, p.page, p.embeddings)
 	if aerr != nil {
 		return s.errorResponse(aerr)
 	}
@@ -99,7 +100,7 @@ func (s *Server) serveQueryAsync(x *exchange, f fields) response {
 		outcome = jobs.Stuck
 	}
 	text, _, _ := f.str("query") // validated by parseSearch
-	jq := jobQuery{query: p.query, embeddings: p.embeddings, text: text, body: journal.Redact(x.body, MaxJournalBody)}
+	jq := jobQuery{corpus: p.corpus, query: p.query, embeddings: p.embeddings, text: text, body: journal.Redact(x.body, MaxJournalBody)}
 	s.jobs.Submit(id, x.owner, jq, outcome, x.now)
 	x.entry.QueryID = id
 	buf := getBuf()
@@ -150,7 +151,7 @@ func (s *Server) serveGetResults(x *exchange, f fields) response {
 		*buf = append(b, '}')
 		return ok(buf)
 	}
-	pg, aerr := s.page(jq.query, page, jq.embeddings)
+	pg, aerr := s.page(jq.corpus, jq.query, page, jq.embeddings)
 	if aerr != nil {
 		putBuf(buf)
 		return s.errorResponse(aerr)
@@ -169,6 +170,7 @@ func (s *Server) serveGetResults(x *exchange, f fields) response {
 
 // headlineBody is an encoded headlines answer for one document range.
 type headlineBody struct {
+	c      *Corpus
 	lo, hi int
 	body   []byte
 }
@@ -190,10 +192,11 @@ func (s *Server) serveHeadlines(x *exchange, _ fields) response {
 		return ok(buf)
 	}
 	to := x.now.Add(-s.shift)
-	lo, hi := s.corpus.window(to.Add(-HeadlineWindow), to)
+	c := s.Corpus()
+	lo, hi := c.window(to.Add(-HeadlineWindow), to)
 	hb := s.headlines.Load()
-	if hb == nil || hb.lo != lo || hb.hi != hi {
-		hb = &headlineBody{lo: lo, hi: hi, body: s.encodeHeadlines(lo, hi)}
+	if hb == nil || hb.c != c || hb.lo != lo || hb.hi != hi {
+		hb = &headlineBody{c: c, lo: lo, hi: hi, body: s.encodeHeadlines(c, lo, hi)}
 		s.headlines.Store(hb)
 	}
 	buf := getBuf()
@@ -201,17 +204,17 @@ func (s *Server) serveHeadlines(x *exchange, _ fields) response {
 	return ok(buf)
 }
 
-func (s *Server) encodeHeadlines(lo, hi int) []byte {
+func (s *Server) encodeHeadlines(c *Corpus, lo, hi int) []byte {
 	out := struct {
 		Headlines []headlineCluster `json:"headlines"`
 		State     string            `json:"state"`
 	}{Headlines: []headlineCluster{}, State: "SUCCESS"}
 	if lo < hi {
-		clusters := s.corpus.headlineClusters(lo, hi)
-		for _, c := range clusters[:min(len(clusters), s.headlineClusters)] {
-			hc := headlineCluster{Topic: c.Topic, Count: c.Count, Articles: []headlineArticle{}}
-			for _, d := range c.Docs[:min(len(c.Docs), s.headlineArticles)] {
-				hc.Articles = append(hc.Articles, s.headlineJSON(d))
+		clusters := c.headlineClusters(lo, hi)
+		for _, cl := range clusters[:min(len(clusters), s.headlineClusters)] {
+			hc := headlineCluster{Topic: cl.Topic, Count: cl.Count, Articles: []headlineArticle{}}
+			for _, d := range cl.Docs[:min(len(cl.Docs), s.headlineArticles)] {
+				hc.Articles = append(hc.Articles, s.headlineJSON(c, d))
 			}
 			out.Headlines = append(out.Headlines, hc)
 		}

@@ -34,9 +34,9 @@ func keysOf(m map[string]json.RawMessage) []string {
 
 // byID indexes the corpus articles by id.
 func byID(s *Server) map[string]*corpus.Article {
-	m := make(map[string]*corpus.Article, s.corpus.Len())
-	for i := range s.corpus.c.Articles {
-		a := &s.corpus.c.Articles[i]
+	m := make(map[string]*corpus.Article, s.Corpus().Len())
+	for i := range s.Corpus().c.Articles {
+		a := &s.Corpus().c.Articles[i]
 		m[a.ID] = a
 	}
 	return m
@@ -47,18 +47,18 @@ func byID(s *Server) map[string]*corpus.Article {
 var titleWords sync.Map // *Corpus -> map[string]int
 
 func wordCounts(s *Server) map[string]int {
-	if m, ok := titleWords.Load(s.corpus); ok {
+	if m, ok := titleWords.Load(s.Corpus()); ok {
 		return m.(map[string]int)
 	}
 	counts := map[string]int{}
-	for _, a := range s.corpus.c.Articles {
+	for _, a := range s.Corpus().c.Articles {
 		for _, w := range strings.Fields(strings.ToLower(a.Title)) {
 			if len(w) >= 5 && strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
 				counts[w]++
 			}
 		}
 	}
-	titleWords.Store(s.corpus, counts)
+	titleWords.Store(s.Corpus(), counts)
 	return counts
 }
 
@@ -100,8 +100,8 @@ func TestQueryArticleShape(t *testing.T) {
 		if err := json.Unmarshal(r.Body, &raw); err != nil {
 			t.Fatal(err)
 		}
-		if raw.State != "SUCCESS" || raw.Results.TotalResults != s.corpus.Len() || len(raw.Results.Articles) != PageSize {
-			t.Fatalf("state %q, total %d (corpus %d), %d articles", raw.State, raw.Results.TotalResults, s.corpus.Len(), len(raw.Results.Articles))
+		if raw.State != "SUCCESS" || raw.Results.TotalResults != s.Corpus().Len() || len(raw.Results.Articles) != PageSize {
+			t.Fatalf("state %q, total %d (corpus %d), %d articles", raw.State, raw.Results.TotalResults, s.Corpus().Len(), len(raw.Results.Articles))
 		}
 		want := articleKeys
 		if embeddings {
@@ -172,13 +172,13 @@ func allPages(t *testing.T, total int, fetch func(page int) []wireArticle) []str
 
 func engineIDs(t *testing.T, s *Server, q search.Query) []string {
 	t.Helper()
-	res, err := s.index.Search(q, 0, s.corpus.Len())
+	res, err := s.Corpus().index().Search(q, 0, s.Corpus().Len())
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := make([]string, len(res.Hits))
 	for i, h := range res.Hits {
-		out[i] = s.corpus.c.Articles[h.Doc].ID
+		out[i] = s.Corpus().c.Articles[h.Doc].ID
 	}
 	return out
 }
@@ -250,7 +250,7 @@ func TestSortOrders(t *testing.T) {
 func TestFilters(t *testing.T) {
 	t.Parallel()
 	s := start(t)
-	c := s.corpus.c
+	c := s.Corpus().c
 	shift := s.DateShift()
 	mid := c.Articles[len(c.Articles)/2].Published.Add(shift) // in served time
 	day := mid.UTC().Format(time.DateOnly)
@@ -384,7 +384,7 @@ func TestTrafficRankKeepsAShareOfSites(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			s := start(t, tt.opts...)
-			c := s.corpus.c
+			c := s.Corpus().c
 			keep := topSites(c.Sites, tt.rank)
 			if len(keep) != tt.wantSites {
 				t.Fatalf("the test's own ranking keeps %d sites, want %d", len(keep), tt.wantSites)
@@ -413,7 +413,7 @@ func TestDateShift(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2030, 6, 1, 8, 30, 15, 999, time.UTC)
 	s := start(t, WithClock(func() time.Time { return at }))
-	newest := s.corpus.Newest()
+	newest := s.Corpus().Newest()
 	if want := at.Sub(newest).Truncate(time.Second); s.DateShift() != want {
 		t.Fatalf("DateShift %v, want %v", s.DateShift(), want)
 	}
@@ -534,7 +534,7 @@ func TestPageOffset(t *testing.T) {
 	}
 	s := start(t)
 	got := query(t, s, map[string]any{"query": "*", "page": maxPage})
-	if len(got.Results.Articles) != 0 || got.Results.TotalResults != len(s.corpus.c.Articles) {
-		t.Fatalf("page %d: %d articles of %d, want none of %d", maxPage, len(got.Results.Articles), got.Results.TotalResults, len(s.corpus.c.Articles))
+	if len(got.Results.Articles) != 0 || got.Results.TotalResults != len(s.Corpus().c.Articles) {
+		t.Fatalf("page %d: %d articles of %d, want none of %d", maxPage, len(got.Results.Articles), got.Results.TotalResults, len(s.Corpus().c.Articles))
 	}
 }

@@ -100,7 +100,7 @@ func TestBadInput(t *testing.T) {
 		{"embeddings as a string", "/api/v2/query", `{"api_key": "good-key", "query": "cars", "embeddings": "yes"}`, 400,
 			`field "embeddings" must be true or false, not a string: write e.g. "embeddings": true`},
 		{"unsupported language", "/api/v2/query", `{"api_key": "good-key", "query": "cars", "language": "Klingon"}`, 400,
-			`language "Klingon" is not supported: use all, or one of ` + s.corpus.langList + ` (code or English name, any case)`},
+			`language "Klingon" is not supported: use all, or one of ` + s.Corpus().langList + ` (code or English name, any case)`},
 		{"traffic_rank too high", "/api/v2/query", `{"api_key": "good-key", "query": "cars", "traffic_rank": 101}`, 400,
 			"traffic_rank 101 is out of range: use a whole number from 0 to 100 (95 keeps the top 5% of sites)"},
 		{"traffic_rank negative", "/api/v2/query", `{"api_key": "good-key", "query": "cars", "traffic_rank": -1}`, 400,

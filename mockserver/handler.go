@@ -197,15 +197,20 @@ func (s *Server) serveEndpoint(ep *endpoint, x *exchange) response {
 
 // readBody reads at most MaxBodyBytes of the body.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
+	return readBodyUpTo(w, r, MaxBodyBytes, "the request body is larger than 1 MiB (%d bytes): send only the documented fields")
+}
+
+// readBodyUpTo reads at most limit bytes of the body; a longer one is a 413
+// with tooBigMsg (a format taking limit).
+func readBodyUpTo(w http.ResponseWriter, r *http.Request, limit int64, tooBigMsg string) ([]byte, *apiError) {
 	if r.Body == nil {
 		return nil, nil
 	}
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		return nil, &apiError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(
-			"the request body is larger than 1 MiB (%d bytes): send only the documented fields", MaxBodyBytes)}
+		return nil, &apiError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(tooBigMsg, limit)}
 	case err != nil:
 		return nil, badRequest("the request body could not be read (%v): send the whole body with the request", err)
 	}

@@ -91,7 +91,7 @@ func TestResetAndAdminEndpoints(t *testing.T) {
 	first := post(t, s, "/api/v2/query-async", map[string]any{"query": "*"})
 	id := submit(t, s, map[string]any{"query": "*"})
 	health := call(t, s, http.MethodGet, "/_mock/health", "")
-	wantHealth := fmt.Sprintf(`{"state":"SUCCESS","articles":%d,"jobs":2,"date_shift_seconds":%d}`, s.corpus.Len(), int64(s.DateShift().Seconds()))
+	wantHealth := fmt.Sprintf(`{"state":"SUCCESS","articles":%d,"jobs":2,"date_shift_seconds":%d}`, s.Corpus().Len(), int64(s.DateShift().Seconds()))
 	if diff := cmp.Diff(wantHealth, string(health.Body)); diff != "" || health.Header.Get("X-Request-Id") != "mock-1" {
 		t.Fatalf("health, X-Request-Id %q (-want +got):\n%s", health.Header.Get("X-Request-Id"), diff)
 	}

@@ -79,6 +79,7 @@ type config struct {
 	jobTTL           time.Duration
 	maxJobs          int
 	journalSize      int
+	maxArticlesBody  int64
 	noListener       bool
 	addr             string
 	headlineClusters int
@@ -96,6 +97,7 @@ func defaultConfig() config {
 		jobTTL:           DefaultJobTTL,
 		maxJobs:          DefaultMaxJobs,
 		journalSize:      DefaultJournalSize,
+		maxArticlesBody:  DefaultMaxArticlesBody,
 		addr:             DefaultAddr,
 		headlineClusters: DefaultHeadlineClusters,
 		headlineArticles: DefaultHeadlineArticles,
@@ -253,6 +255,18 @@ func WithJournalSize(n int) Option {
 			return
 		}
 		c.journalSize = n
+	}
+}
+
+// WithMaxArticlesBody sets the largest body POST /_mock/articles accepts,
+// in bytes (DefaultMaxArticlesBody by default); a larger one is a 413.
+func WithMaxArticlesBody(n int64) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.fail("WithMaxArticlesBody(%d): pass a size in bytes of 1 or more", n)
+			return
+		}
+		c.maxArticlesBody = n
 	}
 }
 

@@ -94,7 +94,7 @@ func TestCustomCorpus(t *testing.T) {
 			t.Fatalf("loaded %d articles, newest %v", c.Len(), c.Newest())
 		}
 		a, b := start(t, WithCorpus(c)), start(t, WithCorpus(c))
-		if a.index != b.index || a.index != c.index() {
+		if a.Corpus() != c || b.Corpus() != c || a.Corpus().index() != b.Corpus().index() {
 			t.Fatal("two servers on one *Corpus built two indexes")
 		}
 		if got := query(t, a, map[string]any{"query": "*"}).Results.TotalResults; got != 60 {

@@ -22,7 +22,7 @@ func privateCorpus(t *testing.T, n int) *Corpus {
 // page cache, by emptying the cache of the server's corpus first.
 func uncached(t *testing.T, s *Server, path, body string, headers ...string) reply {
 	t.Helper()
-	s.corpus.results.reset()
+	s.Corpus().results.reset()
 	return call(t, s, http.MethodPost, path, body, headers...)
 }
 

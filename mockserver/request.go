@@ -266,6 +266,7 @@ func (f fields) date(name string, end bool) (time.Time, string, *apiError) {
 
 // searchParams is a validated search request.
 type searchParams struct {
+	corpus     *Corpus      // the corpus searched, read once per request
 	query      search.Query // dates in corpus time
 	page       int
 	embeddings bool
@@ -275,7 +276,7 @@ type searchParams struct {
 // or /api/v2/query-async (async true) body and maps them to a query in
 // corpus time.
 func (s *Server) parseSearch(f fields, async bool) (searchParams, *apiError) {
-	var p searchParams
+	p := searchParams{corpus: s.Corpus()}
 	q := &p.query
 	text, ok, err := f.str("query")
 	switch {
@@ -304,7 +305,7 @@ func (s *Server) parseSearch(f fields, async bool) (searchParams, *apiError) {
 	if p.embeddings, err = f.boolean("embeddings"); err != nil {
 		return p, err
 	}
-	if q.Language, err = s.parseLanguage(f); err != nil {
+	if q.Language, err = parseLanguage(p.corpus, f); err != nil {
 		return p, err
 	}
 	rank, _, err := f.integer("traffic_rank", 0, 100, "use a whole number from 0 to 100 (95 keeps the top 5% of sites)")
@@ -390,7 +391,7 @@ func (s *Server) parseDates(f fields, q *search.Query) *apiError {
 }
 
 // parseLanguage returns the ISO code asked for, or "" for all languages.
-func (s *Server) parseLanguage(f fields) (string, *apiError) {
+func parseLanguage(c *Corpus, f fields) (string, *apiError) {
 	lang, ok, err := f.str("language")
 	if err != nil || !ok {
 		return "", err
@@ -398,10 +399,10 @@ func (s *Server) parseLanguage(f fields) (string, *apiError) {
 	if v := strings.TrimSpace(lang); v == "" || strings.EqualFold(v, "all") {
 		return "", nil
 	}
-	code, ok := s.corpus.language(lang)
+	code, ok := c.language(lang)
 	if !ok {
 		return "", badRequest("language %s is not supported: use all, or one of %s (code or English name, any case)",
-			quoteShort(lang), s.corpus.langList)
+			quoteShort(lang), c.langList)
 	}
 	return code, nil
 }

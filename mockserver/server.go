@@ -17,7 +17,6 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 	"github.com/newssearch/newssearch-go/mockserver/internal/record"
-	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 
 	"github.com/newssearch/newssearch-go/internal/splitmix"
 )
@@ -62,13 +61,15 @@ const closeConnWait = 5 * time.Second
 //
 // Printing a Server shows its URL, never an API key.
 type Server struct {
-	corpus *Corpus
-	index  *search.Index
-	shift  time.Duration
-	clock  func() time.Time
-	manual *manualClock // nil unless WithManualClock
-	logger *slog.Logger
-	ids    idGen
+	start           *Corpus                // the corpus given at New
+	data            atomic.Pointer[Corpus] // the corpus searched now: start, or start plus AddArticles
+	addMu           sync.Mutex             // serialises AddArticles and ResetArticles
+	maxArticlesBody int64                  // WithMaxArticlesBody
+	shift           time.Duration
+	clock           func() time.Time
+	manual          *manualClock // nil unless WithManualClock
+	logger          *slog.Logger
+	ids             idGen
 
 	apiKey    string     // the key Client uses
 	keyHashes [][32]byte // accepted keys; nil = any non-empty key
@@ -143,8 +144,7 @@ func Start(opts ...Option) (*Server, error) {
 		c = DefaultCorpus()
 	}
 	s := &Server{
-		corpus:           c,
-		index:            c.index(),
+		start:            c,
 		clock:            cfg.clock,
 		manual:           cfg.manual,
 		startFaults:      rules,
@@ -156,9 +156,12 @@ func Start(opts ...Option) (*Server, error) {
 		maxJobs:          cfg.maxJobs,
 		journal:          newJournal(cfg.journalSize),
 		journalOn:        cfg.journalSize > 0,
+		maxArticlesBody:  cfg.maxArticlesBody,
 		headlineClusters: cfg.headlineClusters,
 		headlineArticles: cfg.headlineArticles,
 	}
+	c.index() // built now, not by the first search
+	s.data.Store(c)
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}
@@ -265,8 +268,9 @@ func (s *Server) APIKey() string { return s.apiKey }
 // answers have it added.
 func (s *Server) DateShift() time.Duration { return s.shift }
 
-// Corpus returns the corpus the server searches.
-func (s *Server) Corpus() *Corpus { return s.corpus }
+// Corpus returns the corpus the server searches now: the one it started
+// with, plus the articles AddArticles added since.
+func (s *Server) Corpus() *Corpus { return s.data.Load() }
 
 // ClientOptions returns the options Client passes to newssearch.NewClient:
 // WithoutEnvironment, WithBaseURL(URL), WithAPIKey(APIKey),

@@ -139,11 +139,23 @@ func toWire(a *Article) *wireArticle {
 // "WWW.www.Example.com" loads as "example.com". Loaded articles
 // have Story -1. Lines are decoded in parallel, a batch at a time.
 func LoadJSONL(r io.Reader) (*Corpus, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
 	l := loader{ids: map[string]int{}, traffic: map[string]siteTraffic{}, embedLine: -1}
-	next := 1
+	if err := l.load(jsonlBatches(r), "corpus line %d: %w"); err != nil {
+		return nil, err
+	}
+	if len(l.articles) == 0 {
+		return nil, errors.New("corpus: the input holds no articles; write one JSON object per line")
+	}
+	l.setTraffic(nil)
+	return newCorpus(l.articles), nil
+}
+
+// load decodes the batches next returns (in parallel within a batch) and
+// accepts their articles in order. The first bad article's error is
+// wrapped by format with its number ("corpus line %d: %w").
+func (l *loader) load(next func() ([]numberedLine, error), format string) error {
 	for {
-		batch, stop := readBatch(br, &next)
+		batch, stop := next()
 		parsed := make([]parsedLine, len(batch))
 		parallel(len(batch), func(i int) {
 			p := &parsed[i]
@@ -151,28 +163,38 @@ func LoadJSONL(r io.Reader) (*Corpus, error) {
 		})
 		for i := range parsed {
 			if err := l.accept(batch[i].number, &parsed[i]); err != nil {
-				return nil, fmt.Errorf("corpus line %d: %w", batch[i].number, err)
+				return fmt.Errorf(format, batch[i].number, err)
 			}
 		}
 		if stop == io.EOF {
-			break
+			return nil
 		}
 		if stop != nil {
-			return nil, stop
+			return stop
 		}
 	}
-	if len(l.articles) == 0 {
-		return nil, errors.New("corpus: the input holds no articles; write one JSON object per line")
-	}
+}
+
+// jsonlBatches returns the batch reader of JSON Lines input.
+func jsonlBatches(r io.Reader) func() ([]numberedLine, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	next := 1
+	return func() ([]numberedLine, error) { return readBatch(br, &next) }
+}
+
+// setTraffic gives every article its site's traffic: the one known for the
+// site (known, may be nil), else the one a line gave, else defaultTraffic.
+func (l *loader) setTraffic(known map[string]int) {
 	for i := range l.articles {
 		a := &l.articles[i]
-		if t, ok := l.traffic[a.Site]; ok {
+		if t, ok := known[a.Site]; ok {
+			a.Traffic = t
+		} else if t, ok := l.traffic[a.Site]; ok {
 			a.Traffic = t.value
 		} else {
 			a.Traffic = defaultTraffic
 		}
 	}
-	return newCorpus(l.articles), nil
 }
 
 // batchLines is the number of lines LoadJSONL decodes at a time.
@@ -282,6 +304,26 @@ type loader struct {
 	embedLine int                    // line of the first embedding, -1 before one
 	embedLen  int
 	discard   bool // keep no articles (Checker)
+
+	// The corpus articles are added to (Corpus.Add); nil otherwise.
+	base  *baseFacts
+	array bool // the input is a JSON array: articles are numbered items, not lines
+}
+
+// name names article n of the input: "line 3", or "array item 3".
+func (l *loader) name(n int) string {
+	if l.array {
+		return fmt.Sprintf("array item %d", n)
+	}
+	return fmt.Sprintf("line %d", n)
+}
+
+// where says where article n of the input is: "on line 3", "in array item 3".
+func (l *loader) where(n int) string {
+	if l.array {
+		return "in " + l.name(n)
+	}
+	return "on " + l.name(n)
 }
 
 // accept runs the checks across lines on a parsed line and keeps its
@@ -292,11 +334,14 @@ func (l *loader) accept(line int, p *parsedLine) error {
 	}
 	a := &p.article
 	if first, dup := l.ids[a.ID]; dup {
-		return fmt.Errorf("duplicate _id %q (first used on line %d); give every article its own _id", a.ID, first)
+		return fmt.Errorf("duplicate _id %q (first used %s); give every article its own _id", a.ID, l.where(first))
+	}
+	if err := l.base.check(a, p.traffic); err != nil {
+		return err
 	}
 	if t := p.traffic; t != nil {
 		if prev, ok := l.traffic[a.Site]; ok && prev.value != *t {
-			return fmt.Errorf("traffic %d for site %q differs from %d on line %d; give every article of a site the same traffic", *t, a.Site, prev.value, prev.line)
+			return fmt.Errorf("traffic %d for site %q differs from %d %s; give every article of a site the same traffic", *t, a.Site, prev.value, l.where(prev.line))
 		} else if !ok {
 			l.traffic[a.Site] = siteTraffic{*t, line}
 		}
@@ -305,7 +350,7 @@ func (l *loader) accept(line int, p *parsedLine) error {
 		if l.embedLine < 0 {
 			l.embedLine, l.embedLen = line, len(a.Embedding)
 		} else if len(a.Embedding) != l.embedLen {
-			return fmt.Errorf("embeddings has %d values but line %d has %d; give every article vectors of the same length", len(a.Embedding), l.embedLine, l.embedLen)
+			return fmt.Errorf("embeddings has %d values but %s has %d; give every article vectors of the same length", len(a.Embedding), l.name(l.embedLine), l.embedLen)
 		}
 	}
 	l.ids[a.ID] = line
