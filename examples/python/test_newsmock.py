@@ -172,6 +172,34 @@ class ControlAPITest(unittest.TestCase):
         bad = self.mock.control("POST", "/_mock/clock", {"advance": "soon"}, expect=400)
         self.assertEqual(bad["message"], 'advance "soon" is not a duration: write e.g. "90s", "2h" or "1h30m"')
 
+    def test_serve_these_40_articles(self):
+        start = self.mock.control("GET", "/_mock/articles")
+        self.assertEqual(start["added_articles"], 0)
+        lines = "".join(json.dumps({
+            "_id": f"feed{n:020x}",
+            "title": f"Quarterly axolotl census, region {n}",
+            "url": f"https://axolotl.example/census/{n}",
+            "site": "axolotl.example",
+            "datePublished": f"2026-01-15 {n // 4:02d}:{n % 4 * 15:02d}:00",
+            "language": "en",
+        }) + "\n" for n in range(40))
+        added = self.mock.control("POST", "/_mock/articles", lines)
+        self.assertEqual((added["added_now"], added["added_articles"], added["articles"]),
+                         (40, 40, start["start_articles"] + 40))
+        total, articles = self.client.search_all("axolotl census", sort_order="Date Published")
+        self.assertEqual(total, 40)
+        self.assertEqual(len(articles), 40)
+        self.assertEqual(articles[0]["datePublished"], "Thu, 15 Jan 2026 09:45:00 GMT")  # newest first, as posted
+        # A bad batch is refused whole, naming the line; nothing changes.
+        bad = lines.replace("feed", "beef", 1)  # line 1 is new, line 2 is already served
+        answer = self.mock.control("POST", "/_mock/articles", bad, expect=400)
+        self.assertEqual(answer["message"], 'line 2: _id "feed00000000000000000001" is already in the corpus; '
+                         "give every article its own _id (DELETE /_mock/articles returns to the start-up corpus)")
+        self.assertEqual(self.mock.control("GET", "/_mock/articles")["added_articles"], 40)
+        # DELETE returns to the start-up corpus.
+        self.assertEqual(self.mock.control("DELETE", "/_mock/articles")["added_articles"], 0)
+        self.assertEqual(self.client.search_all("axolotl census")[0], 0)
+
     def test_reset_restores_the_start(self):
         self.mock.control("POST", "/_mock/faults", "endpoint=headlines;status=500")
         self.mock.control("POST", "/_mock/clock", {"advance": "5h"})

@@ -278,6 +278,20 @@ func controlCases() []rawCase {
 		{name: "manual clock bad duration", server: "manual", method: post, path: "/_mock/clock", status: 400, docValid: true, body: `{"advance": "soon"}`},
 		{name: "manual clock over 1 MiB", server: "manual", method: post, path: "/_mock/clock", status: 413, docValid: true,
 			body: `{"advance": "` + strings.Repeat("1", mockserver.MaxBodyBytes) + `h"}`},
+		{name: "articles count", method: get, path: "/_mock/articles", status: 200, docValid: true},
+		{name: "articles add array", method: post, path: "/_mock/articles", status: 200, docValid: true,
+			body: `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b2c", "title": "Harbour bridge reopens", "url": "https://example.org/news/1", "site": "example.org", "datePublished": "2026-01-15 09:30:00"}]`},
+		{name: "articles add JSON Lines", method: post, path: "/_mock/articles", status: 200, docValid: true,
+			header: map[string]string{"Content-Type": "application/x-ndjson"},
+			body:   `{"_id": "6a1c0a9e3b2d4c6e8f7a1b2d", "title": "Harbour bridge", "url": "https://example.org/news/2", "site": "example.org", "datePublished": "2026-01-15"}` + "\n"},
+		{name: "articles add an id the corpus has", method: post, path: "/_mock/articles", status: 400, docValid: true,
+			body: `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b2c", "title": "Again", "url": "https://example.org/news/3", "site": "example.org", "datePublished": "2026-01-15"}]`},
+		{name: "articles add without a title", method: post, path: "/_mock/articles", status: 400,
+			body: `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b2e", "url": "https://example.org/news/4", "site": "example.org", "datePublished": "2026-01-15"}]`},
+		{name: "articles add too big", server: "small", method: post, path: "/_mock/articles", status: 413, docValid: true,
+			body: `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b2f", "title": "` + strings.Repeat("a", 2048) + `", "url": "https://example.org/news/5", "site": "example.org", "datePublished": "2026-01-15"}]`},
+		{name: "articles wrong method", method: put, path: "/_mock/articles", status: 405},
+		{name: "articles reset", method: del, path: "/_mock/articles", status: 200, docValid: true},
 		{name: "journal filtered", method: get, path: "/_mock/journal?path=query-async&status=200&since=1&limit=2", status: 200, docValid: true},
 		{name: "journal count", method: get, path: "/_mock/journal?count=true&path=/api/v2/query", status: 200, docValid: true},
 		{name: "journal bad status", method: get, path: "/_mock/journal?status=abc", status: 400},
@@ -293,6 +307,7 @@ func testMockResponses(t *testing.T, c *contract) *checker {
 		"":        newMock(t, mockserver.WithAPIKeys(contractKey, otherKey)),
 		"limited": newMock(t, mockserver.WithRateLimit(1, 1)),
 		"manual":  newMock(t, mockserver.WithManualClock(contractNow)),
+		"small":   newMock(t, mockserver.WithMaxArticlesBody(1024)),
 	}
 	checkers := map[string]*checker{}
 	for name, srv := range servers {
