@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/newssearch/newssearch-go/internal/jsonscan"
+	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
 // Decoding strategy. Responses are decoded in one json.Unmarshal into wire
@@ -71,7 +72,7 @@ func (o *optInt) UnmarshalJSON(b []byte) error {
 	}
 	v, err := strconv.Atoi(string(b))
 	if err != nil {
-		return &json.UnmarshalTypeError{Value: jsonType(b), Type: reflect.TypeFor[int]()}
+		return &json.UnmarshalTypeError{Value: textutil.JSONType(b), Type: reflect.TypeFor[int]()}
 	}
 	*o = optInt{v: v, set: true}
 	return nil
@@ -390,7 +391,7 @@ func (a *Article) UnmarshalJSON(b []byte) error {
 		return errors.New("newssearch: article is not a JSON object: got invalid JSON")
 	}
 	if i := jsonscan.SkipSpace(b, 0); b[i] != '{' {
-		return fmt.Errorf("newssearch: article is not a JSON object: got %s", jsonKind(b[i:]))
+		return fmt.Errorf("newssearch: article is not a JSON object: got %s", textutil.JSONKind(b[i:]))
 	}
 	return decodeArticleTolerant(b, a)
 }
@@ -491,7 +492,7 @@ func decodeEnvelopeTolerant(data []byte, out *envelope) error {
 				return nil
 			}
 			if val[0] != '{' {
-				return fmt.Errorf(`"results" is not an object: got %s`, jsonKind(val))
+				return fmt.Errorf(`"results" is not an object: got %s`, textutil.JSONKind(val))
 			}
 			return eachNamedMember(val, func(key, val []byte) error {
 				inner.member(key, val)
@@ -534,13 +535,13 @@ func decodeEnvelopeTolerant(data []byte, out *envelope) error {
 		return err
 	}
 	if articles[0] != '[' {
-		return fmt.Errorf(`"articles" is not an array: got %s`, jsonKind(articles))
+		return fmt.Errorf(`"articles" is not an array: got %s`, textutil.JSONKind(articles))
 	}
 	out.Articles = make([]Article, 0, PageSize)
 	return eachElement(articles, func(i int, elem []byte) error {
 		out.Articles = append(out.Articles, Article{})
 		if elem[0] != '{' && !bytes.Equal(elem, nullJSON) {
-			return fmt.Errorf("article %d is not an object: got %s", i, jsonKind(elem))
+			return fmt.Errorf("article %d is not an object: got %s", i, textutil.JSONKind(elem))
 		}
 		return decodeArticleTolerant(elem, &out.Articles[i])
 	})
@@ -548,44 +549,6 @@ func decodeEnvelopeTolerant(data []byte, out *envelope) error {
 
 // isSet reports whether a raw member was present and not null.
 func isSet(raw []byte) bool { return len(raw) > 0 && !bytes.Equal(raw, nullJSON) }
-
-// jsonType names the JSON type of the JSON value raw from its first byte:
-// string, object, array, boolean, null or number ("invalid JSON" when raw
-// cannot start a value). Error messages name the type and never quote the
-// value: a service may echo anything there, the API key included.
-func jsonType(raw []byte) string {
-	if len(raw) == 0 {
-		return "invalid JSON"
-	}
-	switch c := raw[0]; {
-	case c == '"':
-		return "string"
-	case c == '{':
-		return "object"
-	case c == '[':
-		return "array"
-	case c == 't' || c == 'f':
-		return "boolean"
-	case c == 'n':
-		return "null"
-	case c == '-' || '0' <= c && c <= '9':
-		return "number"
-	}
-	return "invalid JSON"
-}
-
-// jsonKind is jsonType with an article, for messages: "a string", "an
-// object", "null".
-func jsonKind(raw []byte) string {
-	switch t := jsonType(raw); t {
-	case "null", "invalid JSON":
-		return t
-	case "object", "array":
-		return "an " + t
-	default:
-		return "a " + t
-	}
-}
 
 // looseString decodes an optional string member; another scalar is kept as
 // its JSON text.
@@ -597,7 +560,7 @@ func looseString(raw []byte, name string) (string, error) {
 	case '"':
 		return unquote(raw)
 	case '{', '[':
-		return "", fmt.Errorf("%q is not a string: got %s", name, jsonKind(raw))
+		return "", fmt.Errorf("%q is not a string: got %s", name, textutil.JSONKind(raw))
 	}
 	return string(raw), nil
 }
@@ -623,7 +586,7 @@ func looseInt(raw []byte, name string) (int, error) {
 	if err == nil && f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
 		return int(f), nil
 	}
-	kind := jsonKind(raw)
+	kind := textutil.JSONKind(raw)
 	switch {
 	case kind == "a string":
 		kind = "a string not holding an integer"

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
 func TestDecodeSearchEnvelopes(t *testing.T) {
@@ -285,12 +287,12 @@ func TestJSONKind(t *testing.T) {
 	t.Parallel()
 	got := map[string]string{}
 	for _, in := range []string{`"k"`, `{}`, `[]`, `true`, `false`, `null`, `-1`, `0.5`, ``, `x`} {
-		got[in] = jsonKind([]byte(in))
+		got[in] = textutil.JSONKind([]byte(in))
 	}
 	want := map[string]string{`"k"`: "a string", `{}`: "an object", `[]`: "an array", `true`: "a boolean",
-		`false`: "a boolean", `null`: "null", `-1`: "a number", `0.5`: "a number", ``: "invalid JSON", `x`: "invalid JSON"}
+		`false`: "a boolean", `null`: "null", `-1`: "a number", `0.5`: "a number", ``: "nothing", `x`: "invalid JSON"}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("jsonKind mismatch (-want +got):\n%s", diff)
+		t.Errorf("textutil.JSONKind mismatch (-want +got):\n%s", diff)
 	}
 	var o optInt
 	err := json.Unmarshal([]byte(`"secret"`), &o)

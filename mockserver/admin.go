@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/newssearch/newssearch-go/api"
+	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
 // OpenAPIPath is where the server answers GET (and HEAD) with the service's
@@ -435,7 +436,7 @@ func parseFaultRule(i int, raw []byte) (FaultRule, error) {
 	case len(raw) > 0 && raw[0] == '{':
 		return parseFaultRuleObject(i, raw)
 	case len(raw) > 0 && (raw[0] == '[' || raw[0] == 'n' || raw[0] == 't' || raw[0] == 'f' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9'):
-		return FaultRule{}, fmt.Errorf(`fault rule %d is %s: write a rule as an object such as {"endpoint": "query", "fault": {"status": 503}} or a string such as "endpoint=query;status=503"`, i, kindOf(raw))
+		return FaultRule{}, fmt.Errorf(`fault rule %d is %s: write a rule as an object such as {"endpoint": "query", "fault": {"status": 503}} or a string such as "endpoint=query;status=503"`, i, textutil.JSONKind(raw))
 	}
 	r, err := ParseFaultRule(string(raw))
 	if err != nil {
@@ -490,7 +491,7 @@ func parseFaultJSON(raw json.RawMessage) (Fault, error) {
 	}
 	var m map[string]json.RawMessage
 	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
-		return Fault{}, fmt.Errorf(` must be an object such as {"status": 503} or a string such as "status=503", not %s`, kindOf(raw))
+		return Fault{}, fmt.Errorf(` must be an object such as {"status": 503} or a string such as "status=503", not %s`, textutil.JSONKind(raw))
 	}
 	var f Fault
 	for _, name := range slices.Sorted(maps.Keys(m)) {
@@ -538,7 +539,7 @@ func parseFaultJSON(raw json.RawMessage) (Fault, error) {
 // decodeField decodes a JSON value into p, or says what it must be.
 func decodeField[T any](raw json.RawMessage, p *T, want string) error {
 	if err := json.Unmarshal(raw, p); err != nil {
-		return fmt.Errorf(" must be %s, not %s", want, kindOf(bytes.TrimSpace(raw)))
+		return fmt.Errorf(" must be %s, not %s", want, textutil.JSONKind(bytes.TrimSpace(raw)))
 	}
 	return nil
 }

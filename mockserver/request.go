@@ -64,7 +64,7 @@ func parseBody(body []byte, example string) (fields, *apiError) {
 	if trimmed[0] != '{' && json.Valid(trimmed) {
 		// Only a valid JSON value has a kind to name; anything else
 		// ("hello", a form, HTML, "nul") is reported as invalid JSON below.
-		return fields{}, badRequest("the request body must be a JSON object, not %s: send a JSON object such as %s", kindOf(trimmed), example)
+		return fields{}, badRequest("the request body must be a JSON object, not %s: send a JSON object such as %s", textutil.JSONKind(trimmed), example)
 	}
 	if !json.Valid(body) {
 		err := json.Unmarshal(body, &struct{}{}) // only to learn where the syntax breaks
@@ -97,28 +97,8 @@ func position(body []byte, i int64) string {
 	return fmt.Sprintf("at line %d, column %d", line, utf8.RuneCount(before[lineStart:])+1)
 }
 
-// kindOf names the JSON type of a raw value for messages.
-func kindOf(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
 func typeError(name, want string, raw []byte) *apiError {
-	return badRequest("field %q must be %s, not %s: write e.g. %s", name, want, kindOf(raw), examples[name])
+	return badRequest("field %q must be %s, not %s: write e.g. %s", name, want, textutil.JSONKind(raw), examples[name])
 }
 
 // raw returns a member's value, or nil when it is absent or null.
@@ -173,7 +153,7 @@ func (f fields) integer(name string, lo, hi int64, rangeHint string) (n int64, o
 	if r == nil {
 		return 0, false, nil
 	}
-	if kindOf(r) != "a number" {
+	if textutil.JSONType(r) != "number" {
 		return 0, false, typeError(name, "a whole number", r)
 	}
 	n, perr := strconv.ParseInt(string(r), 10, 64)
@@ -358,7 +338,7 @@ func (f fields) sites() ([]string, *apiError) {
 	for i, it := range items {
 		var site string
 		if it[0] != '"' || json.Unmarshal(it, &site) != nil {
-			return nil, badRequest("sites[%d] must be a string, not %s: write e.g. %s", i, kindOf(it), examples["sites"])
+			return nil, badRequest("sites[%d] must be a string, not %s: write e.g. %s", i, textutil.JSONKind(it), examples["sites"])
 		}
 		if strings.TrimSpace(site) == "" {
 			return nil, badRequest("sites[%d] is blank: give site domains, e.g. %s", i, examples["sites"])

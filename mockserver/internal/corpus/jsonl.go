@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 	"unicode"
+
+	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
 // MaxLineBytes is the longest line LoadJSONL accepts.
@@ -439,25 +441,9 @@ func jsonError(err error) error {
 	case errors.As(err, &syntax):
 		return fmt.Errorf("invalid JSON at byte %d; write each article as one JSON object on its own line", syntax.Offset)
 	case errors.As(err, &typ):
-		return fmt.Errorf("field %q must be %s, not a JSON %s; fix the value's type", typ.Field, jsonKind(typ.Type.Kind().String()), typ.Value)
+		return fmt.Errorf("field %q must be %s, not a JSON %s; fix the value's type", typ.Field, textutil.JSONKindOf(typ.Type.Kind()), typ.Value)
 	default:
 		return fmt.Errorf("invalid JSON (%v); write each article as one JSON object on its own line", err)
-	}
-}
-
-// jsonKind names the JSON type that decodes into a Go kind.
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "int", "int64":
-		return "an integer"
-	case "float32", "float64":
-		return "a number"
-	case "slice":
-		return "an array"
-	default:
-		return "an object"
 	}
 }
 

@@ -98,27 +98,6 @@ func str(v []byte) (s string, ok bool) {
 	return s, json.Unmarshal(v, &s) == nil
 }
 
-// kind names the JSON type of a value.
-func kind(v []byte) string {
-	if len(v) == 0 {
-		return "nothing"
-	}
-	switch v[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	default:
-		return "number"
-	}
-}
-
 // object joins members into a JSON object.
 func object(ms [][]byte) []byte {
 	var b bytes.Buffer

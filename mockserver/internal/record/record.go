@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/newssearch/newssearch-go/internal/textutil"
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 )
@@ -125,7 +126,7 @@ func headlineAnswer(line []byte) ([]byte, error) {
 		return nil, fmt.Errorf("is not valid JSON; write each headline answer as one JSON object on its own line")
 	}
 	ans := get(members(line), "answer")
-	if kind(ans) != "object" || kind(get(members(ans), "headlines")) != "array" {
+	if textutil.JSONType(ans) != "object" || textutil.JSONType(get(members(ans), "headlines")) != "array" {
 		return nil, fmt.Errorf(`has no "answer" object with a "headlines" array; write lines such as {"recorded_at": "2025-01-19T01:04:00Z", "answer": {"headlines": [...], "state": "SUCCESS"}}`)
 	}
 	return ans, nil
@@ -173,7 +174,7 @@ func (r *Recorder) Answer(endpoint, key string, body []byte) error {
 	case "query", "get-results":
 		arts := get(env, "articles")
 		r.countFields(endpoint, "", env)
-		if res := get(env, "results"); kind(res) == "object" {
+		if res := get(env, "results"); textutil.JSONType(res) == "object" {
 			rm := members(res)
 			r.countFields(endpoint, "results.", rm)
 			if a := get(rm, "articles"); a != nil {
@@ -247,7 +248,7 @@ func (r *Recorder) undo(b *batch) {
 // page: the names the service gives its result counts.
 func (r *Recorder) countFields(endpoint, prefix string, ms []member) {
 	for _, m := range ms {
-		if m.name != "page" && kind(m.value) == "number" {
+		if m.name != "page" && textutil.JSONType(m.value) == "number" {
 			r.counts[[2]string{endpoint, prefix + m.name}]++
 		}
 	}
@@ -261,7 +262,7 @@ func (r *Recorder) observe(where string, modeled map[string]bool, ms []member) {
 		}
 		if m.name == "datePublished" {
 			s, ok := str(m.value)
-			format := "JSON " + kind(m.value)
+			format := "JSON " + textutil.JSONType(m.value)
 			if ok {
 				format = dateFormat(s)
 			}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
 // LastHeadlines reads a headlines file (one {"recorded_at", "answer"} object
@@ -35,12 +37,12 @@ func ShiftHeadlines(answer []byte, shift time.Duration) []byte {
 		return bytes.Clone(answer)
 	}
 	return rebuildObject(answer, func(name string, v []byte) []byte {
-		if name != "headlines" || kind(v) != "array" {
+		if name != "headlines" || textutil.JSONType(v) != "array" {
 			return v
 		}
 		return rebuildArray(v, func(cluster []byte) []byte {
 			return rebuildObject(cluster, func(name string, v []byte) []byte {
-				if name != "articles" || kind(v) != "array" {
+				if name != "articles" || textutil.JSONType(v) != "array" {
 					return v
 				}
 				return rebuildArray(v, func(art []byte) []byte {
@@ -74,7 +76,7 @@ func shiftDate(v []byte, shift time.Duration) []byte {
 // rebuildObject rewrites each member value of a JSON object with fn; a
 // value that is not an object is returned as it is.
 func rebuildObject(obj []byte, fn func(name string, v []byte) []byte) []byte {
-	if kind(obj) != "object" {
+	if textutil.JSONType(obj) != "object" {
 		return obj
 	}
 	ms := members(obj)
