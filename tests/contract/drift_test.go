@@ -240,17 +240,17 @@ type envelope struct {
 }
 
 var envelopes = []envelope{
-	{reflect.TypeFor[newssearch.SearchResponse](), "SearchResponse", map[string][]string{
+	{reflect.TypeFor[newssearch.SearchResponse](), "SearchAnswer", map[string][]string{
 		"TotalResults": {"totalResults", "totalArticles"}, "Articles": {"articles"}, "State": {"state"},
 	}, []string{"results"}, nil},
-	{reflect.TypeFor[newssearch.QueryJob](), "SubmitQueryResponse", map[string][]string{
+	{reflect.TypeFor[newssearch.QueryJob](), "SubmitQueryAnswer", map[string][]string{
 		"QueryID": {"query_id"}, "State": {"state"},
 	}, nil, nil},
-	{reflect.TypeFor[newssearch.ResultsPage](), "GetResultsResponse", map[string][]string{
+	{reflect.TypeFor[newssearch.ResultsPage](), "GetResultsAnswer", map[string][]string{
 		"QueryID": {"query_id"}, "Page": {"page"}, "TotalResults": {"totalResults", "totalArticles"},
 		"Articles": {"articles"}, "State": {"state"}, "Message": {"message"},
 	}, nil, []string{"QueryID", "Page"}},
-	{reflect.TypeFor[newssearch.HeadlinesResponse](), "HeadlinesResponse", map[string][]string{
+	{reflect.TypeFor[newssearch.HeadlinesResponse](), "HeadlinesAnswer", map[string][]string{
 		"Headlines": {"headlines"}, "State": {"state"},
 	}, nil, nil},
 }
@@ -315,24 +315,24 @@ func TestDriftEnvelopes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Search: %v", err)
 	}
-	compare(search, "SearchResponse")
+	compare(search, "SearchAnswer")
 	job, err := client.SubmitQuery(ctx, newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "million"}})
 	if err != nil {
 		t.Fatalf("SubmitQuery: %v", err)
 	}
-	compare(job, "SubmitQueryResponse")
+	compare(job, "SubmitQueryAnswer")
 	for _, page := range []int{1, 1, 2} { // pending, then done
 		res, err := client.GetResults(ctx, job.QueryID, page)
 		if err != nil {
 			t.Fatalf("GetResults: %v", err)
 		}
-		compare(res, "GetResultsResponse")
+		compare(res, "GetResultsAnswer")
 	}
 	heads, err := client.Headlines(ctx)
 	if err != nil {
 		t.Fatalf("Headlines: %v", err)
 	}
-	compare(heads, "HeadlinesResponse")
+	compare(heads, "HeadlinesAnswer")
 }
 
 var sortStrings = cmp.Transformer("sort", func(in []string) []string { return slices.Sorted(slices.Values(in)) })
