@@ -299,6 +299,346 @@
     }).then(function () { btn.disabled = false; });
   });
 
+  // ---------------------------------------------------------------- jobs
+
+  // The jobs list is read only while the Jobs tab is shown: reading it
+  // consults the server clock, which a test's clock may count.
+  var jobsState = { list: [], text: null, selected: null };
+
+  function refreshJobs() {
+    if (current !== 'jobs') return;
+    return request('GET', 'jobs').then(function (res) {
+      if (!res.ok || !res.body) throw new Error('GET /_mock/jobs answered ' + statusLabel(res.status) + ': ' + messageOf(res));
+      if (res.text === jobsState.text) return;
+      jobsState.text = res.text;
+      jobsState.list = (res.body.jobs || []).slice().reverse(); // newest first
+      renderJobs();
+    });
+  }
+  var jobsLoop = loop(refreshJobs, function () { return document.hidden ? 5000 : 1000; });
+
+  function findJob(id) {
+    for (var i = 0; i < jobsState.list.length; i++) if (jobsState.list[i].query_id === id) return jobsState.list[i];
+    return null;
+  }
+
+  function stateCell(state, label) {
+    return el('td', { className: 'state-' + state, text: state, 'data-label': label });
+  }
+
+  function renderJobs() {
+    var body = $('jobs-body');
+    clear(body);
+    var frag = document.createDocumentFragment();
+    jobsState.list.forEach(function (j) {
+      frag.appendChild(el('tr', { dataset: { id: j.query_id }, tabindex: '0', 'aria-selected': j.query_id === jobsState.selected ? 'true' : 'false' },
+        cell(j.query_id, 'mono c-id', 'query_id'),
+        stateCell(j.state, 'State'),
+        cell(j.query, 'wrap c-query', 'Query'),
+        cell(j.owner, 'mono', 'Owner', 'the fingerprint of the key that submitted it (the key is never shown)'),
+        cell(clockTime(j.created), 'mono', 'Submitted', j.created),
+        cell(clockTime(j.expires), 'mono', 'Expires', j.expires),
+        cell(String(j.polls), 'num c-polls', 'Polls')));
+    });
+    body.appendChild(frag);
+    var n = jobsState.list.length;
+    $('jobs-empty').hidden = n > 0;
+    $('jobs-summary').textContent = n + (n === 1 ? ' live job' : ' live jobs') + ', newest first';
+    $('jobs-badge').textContent = n ? String(n) : '';
+    if (jobsState.selected && !findJob(jobsState.selected)) jobsState.selected = null;
+    renderJob();
+  }
+
+  function renderJob() {
+    var aside = $('job-detail');
+    var j = jobsState.selected && findJob(jobsState.selected);
+    if (!j) { aside.hidden = true; return; }
+    var wasHidden = aside.hidden;
+    aside.hidden = false;
+    $('job-title').textContent = 'Job ' + j.query_id;
+    var dl = $('job-fields');
+    clear(dl);
+    [['query_id', j.query_id], ['State', j.state], ['Message', j.message || '—'], ['Query', j.query],
+      ['Owner', j.owner + ' (key fingerprint)'], ['Submitted', j.created], ['Last used', j.last_used],
+      ['Expires', j.expires], ['Polls', String(j.polls)]].forEach(function (f) {
+      dl.appendChild(el('dt', { text: f[0] }));
+      dl.appendChild(el('dd', { text: f[1], className: f[0] === 'State' ? 'state-' + j.state : null }));
+    });
+    $('job-body').textContent = pretty(j.body);
+    if (wasHidden) showJobError('');
+  }
+
+  function selectJob(id) {
+    jobsState.selected = jobsState.selected === id ? null : id;
+    var rows = $('jobs-body').children;
+    for (var i = 0; i < rows.length; i++) {
+      rows[i].setAttribute('aria-selected', rows[i].dataset.id === jobsState.selected ? 'true' : 'false');
+    }
+    $('job-detail').hidden = true;
+    renderJob();
+  }
+
+  function showJobError(msg) {
+    var p = $('job-error');
+    p.textContent = msg;
+    p.hidden = !msg;
+    $('job-message').setAttribute('aria-invalid', msg ? 'true' : 'false');
+  }
+
+  function jobsStatus(text, isError) {
+    var box = $('jobs-status');
+    box.className = 'status' + (isError ? ' error' : ' ok');
+    box.textContent = text;
+  }
+
+  function syncJobForm() { $('job-message').disabled = $('job-state').value !== 'FAILED'; }
+
+  $('jobs-body').addEventListener('click', function (ev) {
+    var tr = ev.target.closest('tr');
+    if (tr) selectJob(tr.dataset.id);
+  });
+  $('jobs-body').addEventListener('keydown', function (ev) {
+    if (ev.key !== 'Enter' && ev.key !== ' ') return;
+    var tr = ev.target.closest('tr');
+    if (tr) { ev.preventDefault(); selectJob(tr.dataset.id); }
+  });
+  $('job-close').addEventListener('click', function () { selectJob(jobsState.selected); });
+  $('job-state').addEventListener('change', syncJobForm);
+  syncJobForm();
+
+  function jobButtons(on) { $('job-force').disabled = on; $('job-expire').disabled = on; }
+
+  $('job-force-form').addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    var id = jobsState.selected;
+    if (!id) return;
+    var state = $('job-state').value;
+    var payload = { state: state };
+    var msg = $('job-message').value;
+    if (state === 'FAILED' && msg.trim()) payload.message = msg;
+    jobButtons(true);
+    showJobError('');
+    request('POST', 'jobs/' + encodeURIComponent(id), payload).then(function (res) {
+      if (!res.ok) {
+        showJobError(messageOf(res));
+        if (res.status === 404) jobsLoop.kick();
+        return;
+      }
+      var what = state === 'SUCCESS' ? 'its next get-results answers SUCCESS with results'
+        : state === 'FAILED' ? 'its next get-results answers FAILED' + (payload.message ? ' with your message' : '')
+          : 'it answers PENDING until forced again or it expires';
+      jobsStatus('Forced ' + id + ' to ' + state + ': ' + what + '.');
+      jobsLoop.kick();
+    }).catch(function (err) {
+      showJobError('The request did not reach the server: ' + err.message);
+    }).then(function () { jobButtons(false); });
+  });
+
+  $('job-expire').addEventListener('click', function () {
+    var id = jobsState.selected;
+    if (!id) return;
+    jobButtons(true);
+    showJobError('');
+    request('DELETE', 'jobs/' + encodeURIComponent(id)).then(function (res) {
+      if (!res.ok) {
+        showJobError(messageOf(res));
+        jobsLoop.kick();
+        return;
+      }
+      jobsState.selected = null;
+      jobsStatus('Expired ' + id + ': its next get-results gets the 404 of an expired query_id.');
+      jobsLoop.kick();
+    }).catch(function (err) {
+      showJobError('The request did not reach the server: ' + err.message);
+    }).then(function () { jobButtons(false); });
+  });
+
+  // ---------------------------------------------------------------- faults
+
+  var faultsState = { rules: [], text: null };
+
+  function refreshFaults() {
+    return request('GET', 'faults').then(function (res) {
+      if (!res.ok || !res.body) throw new Error('GET /_mock/faults answered ' + statusLabel(res.status) + ': ' + messageOf(res));
+      showFaults(res);
+    });
+  }
+  var faultsLoop = loop(refreshFaults, function () {
+    if (document.hidden) return 5000;
+    return current === 'faults' ? 500 : 3000;
+  });
+
+  // showFaults renders an answer of /_mock/faults (any method answers the list).
+  function showFaults(res) {
+    if (res.text === faultsState.text) return;
+    faultsState.text = res.text;
+    faultsState.rules = res.body.rules || [];
+    renderFaults();
+  }
+
+  function fires(r) {
+    if (r.every) return 'every ' + r.every + (r.every === 2 ? 'nd' : r.every === 3 ? 'rd' : 'th') + ' match';
+    if (r.probability) return 'with chance ' + r.probability;
+    return 'every match';
+  }
+
+  function renderFaults() {
+    var body = $('faults-body');
+    clear(body);
+    var frag = document.createDocumentFragment();
+    faultsState.rules.forEach(function (r) {
+      var remove = el('button', { type: 'button', className: 'danger', dataset: { index: String(r.index), text: r.text },
+        'aria-label': 'Remove rule ' + r.index + ': ' + r.text, text: 'Remove' });
+      frag.appendChild(el('tr', { dataset: { index: String(r.index) } },
+        cell(String(r.index), 'num', '#'),
+        cell(r.text, 'mono wrap c-text', 'Rule'),
+        cell(r.endpoint || 'all', 'mono', 'Endpoint'),
+        cell(fires(r), '', 'Fires'),
+        cell(String(r.matched), 'num c-matched', 'Matched'),
+        cell(String(r.fired), 'num c-fired', 'Fired'),
+        cell(r.remaining === null || r.remaining === undefined ? '∞' : String(r.remaining), 'num c-remaining', 'Remaining',
+          r.remaining === null ? 'no limit (times not set)' : null),
+        el('td', { className: 'act' }, remove)));
+    });
+    body.appendChild(frag);
+    var n = faultsState.rules.length;
+    $('faults-empty').hidden = n > 0;
+    $('faults-summary').textContent = n
+      ? n + (n === 1 ? ' rule' : ' rules') + ' in force, checked in order; the first that fires applies'
+      : 'No rules in force.';
+    $('faults-badge').textContent = n ? String(n) : '';
+    $('faults-clear').disabled = n === 0;
+  }
+
+  function faultsStatus(text, isError) {
+    var box = $('faults-status');
+    box.className = 'status' + (isError ? ' error' : ' ok');
+    box.textContent = text;
+  }
+
+  $('faults-body').addEventListener('click', function (ev) {
+    var btn = ev.target.closest('button[data-index]');
+    if (!btn) return;
+    btn.disabled = true;
+    var index = btn.dataset.index, text = btn.dataset.text;
+    request('DELETE', 'faults/' + index + '?text=' + encodeURIComponent(text)).then(function (res) {
+      if (!res.ok) {
+        faultsStatus('Rule ' + index + ' was not removed: ' + messageOf(res), true);
+        faultsLoop.kick();
+        return;
+      }
+      faultsStatus('Removed rule ' + index + ': ' + text + '.');
+      showFaults(res);
+    }).catch(function (err) {
+      faultsStatus('The request did not reach the server: ' + err.message, true);
+      btn.disabled = false;
+    });
+  });
+
+  $('faults-clear').addEventListener('click', function () {
+    var btn = this;
+    btn.disabled = true;
+    request('DELETE', 'faults').then(function (res) {
+      if (!res.ok) { faultsStatus('The rules were not cleared: ' + messageOf(res), true); return; }
+      faultsStatus('Removed every rule.');
+      showFaults(res);
+    }).catch(function (err) {
+      faultsStatus('The request did not reach the server: ' + err.message, true);
+    }).then(function () { btn.disabled = faultsState.rules.length === 0; });
+  });
+
+  // The add form checks nothing itself: it sends what was typed and the
+  // server's verdict is the one shown, word for word, beside the field its
+  // message names. A number field holds a number when it reads as one, and
+  // is sent as the text typed otherwise, so that the server can say what is
+  // wrong with it.
+  var faultFields = ['endpoint', 'every', 'probability', 'times', 'status', 'retry_after', 'latency', 'job', 'drop', 'truncate', 'fault'];
+  var fieldInputs = {
+    endpoint: 'fault-endpoint', every: 'fault-every', probability: 'fault-probability', times: 'fault-times',
+    status: 'fault-status', retry_after: 'fault-retry', latency: 'fault-latency', job: 'fault-job',
+    drop: 'fault-drop', truncate: 'fault-truncate', fault: 'fault-what'
+  };
+
+  // fieldOf names the form field a message of the server is about.
+  var fieldPatterns = [
+    [/^fields every and probability/, 'probability'],
+    [/^(field )?endpoint\b/, 'endpoint'],
+    [/^(field )?every\b/, 'every'],
+    [/^(field )?probability\b/, 'probability'],
+    [/^(field )?times\b/, 'times'],
+    [/^fault\.latency|^(fault .*: )?latency\b/, 'latency'],
+    [/^fault\.status|^(fault .*: )?status\b/, 'status'],
+    [/^fault\.retry_after|^(fault .*: )?retry-after\b/, 'retry_after'],
+    [/^fault\.job|^a job fault|^(fault .*: )?job\b/, 'job'],
+    [/^fault\.drop|^(fault .*: )?drop\b/, 'drop'],
+    [/^fault\.truncate/, 'truncate'],
+    [/^fault\b|^the rule has no action/, 'fault']
+  ];
+  function fieldOf(message) {
+    var m = message.replace(/^fault rule \d+:?\s*/, '').toLowerCase();
+    for (var i = 0; i < fieldPatterns.length; i++) if (fieldPatterns[i][0].test(m)) return fieldPatterns[i][1];
+    return 'fault';
+  }
+
+  function clearFieldErrors() {
+    faultFields.forEach(function (f) {
+      var e = $('err-' + f);
+      e.textContent = ''; e.hidden = true;
+      $(fieldInputs[f]).removeAttribute('aria-invalid');
+    });
+  }
+
+  function numberOrText(v) {
+    var t = v.trim();
+    return /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(t) ? Number(t) : t;
+  }
+
+  function faultRule() {
+    var rule = {}, fault = {};
+    if ($('fault-endpoint').value) rule.endpoint = $('fault-endpoint').value;
+    [['every', 'fault-every'], ['probability', 'fault-probability'], ['times', 'fault-times']].forEach(function (f) {
+      if ($(f[1]).value.trim() !== '') rule[f[0]] = numberOrText($(f[1]).value);
+    });
+    if ($('fault-status').value.trim() !== '') fault.status = numberOrText($('fault-status').value);
+    if ($('fault-retry').value.trim() !== '') fault.retry_after = numberOrText($('fault-retry').value);
+    if ($('fault-latency').value.trim() !== '') fault.latency = $('fault-latency').value.trim();
+    if ($('fault-job').value) fault.job = $('fault-job').value;
+    if ($('fault-drop').checked) fault.drop = true;
+    if ($('fault-truncate').checked) fault.truncate = true;
+    rule.fault = fault;
+    return rule;
+  }
+
+  function formStatus(text, isError) {
+    var box = $('fault-form-status');
+    box.className = 'status' + (isError ? ' error' : ' ok');
+    box.textContent = text;
+  }
+
+  $('fault-form').addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    clearFieldErrors();
+    formStatus('POST /_mock/faults …');
+    $('fault-add').disabled = true;
+    request('POST', 'faults', faultRule()).then(function (res) {
+      if (!res.ok) {
+        var msg = messageOf(res), field = fieldOf(msg);
+        var e = $('err-' + field);
+        e.textContent = msg; e.hidden = false;
+        $(fieldInputs[field]).setAttribute('aria-invalid', 'true');
+        formStatus('The server refused the rule (' + statusLabel(res.status) + '); nothing was added.', true);
+        return;
+      }
+      var rules = res.body.rules || [];
+      var added = rules[rules.length - 1];
+      formStatus('Added rule ' + added.index + ': ' + added.text + '.');
+      showFaults(res);
+    }).catch(function (err) {
+      formStatus('The request did not reach the server: ' + err.message, true);
+    }).then(function () { $('fault-add').disabled = false; });
+  });
+  $('fault-form').addEventListener('reset', function () { clearFieldErrors(); formStatus(''); });
+
   // ---------------------------------------------------------------- try it
 
   var tryState = { params: null, mode: 'query', queryId: null, page: 1, pages: 0, key: '' };
@@ -510,8 +850,11 @@
   // ---------------------------------------------------------------- start
 
   onShow.requests = function () { journalLoop.kick(); };
+  onShow.jobs = function () { jobsLoop.kick(); };
+  onShow.faults = function () { faultsLoop.kick(); };
   document.addEventListener('visibilitychange', function () { if (!document.hidden) journalLoop.kick(); });
   showTab(location.hash.slice(1));
   healthLoop.kick();
   journalLoop.kick();
+  faultsLoop.kick();
 })();

@@ -119,7 +119,9 @@ type page struct {
 // log entry of those levels (a failed load, a blocked resource, a
 // Content-Security-Policy violation), except answers the test provoked
 // on purpose (see allowHTTPErrors).
-func openPage(t *testing.T, mock *mockserver.Server, tab string, width, height int64) *page {
+//
+// Each setup step runs in the new tab before the page loads.
+func openPage(t *testing.T, mock *mockserver.Server, tab string, width, height int64, setup ...func(context.Context) error) *page {
 	t.Helper()
 	browser.once.Do(startBrowser)
 	if browser.skip != "" {
@@ -146,6 +148,11 @@ func openPage(t *testing.T, mock *mockserver.Server, tab string, width, height i
 	// ctx itself, not a child with a timeout.
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatal(err)
+	}
+	for _, step := range setup {
+		if err := step(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 	p.do(chromedp.EmulateViewport(width, height), chromedp.Navigate(mock.URL()+mockserver.UIPath+"#"+tab))
 	p.waitJS(`document.getElementById('live').classList.contains('on')`)

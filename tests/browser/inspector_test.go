@@ -311,13 +311,32 @@ func TestNarrowWindow(t *testing.T) {
 	if _, err := client.Search(context.Background(), newssearch.SearchParams{Query: "climate"}); err != nil {
 		t.Fatal(err)
 	}
+	job, err := mock.Client().SubmitQuery(context.Background(), newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "climate"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mock.AddFault(mockserver.FaultRule{Endpoint: mockserver.EndpointHeadlines, Every: 1000, Times: 3,
+		Fault: mockserver.Fault{Status: 503, RetryAfter: 2}}); err != nil {
+		t.Fatal(err)
+	}
 	p := openPage(t, mock, "requests", 360, 740)
+	p.allowHTTPErrors("/_mock/faults")
 	p.waitJS(`document.querySelector('#requests-body tr[data-seq="1"]')`)
 	p.do(chromedp.Click(`#requests-body tr[data-seq="1"]`))
-	for _, tab := range []string{"requests", "try"} {
+	for _, tab := range []string{"requests", "jobs", "faults", "try"} {
 		p.do(chromedp.Click(`#tab-` + tab))
 		p.waitJS(`!document.getElementById('panel-` + tab + `').hidden`)
-		if tab == "try" {
+		switch tab {
+		case "jobs":
+			p.waitJS(`document.querySelector('#jobs-body tr[data-id="` + job.QueryID + `"]')`)
+			p.do(chromedp.Click(`#jobs-body tr[data-id="` + job.QueryID + `"]`))
+			p.waitJS(`!document.getElementById('job-detail').hidden`)
+		case "faults":
+			p.waitJS(`document.querySelectorAll('#faults-body tr').length === 1`)
+			p.fillFault(map[string]string{"fault-latency": "soon"})
+			p.do(chromedp.Click(`#fault-add`))
+			p.waitJS(`!document.getElementById('err-latency').hidden`)
+		case "try":
 			p.do(chromedp.SendKeys(`#try-key`, canary), chromedp.Click(`#try-headlines`))
 			p.waitJS(`document.querySelectorAll('#try-clusters .cluster').length > 0`)
 		}
