@@ -216,8 +216,13 @@ func (s *callSettings) record(resp *http.Response, attempts int, scrub func(stri
 type throttleKey struct{}
 
 // withThrottleObserver makes every 429 answer to a request made with ctx
-// call fn (the range searches use it to adapt their concurrency).
+// call fn, then the observer ctx already had, if any (the range searches
+// adapt their windows in flight, and page walks their prefetch depth).
 func withThrottleObserver(ctx context.Context, fn func()) context.Context {
+	if outer, ok := ctx.Value(throttleKey{}).(func()); ok {
+		inner := fn
+		fn = func() { inner(); outer() }
+	}
 	return context.WithValue(ctx, throttleKey{}, fn)
 }
 

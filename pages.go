@@ -38,7 +38,10 @@ type PageOptions struct {
 	// and the result is the same as without prefetching. An HTTP client
 	// given with WithHTTPClient should keep at least Prefetch+1 idle
 	// connections per host (http.Transport.MaxIdleConnsPerHost), or
-	// connections are closed and reopened between pages.
+	// connections are closed and reopened between pages. Prefetching
+	// adapts to the service's rate limit: a 429 answer halves the pages
+	// fetched ahead (down to none), and each page that arrives without one
+	// raises them by one, back up to Prefetch.
 	Prefetch int
 	// Poll configures the wait when ResultPages or Results meet a job that
 	// is still pending; nil means the defaults of PollOptions.
@@ -118,6 +121,10 @@ func failedPages(err error) iter.Seq2[*Page, error] {
 func walkPages(ctx context.Context, src pageSource) iter.Seq2[*Page, error] {
 	return func(yield func(*Page, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
+		depth := newPrefetchDepth(src.prefetch)
+		if src.prefetch > 0 {
+			ctx = withThrottleObserver(ctx, depth.throttle)
+		}
 		ahead := &prefetcher{ctx: ctx, fetch: src.next}
 		defer ahead.wait()
 		defer cancel()
@@ -148,7 +155,7 @@ func walkPages(ctx context.Context, src pageSource) iter.Seq2[*Page, error] {
 			// Page math.MaxInt is the last page a walk can name.
 			more = more && page.Number < math.MaxInt
 			if more && last > 0 {
-				ahead.launch(page.Number+1, min(page.Number+src.prefetch, last))
+				ahead.launch(page.Number+1, min(page.Number+depth.next(), last))
 			}
 			if !yield(page, nil) || !more {
 				return
@@ -180,6 +187,42 @@ func checkPage(page, prev *Page, limit, n int) error {
 			ErrInconsistentPages, maxPagesWithoutTotal)
 	}
 	return nil
+}
+
+// prefetchDepth adapts how many pages a walk fetches ahead to the
+// service's rate limit, additive increase, multiplicative decrease: a 429
+// answer to any request of the walk halves the depth (1 becomes 0: no
+// prefetch), and each page that arrives with no 429 since the one before
+// raises it by one, up to the depth asked for. Pages already launched run
+// on.
+type prefetchDepth struct {
+	max       int
+	mu        sync.Mutex
+	cur       int
+	throttled int // 429 answers seen
+	seen      int // throttled when next last ran
+}
+
+func newPrefetchDepth(n int) *prefetchDepth { return &prefetchDepth{max: n, cur: n} }
+
+// throttle records a 429 answer.
+func (d *prefetchDepth) throttle() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.throttled++
+	d.cur /= 2
+}
+
+// next is called as each page arrives and returns how many pages to have
+// in flight beyond it.
+func (d *prefetchDepth) next() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.throttled == d.seen {
+		d.cur = min(d.max, d.cur+1)
+	}
+	d.seen = d.throttled
+	return d.cur
 }
 
 // pageResult is the outcome of one page fetch.
