@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -173,5 +174,90 @@ func TestConcurrentUse(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestSecretNeverPrintedByRanges: the errors of long-range searches (the
+// RangeError with its Finished windows, PartialRangeError, WindowError) and
+// their progress reports never show the key, though the service echoes it
+// in its failure messages and request ids.
+func TestSecretNeverPrintedByRanges(t *testing.T) {
+	t.Parallel()
+	key := sdkCanary
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	failBefore := start.Add(14 * 24 * time.Hour) // the first two weekly windows fail
+	srv := newPrefixServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			APIKey    string `json:"api_key"`
+			StartDate string `json:"start_date"`
+		}
+		json.NewDecoder(r.Body).Decode(&in)
+		w.Header().Set("X-Request-Id", "id-"+in.APIKey)
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/query-async"):
+			from, _ := time.Parse(time.RFC3339, in.StartDate)
+			if from.Before(failBefore) {
+				w.WriteHeader(http.StatusBadRequest)
+				fmt.Fprintf(w, `{"state":"FAILED","message":"window refused for key %s"}`, in.APIKey)
+				return
+			}
+			fmt.Fprint(w, `{"query_id":"q1","state":"SUCCESS"}`)
+		default:
+			fmt.Fprint(w, `{"query_id":"q1","page":1,"totalResults":0,"totalArticles":0,"articles":[],"state":"SUCCESS"}`)
+		}
+	}))
+	var logs bytes.Buffer
+	c, err := NewClient(WithAPIKey(key), WithoutEnvironment(), WithBaseURL(srv.URL+sdkPrefix), WithMaxRetries(0),
+		WithLogger(newTestLogger(&logs)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := AsyncSearchParams{SearchParams: SearchParams{Query: "q", StartDate: start, EndDate: start.Add(42 * 24 * time.Hour)}}
+	var printed []string
+	add := func(v any) {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
+			printed = append(printed, fmt.Sprintf(verb, v))
+		}
+	}
+	var progress []RangeProgress
+	for _, keep := range []bool{false, true} {
+		opts := &RangeOptions{Poll: &PollOptions{MinDelay: time.Millisecond, MaxDelay: time.Millisecond, MaxWait: time.Minute},
+			KeepPartial: keep, OnProgress: func(p RangeProgress) { progress = append(progress, p) }}
+		_, err := c.SearchRange(t.Context(), params, opts)
+		if err == nil {
+			t.Fatalf("SearchRange (KeepPartial %v) succeeded; want the failed windows reported", keep)
+		}
+		add(err)
+		var rangeErr error
+		for _, err := range c.SearchRangeSeq(t.Context(), params, opts) {
+			if err != nil {
+				rangeErr = err
+			}
+		}
+		var re *RangeError
+		if !errors.As(rangeErr, &re) {
+			t.Fatalf("SearchRangeSeq (KeepPartial %v) ended with %v; want a *RangeError", keep, rangeErr)
+		}
+		if keep && len(re.Finished) == 0 {
+			t.Errorf("KeepPartial: no finished window in %v; the Finished list was not exercised", re)
+		}
+		add(rangeErr)
+		add(re.Finished)
+		var pe *PartialRangeError
+		if errors.As(rangeErr, &pe) {
+			add(pe)
+			add(pe.Failed)
+			add(pe.Finished)
+		}
+	}
+	add(progress)
+	printed = append(printed, logs.String())
+	for _, p := range printed {
+		if strings.Contains(p, key) {
+			t.Errorf("the API key appears in %q", p)
+		}
+	}
+	if !strings.Contains(strings.Join(printed, "\n"), "window refused for key [REDACTED] (request id id-[REDACTED])") {
+		t.Error("no scrubbed failure message was printed; the scrubbing was not exercised")
 	}
 }
