@@ -428,7 +428,8 @@ func (r *rangeRun) run(parent context.Context) {
 // a 503 from a proxy) is submitted again, up to the client's retry count:
 // the first submission may have created a job, but its results are never
 // read, so the duplicate costs the service some work and never the caller
-// a wrong result. Every resubmission is counted in
+// a wrong result. WithCallMaxRetries, given to the range call, bounds the
+// resubmissions as it bounds retries. Every resubmission is counted in
 // RangeProgress.Resubmitted and logged. A submission the service refused
 // (a 4xx) is never repeated.
 func (r *rangeRun) search(ctx context.Context, w window) ([]Article, error) {
@@ -441,7 +442,7 @@ func (r *rangeRun) search(ctx context.Context, w window) ([]Article, error) {
 		if err == nil {
 			break
 		}
-		if attempt >= r.c.cfg.maxRetries || ctx.Err() != nil || !ambiguous(err) {
+		if attempt >= maxRetriesFor(r.c.cfg, callFrom(ctx)) || ctx.Err() != nil || !ambiguous(err) {
 			return nil, err
 		}
 		wait := r.c.cfg.backoff(r.c.cfg.waitMin, r.c.cfg.waitMax, attempt, nil)

@@ -91,13 +91,10 @@ func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPoli
 		req.Header["Idempotency-Key"] = nil
 	}
 	cs := callFrom(ctx)
-	retries := cfg.maxRetries
+	retries := maxRetriesFor(cfg, cs)
 	if cs != nil {
 		for name, values := range cs.header {
 			req.Header[name] = values
-		}
-		if cs.maxRetries >= 0 {
-			retries = cs.maxRetries
 		}
 	}
 	req.SetResponseHandler(bufferBody)
@@ -373,4 +370,13 @@ func bufferBody(resp *http.Response) error {
 	}
 	resp.Body = pb
 	return nil
+}
+
+// maxRetriesFor returns the retries a call may make: WithCallMaxRetries's,
+// else the client's.
+func maxRetriesFor(cfg *config, cs *callSettings) int {
+	if cs != nil && cs.maxRetries >= 0 {
+		return cs.maxRetries
+	}
+	return cfg.maxRetries
 }
