@@ -11,10 +11,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 	"github.com/newssearch/newssearch-go/mockserver/internal/keyphrase"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 
+	"github.com/newssearch/newssearch-go/internal/jsonscan"
 	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
@@ -34,7 +34,7 @@ func badRequest(format string, args ...any) *apiError {
 // given twice the last one counts, as with encoding/json.
 type fields struct {
 	body    []byte
-	members []journal.Member
+	members []jsonscan.Member
 }
 
 // Examples used in messages, per field.
@@ -82,7 +82,7 @@ func parseBody(body []byte, example string) (fields, *apiError) {
 		}
 		return fields{}, badRequest("the request body is not valid JSON: send a JSON object such as %s", example)
 	}
-	return fields{body: body, members: journal.Members(body)}, nil
+	return fields{body: body, members: jsonscan.Members(body)}, nil
 }
 
 // position describes where byte i of body is: a 1-based line and column

@@ -1,14 +1,19 @@
 // Package jsonscan finds the boundaries of JSON values without decoding
 // them. The SDK uses it to collect an article's unknown members in one
-// forward pass, and the mock server to split request bodies into members
-// for its journal.
+// forward pass; the mock server splits request bodies into members with
+// Members (to read them and to redact its journal), and its recorder
+// splits the answers it records with Members and Elements.
 //
 // It is meant for input encoding/json has already validated, but stays
 // defensive: on malformed input it returns an index past the end (see
 // Unterminated), never panics.
 package jsonscan
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+)
 
 // structural marks the bytes SkipValue must look at inside a container.
 var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}
@@ -95,4 +100,98 @@ func SkipValue(d []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// Member is one member of a JSON object, located in the object's text: its
+// decoded Name, the index NameStart of the name's opening quote, and the
+// range [Start, End) of its value. The whole member is [NameStart, End).
+type Member struct {
+	Name       string
+	NameStart  int
+	Start, End int
+}
+
+// Members splits the object that starts at the first non-space byte of obj
+// into its members, in order (a repeated name stays repeated), without
+// decoding the values. It is meant for valid JSON (see json.Valid) and
+// tolerant of anything else: a value that is not an object gives none, and
+// the walk stops at the first member it cannot follow (an unterminated
+// string or container, a name that is not a string, a missing colon or
+// value), keeping the members before it. Names decode as encoding/json
+// decodes them (escapes resolved, invalid UTF-8 replaced by U+FFFD).
+func Members(obj []byte) []Member {
+	i := SkipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return nil
+	}
+	var out []Member
+	i++
+	for {
+		i = SkipSpace(obj, i)
+		if i < len(obj) && obj[i] == ',' {
+			i = SkipSpace(obj, i+1)
+		}
+		if i >= len(obj) || obj[i] != '"' {
+			return out // the end ('}'), or a member that cannot be followed
+		}
+		start := i
+		nameEnd := SkipString(obj, i)
+		if nameEnd > len(obj) {
+			return out
+		}
+		name, ok := decodeName(obj[start:nameEnd])
+		if !ok {
+			return out
+		}
+		i = SkipSpace(obj, nameEnd)
+		if i >= len(obj) || obj[i] != ':' {
+			return out
+		}
+		v := SkipSpace(obj, i+1)
+		end := SkipValue(obj, v)
+		if end <= v || end > len(obj) {
+			return out
+		}
+		out = append(out, Member{Name: name, NameStart: start, Start: v, End: end})
+		i = end
+	}
+}
+
+// decodeName decodes a quoted member name; only a name with escapes or
+// invalid UTF-8 needs the full decoder.
+func decodeName(quoted []byte) (string, bool) {
+	raw := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw), true
+	}
+	var s string
+	return s, json.Unmarshal(quoted, &s) == nil
+}
+
+// Elements returns the ranges [start, end) of the values of the array that
+// starts at the first non-space byte of arr, in order. Like Members it is
+// tolerant: a value that is not an array gives none, and the walk stops at
+// the first value it cannot follow, keeping the ones before it.
+func Elements(arr []byte) [][2]int {
+	i := SkipSpace(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return nil
+	}
+	var out [][2]int
+	i++
+	for {
+		i = SkipSpace(arr, i)
+		if i < len(arr) && arr[i] == ',' {
+			i = SkipSpace(arr, i+1)
+		}
+		if i >= len(arr) || arr[i] == ']' {
+			return out
+		}
+		end := SkipValue(arr, i)
+		if end <= i || end > len(arr) {
+			return out
+		}
+		out = append(out, [2]int{i, end})
+		i = end
+	}
 }

@@ -1,6 +1,10 @@
 package jsonscan
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 func TestSkip(t *testing.T) {
 	t.Parallel()
@@ -28,5 +32,86 @@ func TestSkip(t *testing.T) {
 	}
 	if got := SkipSpace([]byte(" \t\r\n"), 0); got != 4 {
 		t.Errorf("SkipSpace over only spaces = %d, want 4", got)
+	}
+}
+
+// TestMembers: the members of an object, in order, duplicates kept, with
+// names decoded and the ranges of the name and the value.
+func TestMembers(t *testing.T) {
+	t.Parallel()
+	body := []byte(` { "a" : 1 ,"b\u0062":{"x":[1,"}]\"",{"y":null}]}, "c":"s\"t",` + "\n" + `"d":[] ,"a":true, "e": -1.5e3 } `)
+	type m struct{ Name, Whole, Value string }
+	var got []m
+	for _, x := range Members(body) {
+		got = append(got, m{x.Name, string(body[x.NameStart:x.End]), string(body[x.Start:x.End])})
+	}
+	want := []m{{"a", `"a" : 1`, "1"}, {"bb", `"b\u0062":{"x":[1,"}]\"",{"y":null}]}`, `{"x":[1,"}]\"",{"y":null}]}`},
+		{"c", `"c":"s\"t"`, `"s\"t"`}, {"d", `"d":[]`, "[]"}, {"a", `"a":true`, "true"}, {"e", `"e": -1.5e3`, "-1.5e3"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	if got := Members([]byte(`{}`)); len(got) != 0 {
+		t.Fatalf("empty object: %v", got)
+	}
+}
+
+// TestMembersTolerant: on input that is not a valid object Members keeps
+// the members before the first it cannot follow, and never panics.
+func TestMembersTolerant(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want []string // names
+	}{
+		{`[1,2]`, nil},
+		{`"{"`, nil},
+		{``, nil},
+		{`   `, nil},
+		{`{`, nil},
+		{`{"a":1,"b`, []string{"a"}},
+		{`{"a":1,"b":"open`, []string{"a"}},
+		{`{"a":1,"b":[1,2`, []string{"a"}},
+		{`{"a":1,b:2}`, []string{"a"}},
+		{`{"a":1,"b" 2}`, []string{"a"}},
+		{`{"a":1,"b":}`, []string{"a"}},
+		{`{"a":1,"b\x":2}`, []string{"a"}}, // a bad escape
+		{"{\"k\xffk\":1}", []string{"k\ufffdk"}},
+		{`{"a":1`, []string{"a"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, m := range Members([]byte(tt.in)) {
+			got = append(got, m.Name)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Members(%q) names (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+// TestElements: the values of an array, in order; on input that is not a
+// valid array, the values before the first that cannot be followed.
+func TestElements(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{` [ 1, "a]" ,{"b":[2]}, [] ,null ] `, []string{"1", `"a]"`, `{"b":[2]}`, "[]", "null"}},
+		{`[]`, nil},
+		{`{"a":1}`, nil},
+		{``, nil},
+		{`[1,"open`, []string{"1"}},
+		{`[1,]`, []string{"1"}},
+		{`[1,[2`, []string{"1"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, e := range Elements([]byte(tt.in)) {
+			got = append(got, tt.in[e[0]:e[1]])
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Elements(%q) (-want +got):\n%s", tt.in, diff)
+		}
 	}
 }

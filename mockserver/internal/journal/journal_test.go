@@ -113,23 +113,6 @@ func TestRedactCutsLongBodies(t *testing.T) {
 	}
 }
 
-func TestMembers(t *testing.T) {
-	t.Parallel()
-	body := []byte(` { "a" : 1 ,"b\u0062":{"x":[1,"}]\"",{"y":null}]}, "c":"s\"t",` + "\n" + `"d":[] ,"a":true, "e": -1.5e3 } `)
-	type m struct{ Name, Value string }
-	var got []m
-	for _, x := range Members(body) {
-		got = append(got, m{x.Name, string(body[x.Start:x.End])})
-	}
-	want := []m{{"a", "1"}, {"bb", `{"x":[1,"}]\"",{"y":null}]}`}, {"c", `"s\"t"`}, {"d", "[]"}, {"a", "true"}, {"e", "-1.5e3"}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("(-want +got):\n%s", diff)
-	}
-	if got := Members([]byte(`{}`)); len(got) != 0 {
-		t.Fatalf("empty object: %v", got)
-	}
-}
-
 func TestSealedRingSealsBeforeEveryRead(t *testing.T) {
 	t.Parallel()
 	type rec struct {

@@ -65,7 +65,7 @@ func keySpans(body []byte, start, end int, spans []span) []span {
 	v := body[start:end]
 	switch v[0] {
 	case '{':
-		for _, m := range Members(v) {
+		for _, m := range jsonscan.Members(v) {
 			if strings.EqualFold(m.Name, keyField) {
 				spans = append(spans, span{int64(start + m.Start), int64(start + m.End)})
 			} else {
@@ -73,7 +73,7 @@ func keySpans(body []byte, start, end int, spans []span) []span {
 			}
 		}
 	case '[':
-		for _, e := range elements(v) {
+		for _, e := range jsonscan.Elements(v) {
 			spans = keySpans(body, start+e[0], start+e[1], spans)
 		}
 	}

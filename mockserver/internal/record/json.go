@@ -16,67 +16,26 @@ type member struct {
 	value []byte
 }
 
-// members splits the valid JSON object obj into its members, in order. A
-// value that is not an object gives none.
+// members splits the JSON object obj into its members, in order (see
+// jsonscan.Members); a value that is not an object gives none.
 func members(obj []byte) []member {
-	i := jsonscan.SkipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return nil
+	ms := jsonscan.Members(obj)
+	out := make([]member, len(ms))
+	for i, m := range ms {
+		out[i] = member{name: m.Name, whole: obj[m.NameStart:m.End], value: obj[m.Start:m.End]}
 	}
-	var out []member
-	i++
-	for {
-		i = jsonscan.SkipSpace(obj, i)
-		if i >= len(obj) || obj[i] == '}' {
-			return out
-		}
-		if obj[i] == ',' {
-			i = jsonscan.SkipSpace(obj, i+1)
-		}
-		start := i
-		nameEnd := jsonscan.SkipString(obj, i)
-		if nameEnd > len(obj) {
-			return out
-		}
-		var name string
-		if json.Unmarshal(obj[i:nameEnd], &name) != nil {
-			return out
-		}
-		i = jsonscan.SkipSpace(obj, nameEnd)
-		i = jsonscan.SkipSpace(obj, i+1) // past ':'
-		end := jsonscan.SkipValue(obj, i)
-		if end > len(obj) {
-			return out
-		}
-		out = append(out, member{name: name, whole: obj[start:end], value: obj[i:end]})
-		i = end
-	}
+	return out
 }
 
-// elements returns the values of the valid JSON array arr; a value that is
-// not an array gives none.
+// elements returns the values of the JSON array arr (see
+// jsonscan.Elements); a value that is not an array gives none.
 func elements(arr []byte) [][]byte {
-	i := jsonscan.SkipSpace(arr, 0)
-	if i >= len(arr) || arr[i] != '[' {
-		return nil
+	es := jsonscan.Elements(arr)
+	out := make([][]byte, len(es))
+	for i, e := range es {
+		out[i] = arr[e[0]:e[1]]
 	}
-	var out [][]byte
-	i++
-	for {
-		i = jsonscan.SkipSpace(arr, i)
-		if i >= len(arr) || arr[i] == ']' {
-			return out
-		}
-		if arr[i] == ',' {
-			i = jsonscan.SkipSpace(arr, i+1)
-		}
-		end := jsonscan.SkipValue(arr, i)
-		if end > len(arr) {
-			return out
-		}
-		out = append(out, arr[i:end])
-		i = end
-	}
+	return out
 }
 
 // get returns the value of the last member named name, or nil.
