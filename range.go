@@ -311,19 +311,53 @@ type rangeRun struct {
 
 // searchGated runs search once the adaptive gate lets the window start,
 // and feeds the 429s its requests meet back to the gate.
-func (r *rangeRun) searchGated(ctx context.Context, wi int) ([]Article, error) {
+//
+// With a ready channel (SearchRangeSeq), the window submits its job and
+// polls it to its first page, then gives its place under the gate back
+// and waits for ready before fetching the other pages, under the gate
+// again: the windows ahead of the one being yielded hold one page each,
+// not all their articles.
+func (r *rangeRun) searchGated(ctx context.Context, wi int, ready <-chan struct{}) ([]Article, error) {
 	w := r.windows[wi]
-	gen, err := r.gate.acquire(ctx)
+	var first *ResultsPage
+	err := r.gated(ctx, func(ctx context.Context) error {
+		var err error
+		first, err = r.submit(ctx, w)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
+	if ready != nil {
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	var articles []Article
+	err = r.gated(ctx, func(ctx context.Context) error {
+		var err error
+		articles, err = r.pages(ctx, first)
+		return err
+	})
+	return r.owned(wi, articles), err
+}
+
+// gated runs fn under the adaptive gate, with a ctx whose 429 answers
+// lower the gate's limit; fn finishing without one raises it.
+func (r *rangeRun) gated(ctx context.Context, fn func(ctx context.Context) error) error {
+	gen, err := r.gate.acquire(ctx)
+	if err != nil {
+		return err
+	}
 	var throttled atomic.Bool
-	articles, err := r.search(withThrottleObserver(ctx, func() {
+	err = fn(withThrottleObserver(ctx, func() {
 		throttled.Store(true)
 		r.gate.throttle(gen)
-	}), w)
+	}))
 	r.gate.release(err == nil && !throttled.Load())
-	return r.owned(wi, articles), err
+	return err
 }
 
 // owned keeps the articles window wi owns. Adjacent windows share their
@@ -400,7 +434,7 @@ func (r *rangeRun) run(parent context.Context) {
 				if !ok {
 					return
 				}
-				articles, err := r.searchGated(wctx, i)
+				articles, err := r.searchGated(wctx, i, nil)
 				if err != nil && wctx.Err() != nil && errors.Is(err, context.Canceled) {
 					r.errs[i] = err // cancelled: not the window's fault
 					finish(i, false)
@@ -422,7 +456,7 @@ func (r *rangeRun) run(parent context.Context) {
 	wg.Wait()
 }
 
-// search runs the job of one window and pages it to the end.
+// submit runs the job of one window and polls it to its first page.
 //
 // A submission whose outcome is unknown (see ambiguous: a connection reset,
 // a 503 from a proxy) is submitted again, up to the client's retry count:
@@ -432,7 +466,7 @@ func (r *rangeRun) run(parent context.Context) {
 // resubmissions as it bounds retries. Every resubmission is counted in
 // RangeProgress.Resubmitted and logged. A submission the service refused
 // (a 4xx) is never repeated.
-func (r *rangeRun) search(ctx context.Context, w window) ([]Article, error) {
+func (r *rangeRun) submit(ctx context.Context, w window) (*ResultsPage, error) {
 	p := r.params
 	p.StartDate, p.EndDate = w.start, w.end
 	var job *QueryJob
@@ -451,11 +485,15 @@ func (r *rangeRun) search(ctx context.Context, w window) ([]Article, error) {
 			return nil, err
 		}
 	}
-	first, err := r.c.poll(ctx, job.QueryID, 1, &r.cfg.poll, true)
-	if err != nil {
-		return nil, err
-	}
-	var out []Article
+	return r.c.poll(ctx, job.QueryID, 1, &r.cfg.poll, true)
+}
+
+// pages reads a finished window job from its first page to the last.
+func (r *rangeRun) pages(ctx context.Context, first *ResultsPage) ([]Article, error) {
+	// Sized from the total, so the slice is not regrown (and its old
+	// arrays left for the collector) page after page; a total beyond
+	// maxWindowPrealloc grows as needed.
+	out := make([]Article, 0, min(max(first.TotalResults, len(first.Articles)), maxWindowPrealloc))
 	pages := r.c.jobPages(ctx, first.QueryID, r.cfg.prefetch, func(context.Context) (*ResultsPage, error) { return first, nil })
 	for page, err := range pages {
 		if err != nil {
@@ -465,6 +503,10 @@ func (r *rangeRun) search(ctx context.Context, w window) ([]Article, error) {
 	}
 	return out, nil
 }
+
+// maxWindowPrealloc bounds the articles a window's slice is sized for
+// before they arrive, whatever total the service claims.
+const maxWindowPrealloc = 10000
 
 // ambiguous reports whether a SubmitQuery error leaves it unknown whether
 // a job was created: a transport failure with no usable answer (a

@@ -102,8 +102,11 @@ func failedArticles(err error) iter.Seq2[Article, error] {
 
 // SearchRangeSeq is the streaming form of SearchRange: it searches the same
 // windows the same way (see RangeOptions) but yields the articles window by
-// window as they arrive, holding only the windows in flight, at most
-// RangeOptions.Concurrency of them, rather than every article of the range.
+// window as they arrive. Up to RangeOptions.Concurrency windows run at
+// once, but only the window being yielded and the next one fetch all their
+// pages; the others submit their job, poll it and hold its first page
+// until their turn. So memory holds about two windows' articles, whatever
+// the concurrency and the range, rather than every article of the range.
 //
 // Order. Windows are delivered newest first. With SortDatePublished the
 // articles come newest first in exactly SearchRange's order (windows are
@@ -159,6 +162,13 @@ func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, o
 	}
 }
 
+// streamFetchAhead is how many windows after the one being yielded
+// SearchRangeSeq lets fetch all their pages; the other windows in flight
+// hold only their first page. 1 keeps the next window's pages arriving
+// while the loop yields the current one, and the memory at about two
+// windows' articles whatever the concurrency.
+const streamFetchAhead = 1
+
 // rangeStream is the state of one SearchRangeSeq loop.
 type rangeStream struct {
 	r      *rangeRun
@@ -200,17 +210,24 @@ func (s *rangeStream) run(parent context.Context, yield func(Article, error) boo
 		s.finished[i] = false
 	}
 	outcomes := make([]chan windowOutcome, len(s.todo))
-	launched := 0
+	ready := make([]chan struct{}, len(s.todo))
+	launched, opened := 0, 0
 	for k, wi := range s.todo {
 		// At most Concurrency windows are launched and not yet yielded.
 		for ; launched < len(s.todo) && launched < k+r.cfg.concurrency; launched++ {
 			ch := make(chan windowOutcome, 1)
 			outcomes[launched] = ch
-			i := s.todo[launched]
+			ready[launched] = make(chan struct{})
+			i, rd := s.todo[launched], ready[launched]
 			wg.Go(func() {
-				articles, err := r.searchGated(ctx, i)
+				articles, err := r.searchGated(ctx, i, rd)
 				ch <- windowOutcome{articles, err}
 			})
+		}
+		// Of those, the one yielded next and streamFetchAhead after it fetch
+		// all their pages; the others stop at their first page until then.
+		for ; opened < launched && opened <= k+streamFetchAhead; opened++ {
+			close(ready[opened])
 		}
 		if err := parent.Err(); err != nil {
 			// Stop at once, even if this window's results are in.

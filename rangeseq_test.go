@@ -3,6 +3,7 @@ package newssearch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -281,5 +282,61 @@ func TestRangeWindows(t *testing.T) {
 	_, err = RangeWindows(AsyncSearchParams{SearchParams: SearchParams{Query: "x"}}, nil)
 	if want := "newssearch: invalid AsyncSearchParams.StartDate: SearchRange needs both StartDate and EndDate: set both bounds of the range"; err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %q", err, want)
+	}
+}
+
+// TestSearchRangeSeqStagesPages: of the windows in flight, only the one
+// being yielded and the next fetch pages beyond the first; the others stop
+// at their first page until their turn, so memory holds about two windows.
+func TestSearchRangeSeqStagesPages(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	// 12 weekly windows of 100 articles (4 pages each).
+	f := newFake(testArticles(12*100, start.Add(time.Second), DefaultRangeWindow/100))
+	c := serve(t, f)
+	params := AsyncSearchParams{SearchParams: SearchParams{Query: "cars", StartDate: start, EndDate: start.Add(12 * DefaultRangeWindow)},
+		SortOrder: SortDatePublished}
+	// jobs returns the query ids asked for page 1 once finished, and those
+	// asked for a later page.
+	jobs := func() (first, later map[string]bool) {
+		first, later = map[string]bool{}, map[string]bool{}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		for _, line := range f.log {
+			var id string
+			var page int
+			if _, err := fmt.Sscanf(line, "get-results %s %d", &id, &page); err != nil {
+				continue
+			}
+			if page == 1 {
+				first[id] = true
+			} else {
+				later[id] = true
+			}
+		}
+		return first, later
+	}
+	n := 0
+	for _, err := range c.SearchRangeSeq(t.Context(), params, &RangeOptions{Poll: fastPoll, Concurrency: 8}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n > 1 {
+			continue
+		}
+		// The first window is being yielded: wait until all 8 windows in
+		// flight have polled their job, then give them time to fetch more.
+		deadline := time.Now().Add(10 * time.Second)
+		for first, _ := jobs(); len(first) < 8 && time.Now().Before(deadline); first, _ = jobs() {
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond)
+		first, later := jobs()
+		if len(first) < 8 || len(later) > 2 {
+			t.Errorf("while the first window is yielded: %d jobs polled, %d fetched pages past the first; want 8 and at most 2", len(first), len(later))
+		}
+	}
+	if n != 1200 {
+		t.Errorf("streamed %d articles, want 1200", n)
 	}
 }
