@@ -319,45 +319,37 @@ type rangeRun struct {
 // not all their articles.
 func (r *rangeRun) searchGated(ctx context.Context, wi int, ready <-chan struct{}) ([]Article, error) {
 	w := r.windows[wi]
-	var first *ResultsPage
-	err := r.gated(ctx, func(ctx context.Context) error {
-		var err error
-		first, err = r.submit(ctx, w)
-		return err
-	})
+	var throttled atomic.Bool // a 429 in either phase: the window does not raise the limit
+	gen, err := r.gate.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if ready != nil {
+	observed := func(gen int) context.Context {
+		return withThrottleObserver(ctx, func() {
+			throttled.Store(true)
+			r.gate.throttle(gen)
+		})
+	}
+	first, err := r.submit(observed(gen), w)
+	if err == nil && ready != nil {
+		// Wait for its turn outside the gate (a window waiting must not
+		// keep an earlier one from starting), then take a place again.
+		r.gate.release(false)
 		select {
 		case <-ready:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+		if gen, err = r.gate.acquire(ctx); err != nil {
+			return nil, err
+		}
 	}
 	var articles []Article
-	err = r.gated(ctx, func(ctx context.Context) error {
-		var err error
-		articles, err = r.pages(ctx, first)
-		return err
-	})
-	return r.owned(wi, articles), err
-}
-
-// gated runs fn under the adaptive gate, with a ctx whose 429 answers
-// lower the gate's limit; fn finishing without one raises it.
-func (r *rangeRun) gated(ctx context.Context, fn func(ctx context.Context) error) error {
-	gen, err := r.gate.acquire(ctx)
-	if err != nil {
-		return err
+	if err == nil {
+		articles, err = r.pages(observed(gen), first)
 	}
-	var throttled atomic.Bool
-	err = fn(withThrottleObserver(ctx, func() {
-		throttled.Store(true)
-		r.gate.throttle(gen)
-	}))
 	r.gate.release(err == nil && !throttled.Load())
-	return err
+	return r.owned(wi, articles), err
 }
 
 // owned keeps the articles window wi owns. Adjacent windows share their
