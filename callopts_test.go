@@ -314,21 +314,28 @@ func TestRetryAfterPausesWholeClient(t *testing.T) {
 		}
 		io.WriteString(w, searchOK)
 	}))
-	c := clientFor(t, srv, WithRetryWait(time.Millisecond, 5*time.Second), WithMiddleware(func(next http.RoundTripper) http.RoundTripper {
-		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
-			resp, err := next.RoundTrip(r)
-			if err == nil && resp.StatusCode == http.StatusTooManyRequests {
-				defer close(first)
-			}
-			return resp, err
-		})
-	}))
+	c := clientFor(t, srv, WithRetryWait(time.Millisecond, 5*time.Second))
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		if _, err := c.Search(context.Background(), SearchParams{Query: "a"}); err != nil {
 			t.Error(err)
 		}
 	})
+	// Start the others once the client has taken the 429's Retry-After: the
+	// pause begins after the answer has passed the middleware, so a signal
+	// from there could let them start before it.
+	go func() {
+		defer close(first)
+		for {
+			c.cfg.lim.mu.Lock()
+			paused := c.cfg.lim.pause.After(time.Now())
+			c.cfg.lim.mu.Unlock()
+			if paused {
+				return
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+	}()
 	<-first
 	for range 3 {
 		wg.Go(func() {
