@@ -51,8 +51,8 @@ func (c *Corpus) Add(r io.Reader, shift time.Duration) (*Corpus, int, error) {
 			return nil, 0, errors.New(strings.ReplaceAll(err.Error(), "write each article as one JSON object on its own line", "make every item of the array one article object"))
 		}
 	default:
-		if err := l.load(jsonlBatches(br), "line %d: %w"); err != nil {
-			return nil, 0, fixLinePrefix(err)
+		if err := l.load(jsonlBatches(br, "line"), "line %d: %w"); err != nil {
+			return nil, 0, err
 		}
 	}
 	if len(l.articles) == 0 {
@@ -67,16 +67,6 @@ func (c *Corpus) Add(r io.Reader, shift time.Duration) (*Corpus, int, error) {
 
 // errNoArticles is Add's error for input without an article.
 var errNoArticles = errors.New("the input holds no articles: send JSON Lines (one article object per line) or a JSON array of article objects")
-
-// fixLinePrefix turns readBatch's "corpus line N:" prefix into Add's
-// "line N:": Add's input is a request body, not a corpus file.
-func fixLinePrefix(err error) error {
-	const prefix = "corpus line "
-	if rest, ok := strings.CutPrefix(err.Error(), prefix); ok {
-		return errors.New("line " + rest)
-	}
-	return err
-}
 
 // firstByte returns the first byte of br that is not white space (or a
 // byte-order mark), without consuming it.

@@ -142,7 +142,7 @@ func toWire(a *Article) *wireArticle {
 // have Story -1. Lines are decoded in parallel, a batch at a time.
 func LoadJSONL(r io.Reader) (*Corpus, error) {
 	l := loader{ids: map[string]int{}, traffic: map[string]siteTraffic{}, embedLine: -1}
-	if err := l.load(jsonlBatches(r), "corpus line %d: %w"); err != nil {
+	if err := l.load(jsonlBatches(r, "corpus line"), "corpus line %d: %w"); err != nil {
 		return nil, err
 	}
 	if len(l.articles) == 0 {
@@ -177,11 +177,12 @@ func (l *loader) load(next func() ([]numberedLine, error), format string) error 
 	}
 }
 
-// jsonlBatches returns the batch reader of JSON Lines input.
-func jsonlBatches(r io.Reader) func() ([]numberedLine, error) {
+// jsonlBatches returns the batch reader of JSON Lines input; its errors
+// name a line as label does ("corpus line", or Add's "line").
+func jsonlBatches(r io.Reader, label string) func() ([]numberedLine, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	next := 1
-	return func() ([]numberedLine, error) { return readBatch(br, &next) }
+	return func() ([]numberedLine, error) { return readBatch(br, &next, label) }
 }
 
 // setTraffic gives every article its site's traffic: the one known for the
@@ -212,16 +213,16 @@ type numberedLine struct {
 // *next on. stop is nil when more lines may follow, io.EOF at the end of the
 // input, or the error (naming its line) that ended reading; the lines before
 // it are returned either way, so that an earlier bad line is reported first.
-func readBatch(br *bufio.Reader, next *int) (batch []numberedLine, stop error) {
+func readBatch(br *bufio.Reader, next *int, label string) (batch []numberedLine, stop error) {
 	for len(batch) < batchLines {
 		number := *next
 		*next++
 		text, err := readLine(br, nil)
 		switch {
 		case errors.Is(err, errLineTooLong):
-			return batch, fmt.Errorf("corpus line %d: line is longer than %d bytes; keep each article on one line of at most 1 MiB", number, MaxLineBytes)
+			return batch, fmt.Errorf("%s %d: line is longer than %d bytes; keep each article on one line of at most 1 MiB", label, number, MaxLineBytes)
 		case err != nil && err != io.EOF:
-			return batch, fmt.Errorf("corpus line %d: reading input: %w; check the input stream", number, err)
+			return batch, fmt.Errorf("%s %d: reading input: %w; check the input stream", label, number, err)
 		}
 		if number == 1 {
 			text = bytes.TrimPrefix(text, []byte("\ufeff"))
