@@ -234,7 +234,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	}
 	target := *rc.upstream
 	target.Path = strings.TrimSuffix(target.Path, "/") + r.URL.Path
-	target.RawPath = ""
+	target.RawPath = strings.TrimSuffix(rc.upstream.EscapedPath(), "/") + r.URL.EscapedPath() // escapes as sent (%2F stays)
 	target.RawQuery = r.URL.RawQuery
 	wrote := false
 	ctx := httptrace.WithClientTrace(r.Context(), &httptrace.ClientTrace{
