@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -222,4 +223,77 @@ func TestRangeResumeKeepsRelativeDates(t *testing.T) {
 	if n := len(srv.Journal()); n != 0 {
 		t.Errorf("the resumed run made %d requests, want 0", n)
 	}
+}
+
+// TestRangeResumeAfterCutLine resumes from checkpoints whose last line has
+// no newline, as a run killed while writing leaves them: a line cut short
+// is searched again and dropped from the file, a whole line is kept, and
+// either way the file stays readable by the runs after.
+func TestRangeResumeAfterCutLine(t *testing.T) {
+	t.Parallel()
+	args := []string{"range", "earthquake", "--from", "2025-01-01T00:00:00Z", "--to", "2025-01-10T00:00:00Z", "--window", "1d", "-o", "jsonl"}
+	ref := newMock(t)
+	full := runCLI(t, ref, runOpts{}, args...)
+	if full.code != 0 || full.stdout == "" {
+		t.Fatalf("uninterrupted run: exit %d, %d bytes; stderr %q", full.code, len(full.stdout), full.stderr)
+	}
+	for _, tc := range []struct {
+		name string
+		cut  func(line []byte) []byte // what is left of the last line
+		// searched is the windows the first resumed run must search.
+		searched int
+	}{
+		{name: "cut_short", cut: func(l []byte) []byte { return l[:len(l)/2] }, searched: 1},
+		{name: "no_newline", cut: func(l []byte) []byte { return l[:len(l)-1] }, searched: 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newMock(t, mockserver.WithJournalSize(10_000))
+			ck := filepath.Join(t.TempDir(), "ck")
+			withCk := append(append([]string{}, args...), "--resume", ck)
+			if r := runCLI(t, srv, runOpts{}, withCk...); r.code != 0 {
+				t.Fatalf("first run: exit %d, stderr %q", r.code, r.stderr)
+			}
+			b, err := os.ReadFile(ck)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := bytes.LastIndexByte(b[:len(b)-1], '\n') + 1
+			if err := os.WriteFile(ck, append(b[:last:last], tc.cut(b[last:])...), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for run := 1; run <= 2; run++ {
+				srv.Reset()
+				r := runCLI(t, srv, runOpts{}, withCk...)
+				if r.code != 0 {
+					t.Fatalf("resumed run %d: exit %d, stderr %q", run, r.code, r.stderr)
+				}
+				if r.stdout != full.stdout {
+					t.Errorf("resumed run %d printed other articles than an uninterrupted run", run)
+				}
+				want := tc.searched
+				if run == 2 {
+					want = 0
+				}
+				if got := len(windowStarts(t, srv)); got != want {
+					t.Errorf("resumed run %d searched %d windows, want %d", run, got, want)
+				}
+			}
+			after, err := os.ReadFile(ck)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(after, b) {
+				t.Errorf("after the resumed runs the checkpoint is not what an uninterrupted run writes:\n got %q\nwant %q", shortDiff(after), shortDiff(b))
+			}
+		})
+	}
+}
+
+// shortDiff shortens a checkpoint for a message.
+func shortDiff(b []byte) string {
+	if len(b) > 400 {
+		return string(b[:200]) + "…" + string(b[len(b)-200:])
+	}
+	return string(b)
 }

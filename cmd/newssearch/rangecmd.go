@@ -324,6 +324,9 @@ type checkpoint struct {
 	windows  map[int]checkpointWindow
 	mu       sync.Mutex
 	existing bool
+	// cut is set when the file's last line was cut short (the run was
+	// killed while writing it): it is dropped before anything is appended.
+	cut bool
 }
 
 // checkpointVersion is the format version written in the header.
@@ -399,6 +402,27 @@ func (r *rangeRun) openCheckpoint(path string, d dates) error {
 	}
 	ck.file = f
 	r.ck = ck
+	if ck.existing && !bytes.HasSuffix(b, []byte("\n")) {
+		if err := ck.repair(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// repair ends a file whose last line has no newline, so that the next
+// window appended starts a line of its own: a line cut short is dropped (its
+// window is searched again), a whole one gets its newline.
+func (ck *checkpoint) repair(b []byte) error {
+	var err error
+	if ck.cut {
+		err = ck.file.Truncate(int64(bytes.LastIndexByte(b, '\n') + 1))
+	} else {
+		_, err = ck.file.Write([]byte("\n"))
+	}
+	if err != nil {
+		return fmt.Errorf("--resume %s: repairing its last line: %v", ck.path, err)
+	}
 	return nil
 }
 
@@ -426,7 +450,8 @@ func (ck *checkpoint) parse(b []byte) error {
 		var w checkpointWindow
 		if err := json.Unmarshal(l, &w); err != nil {
 			if n == len(lines)-2 && !bytes.HasSuffix(b, []byte("\n")) {
-				break // cut short while being written
+				ck.cut = true // cut short while being written
+				break
 			}
 			return fmt.Errorf("--resume %s: line %d is damaged (%v): delete the file to start afresh", ck.path, n+2, err)
 		}
