@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -149,11 +151,17 @@ func parseDate(s string, now time.Time, endOfDay bool) (dateSpec, error) {
 		return dateSpec{t: t}, nil
 	}
 	d, err := parseRelative(s)
+	if errors.Is(err, errSpanTooLong) {
+		return dateSpec{}, err
+	}
 	if err != nil {
 		return dateSpec{}, fmt.Errorf("not a date: use 2025-01-31, 2025-01-31T09:00:00Z, now, or a span before now such as 7d, 36h or 2w")
 	}
 	return dateSpec{t: now.UTC().Add(-d), relative: true}, nil
 }
+
+// errSpanTooLong reports a span past what a time.Duration holds.
+var errSpanTooLong = fmt.Errorf("too long a span: spans go up to %dd (about 292 years)", int64(math.MaxInt64/(24*time.Hour)))
 
 // parseRelative reads a span such as 7d, 36h, 2w, 90m or 1d12h (units w, d,
 // h, m, s).
@@ -172,9 +180,6 @@ func parseRelative(s string) (time.Duration, error) {
 			return 0, fmt.Errorf("%q is not a span: use a number and a unit (w, d, h, m, s), such as 7d or 36h", s)
 		}
 		n, err := strconv.ParseInt(s[:i], 10, 64)
-		if err != nil || n > 1_000_000 {
-			return 0, fmt.Errorf("%q is too large a span", s)
-		}
 		var unit time.Duration
 		switch s[i] {
 		case 'w':
@@ -190,6 +195,9 @@ func parseRelative(s string) (time.Duration, error) {
 		default:
 			return 0, fmt.Errorf("unit %q is not a unit: use w, d, h, m or s, as in 7d or 36h", s[i:i+1])
 		}
+		if err != nil || n > int64((math.MaxInt64-total)/unit) {
+			return 0, errSpanTooLong
+		}
 		total += time.Duration(n) * unit
 		s = s[i+1:]
 	}
@@ -199,10 +207,11 @@ func parseRelative(s string) (time.Duration, error) {
 // parseSpan reads --window: a span in the units of parseRelative or a Go
 // duration.
 func parseSpan(s string) (time.Duration, error) {
-	if d, err := parseRelative(s); err == nil {
-		return d, nil
+	d, err := parseRelative(s)
+	if err == nil || errors.Is(err, errSpanTooLong) {
+		return d, err
 	}
-	d, err := time.ParseDuration(s)
+	d, err = time.ParseDuration(s)
 	if err != nil {
 		return 0, fmt.Errorf("not a span: use a number and a unit, such as 7d, 24h or 1d12h")
 	}
