@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -188,13 +189,29 @@ Exit codes: 0 success, 1 the service or the network failed, 2 usage error,
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log every request to standard error, even when it is not a terminal")
 	pf.IntVar(&a.maxRetries, "max-retries", newssearch.DefaultMaxRetries, "retries of a failed request")
 	_ = root.RegisterFlagCompletionFunc("format", fixedCompletion("table", "json", "jsonl", "csv"))
-	_ = root.RegisterFlagCompletionFunc("fields", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-		return fieldNamesFor(cmd.Name()), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	_ = root.RegisterFlagCompletionFunc("fields", func(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return completeFields(fieldNamesFor(cmd.Name()), toComplete), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	})
 
 	root.AddCommand(a.searchCommand(), a.asyncCommand(), a.resultsCommand(), a.rangeCommand(),
 		a.headlinesCommand(), a.checkCommand(), a.versionCommand(), a.completionCommand(), fieldsHelpTopic())
 	return root
+}
+
+// completeFields completes the last name of a comma-separated --fields
+// value: each candidate is the whole value so far with one more field not
+// yet named.
+func completeFields(names []string, toComplete string) []string {
+	i := strings.LastIndexByte(toComplete, ',')
+	done, partial := toComplete[:i+1], toComplete[i+1:]
+	chosen := strings.Split(done, ",")
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, partial) && !slices.Contains(chosen, n) {
+			out = append(out, done+n)
+		}
+	}
+	return out
 }
 
 func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -318,7 +335,7 @@ func cmpOr(values ...string) string {
 func argsBetween(lo, hi int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < lo || len(args) > hi {
-			return usagef("%s: %s", cmd.CommandPath(), what)
+			return usagef("%s: %s", cmd.Name(), what)
 		}
 		return nil
 	}
