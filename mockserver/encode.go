@@ -109,7 +109,7 @@ func (c *Corpus) embeddingOf(doc int32) []byte {
 	if e := c.embeds[doc].Load(); e != nil {
 		return *e
 	}
-	e := appendVector(nil, c.c.Articles[doc].Embedding)
+	e := appendVector(nil, c.c.Articles[doc].Vector())
 	c.embeds[doc].Store(&e)
 	return e
 }

@@ -132,7 +132,7 @@ func TestQueryArticleShape(t *testing.T) {
 				t.Errorf("%s: entities %v / relationships %v do not match the corpus", a.ID, a.Entities, a.EntityRelationships)
 			}
 			if embeddings {
-				want.Embeddings = c.Embedding
+				want.Embeddings = c.Vector()
 			}
 			a.Entities, a.EntityRelationships = nil, nil
 			if diff := cmp.Diff(want, a); diff != "" {

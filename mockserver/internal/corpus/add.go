@@ -136,8 +136,8 @@ func newBaseFacts(c *Corpus) *baseFacts {
 	for i := range c.Articles {
 		a := &c.Articles[i]
 		f.ids[a.ID] = struct{}{}
-		if f.embedLen == 0 && a.Embedding != nil {
-			f.embedLen = len(a.Embedding)
+		if f.embedLen == 0 {
+			f.embedLen = a.vectorLen()
 		}
 	}
 	for _, s := range c.Sites {

@@ -38,12 +38,20 @@ type Article struct {
 	Topics      []string // three topics
 	Sentiment   Sentiment
 	// Entities and Relationships are nil ("null" on the wire) on articles that
-	// were not encoded; Embedding is nil on those too. An article is
-	// "encoded" (toggle_state "Encoded Articles") when Entities and Embedding
-	// are both non-nil.
+	// were not encoded, and they have no embedding either. An article is
+	// "encoded" (toggle_state "Encoded Articles") when it has both Entities
+	// and an embedding (HasEmbedding).
 	Entities      []Entity
 	Relationships []Relationship
-	Embedding     []float32
+	// Embedding is the vector an article was loaded with. Generated articles
+	// leave it nil and derive theirs from their text when asked: read
+	// embeddings through Vector, never this field alone.
+	Embedding []float32
+	// DerivedEmbedding marks an article whose embedding is Embed of its
+	// title, description and body, computed by Vector when asked: most
+	// servers never send one, so the generator does not spend the time and
+	// memory up front. It is false on loaded articles.
+	DerivedEmbedding bool
 	// Story is the generator's label for the event an article reports, or -1.
 	// It exists for the generator's own tests and corpus figures; search and
 	// clustering must never read it.
@@ -51,7 +59,29 @@ type Article struct {
 }
 
 // Encoded reports whether the article carries entities and embeddings.
-func (a *Article) Encoded() bool { return a.Entities != nil && a.Embedding != nil }
+func (a *Article) Encoded() bool { return a.Entities != nil && a.HasEmbedding() }
+
+// HasEmbedding reports whether the article has an embedding.
+func (a *Article) HasEmbedding() bool { return a.Embedding != nil || a.DerivedEmbedding }
+
+// Vector returns the article's embedding, or nil when it has none. A
+// generated article's vector is computed on each call (a few microseconds);
+// callers that need it often keep it.
+func (a *Article) Vector() []float32 {
+	if a.Embedding == nil && a.DerivedEmbedding {
+		return embedParts(a.Title, a.Description, a.Body)
+	}
+	return a.Embedding
+}
+
+// vectorLen returns the length of the article's embedding, 0 without one,
+// without computing a derived one.
+func (a *Article) vectorLen() int {
+	if a.Embedding == nil && a.DerivedEmbedding {
+		return EmbeddingSize
+	}
+	return len(a.Embedding)
+}
 
 // Sentiment holds the title and description sentiment scores, each in [-1, 1].
 type Sentiment struct {

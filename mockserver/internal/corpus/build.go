@@ -44,9 +44,9 @@ func (v *values) get(c byte) string {
 	}
 }
 
-// article writes the article of slot i. buf is scratch space, returned for
-// reuse.
-func (g *generator) article(i int, buf []byte) (Article, []byte) {
+// article writes the article of slot i, its strings stored in arena. buf is
+// scratch space, returned for reuse.
+func (g *generator) article(i int, buf []byte, arena *textArena) (Article, []byte) {
 	s := &g.slots[i]
 	ev := &g.events[s.event]
 	site := &g.sites[s.site]
@@ -64,14 +64,17 @@ func (g *generator) article(i int, buf []byte) (Article, []byte) {
 		D: pk.weekdays[published.Weekday()],
 	}
 
-	var title, desc, body string
-	title, buf = sentence(buf[:0], kt.titles[(ev.titleTurn+s.pos)%len(kt.titles)], &v, r)
-	desc, buf = sentence(buf[:0], kt.descs[(ev.descTurn+s.pos)%len(kt.descs)], &v, r)
+	// Title, description and body are rendered together, and URL and image
+	// together, then stored in the worker's arena: no allocation of their
+	// own.
+	buf = appendSentence(buf[:0], kt.titles[(ev.titleTurn+s.pos)%len(kt.titles)], &v, r)
+	titleEnd := len(buf)
+	buf = appendSentence(buf, kt.descs[(ev.descTurn+s.pos)%len(kt.descs)], &v, r)
+	descEnd := len(buf)
 	// The body: two of the kind's body sentences in random order, usually
 	// followed by a closing sentence.
 	first := r.intn(len(kt.bodies))
 	second := (first + 1 + r.intn(len(kt.bodies)-1)) % len(kt.bodies)
-	buf = buf[:0]
 	buf = appendSentence(buf, kt.bodies[first], &v, r)
 	buf = append(buf, ' ')
 	buf = appendSentence(buf, kt.bodies[second], &v, r)
@@ -79,7 +82,8 @@ func (g *generator) article(i int, buf []byte) (Article, []byte) {
 		buf = append(buf, ' ')
 		buf = appendSentence(buf, pick(r, pk.generic), &v, r)
 	}
-	body = string(buf)
+	text := arena.add(buf)
+	title, desc, body := text[:titleEnd], text[titleEnd:descEnd], text[descEnd:]
 
 	a := Article{
 		ID:          s.id,
@@ -101,16 +105,41 @@ func (g *generator) article(i int, buf []byte) (Article, []byte) {
 	if site.categories {
 		a.Category = ev.category
 	}
-	buf = appendSlug(buf[:0], title)
-	a.URL = articleURL(site, ev, string(buf), s.id)
+	buf = appendArticleURL(buf[:0], site, ev, title, s.id)
+	urlEnd := len(buf)
 	if r.chance(site.imageShare) {
-		a.Image = imageURL(site, s.id)
+		buf = appendImageURL(buf, site, s.id)
 	}
+	links := arena.add(buf)
+	a.URL, a.Image = links[:urlEnd], links[urlEnd:]
 	if r.chance(encodedShare) {
 		a.Entities, a.Relationships = g.entities(ev, r)
-		a.Embedding = embedParts(title, desc, body)
+		a.DerivedEmbedding = true // Vector computes it from the text when asked
 	}
 	return a, buf
+}
+
+// arenaBlock is the size of the strings a textArena cuts its strings from.
+const arenaBlock = 128 << 10
+
+// textArena stores many short strings in a few large blocks: one allocation
+// per block instead of one per string, and no size-class rounding. A string
+// it returns keeps its whole block alive, which suits an immutable corpus.
+type textArena struct {
+	b strings.Builder
+}
+
+// add returns a string holding a copy of p.
+func (t *textArena) add(p []byte) string {
+	if t.b.Cap()-t.b.Len() < len(p) {
+		// A new block; strings already handed out keep the old one. A
+		// Builder only ever appends, so they never change.
+		t.b = strings.Builder{}
+		t.b.Grow(max(arenaBlock, len(p)))
+	}
+	start := t.b.Len()
+	t.b.Write(p)
+	return t.b.String()[start:]
 }
 
 // entities returns the entities an event's article names and the
@@ -183,12 +212,6 @@ func entityType(slot byte) string {
 	default:
 		return "EVENT"
 	}
-}
-
-// sentence renders a template as a capitalised sentence.
-func sentence(buf []byte, tmpl string, v *values, r *rng) (string, []byte) {
-	buf = appendSentence(buf, tmpl, v, r)
-	return string(buf), buf
 }
 
 // appendSentence renders tmpl onto buf and capitalises its first letter.
@@ -279,30 +302,42 @@ func appendSlug(buf []byte, title string) []byte {
 	return buf
 }
 
-// articleURL builds an article's URL in its site's layout.
-// No layout carries a date: the server shifts publication dates, and a URL
-// must not contradict the datePublished it is served with.
-func articleURL(site *genSite, ev *event, slug, id string) string {
-	base := "https://" + site.host + "/"
+// appendArticleURL appends an article's URL in its site's layout, with the
+// slug of its title. No layout carries a date: the server shifts publication
+// dates, and a URL must not contradict the datePublished it is served with.
+func appendArticleURL(buf []byte, site *genSite, ev *event, title, id string) []byte {
+	buf = append(append(append(buf, "https://"...), site.host...), '/')
 	switch site.urlStyle {
 	case 0:
-		return base + "stories/" + slug + "-" + id[18:]
+		buf = append(buf, "stories/"...)
+		buf = appendSlug(buf, title)
+		return append(append(buf, '-'), id[18:]...)
 	case 1:
-		section := strings.ToLower(ev.category)
-		return base + section + "/" + slug + "-" + id[16:]
+		for _, c := range ev.category { // strings.ToLower, without the string
+			buf = utf8.AppendRune(buf, unicode.ToLower(c))
+		}
+		buf = append(buf, '/')
+		buf = appendSlug(buf, title)
+		return append(append(buf, '-'), id[16:]...)
 	case 2:
-		return base + "news/" + id[:4] + "/" + slug + "-" + id[20:] + ".html"
+		buf = append(append(append(buf, "news/"...), id[:4]...), '/')
+		buf = appendSlug(buf, title)
+		return append(append(append(buf, '-'), id[20:]...), ".html"...)
 	default:
-		return base + "article/" + id + "/" + slug
+		buf = append(append(append(buf, "article/"...), id...), '/')
+		return appendSlug(buf, title)
 	}
 }
 
-// imageURL builds the URL of an article's picture.
-func imageURL(site *genSite, id string) string {
+// appendImageURL appends the URL of an article's picture.
+func appendImageURL(buf []byte, site *genSite, id string) []byte {
 	if site.urlStyle%2 == 0 {
-		return "https://" + site.host + "/images/" + id[:2] + "/" + id[:16] + ".jpg"
+		buf = append(append(append(buf, "https://"...), site.host...), "/images/"...)
+		buf = append(append(append(buf, id[:2]...), '/'), id[:16]...)
+		return append(buf, ".jpg"...)
 	}
-	return "https://cdn." + site.Domain + "/media/" + id + ".jpg"
+	buf = append(append(append(buf, "https://cdn."...), site.Domain...), "/media/"...)
+	return append(append(buf, id...), ".jpg"...)
 }
 
 // titleCase capitalises the first letter of every word of s.

@@ -93,8 +93,9 @@ func generate(cfg Config, workers int) *Corpus {
 		lo, hi := w*len(articles)/workers, (w+1)*len(articles)/workers
 		wg.Go(func() {
 			var buf []byte
+			var arena textArena
 			for i := lo; i < hi; i++ {
-				articles[i], buf = g.article(i, buf)
+				articles[i], buf = g.article(i, buf, &arena)
 			}
 		})
 	}
@@ -307,6 +308,9 @@ func wikidataID(kind, name string) string {
 func (g *generator) plan(r *rng) {
 	n := g.cfg.Articles
 	g.slots = make([]slot, 0, n)
+	// An event has about four articles on average: room for the events of
+	// n articles, with a margin, spares regrowing the slice.
+	g.events = make([]event, 0, n/3+16)
 	stories := int32(0)
 	span := float64(g.end - g.start)
 	for len(g.slots) < n {
@@ -336,18 +340,21 @@ func (g *generator) plan(r *rng) {
 		}
 		g.events = append(g.events, ev)
 	}
+	var ids textArena
+	var buf []byte
 	for i := range g.slots {
-		g.slots[i].id = g.articleID(g.slots[i].when, uint64(i))
+		buf = g.appendArticleID(buf[:0], g.slots[i].when, uint64(i))
+		g.slots[i].id = ids.add(buf)
 	}
 	slices.SortFunc(g.slots, func(a, b slot) int {
 		return cmp.Or(cmp.Compare(a.when, b.when), cmp.Compare(a.id, b.id))
 	})
 }
 
-// articleID builds a 24-hex id in the manner of a database object id: the
-// publication time, five bytes derived from the seed and the article number,
-// and a counter that makes the id unique.
-func (g *generator) articleID(when int64, n uint64) string {
+// appendArticleID appends a 24-hex id in the manner of a database object
+// id: the publication time, five bytes derived from the seed and the article
+// number, and a counter that makes the id unique.
+func (g *generator) appendArticleID(buf []byte, when int64, n uint64) []byte {
 	var b [idBytes]byte
 	t := uint32(when)
 	b[0], b[1], b[2], b[3] = byte(t>>24), byte(t>>16), byte(t>>8), byte(t)
@@ -357,7 +364,7 @@ func (g *generator) articleID(when int64, n uint64) string {
 	}
 	c := (n + g.salt>>40) & idCounterMask
 	b[9], b[10], b[11] = byte(c>>16), byte(c>>8), byte(c)
-	return hex.EncodeToString(b[:])
+	return hex.AppendEncode(buf, b[:])
 }
 
 // newEvent draws an event: its language, kind, names, numbers and tone.

@@ -152,7 +152,7 @@ func checkArticle(t *testing.T, a *Article, sites map[string]Site, langs map[str
 		t.Errorf("article %s: sentiment %+v out of [-1, 1]", a.ID, a.Sentiment)
 	}
 	if !a.Encoded() {
-		if a.Entities != nil || a.Relationships != nil || a.Embedding != nil {
+		if a.Entities != nil || a.Relationships != nil || a.HasEmbedding() {
 			t.Errorf("article %s: not encoded but has entities, relationships or an embedding", a.ID)
 		}
 		return
@@ -173,8 +173,8 @@ func checkArticle(t *testing.T, a *Article, sites map[string]Site, langs map[str
 			t.Errorf("article %s: relationship %+v does not link two of its entities", a.ID, r)
 		}
 	}
-	if want := Embed(a.Title + " " + a.Description + " " + a.Body); !slices.Equal(want, a.Embedding) {
-		t.Errorf("article %s: embedding is not Embed(title description body) (-want +got):\n%s", a.ID, cmp.Diff(want, a.Embedding))
+	if want := Embed(a.Title + " " + a.Description + " " + a.Body); !slices.Equal(want, a.Vector()) {
+		t.Errorf("article %s: embedding is not Embed(title description body) (-want +got):\n%s", a.ID, cmp.Diff(want, a.Vector()))
 	}
 }
 

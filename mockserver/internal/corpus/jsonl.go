@@ -98,7 +98,7 @@ func toWire(a *Article) *wireArticle {
 	w := &wireArticle{
 		ID: &a.ID, Title: &a.Title, Description: a.Description, Body: a.Body, URL: &a.URL, Site: &a.Site,
 		Image: json.RawMessage("null"), Favicon: a.Favicon, Language: &a.Language, Topics: a.Topics,
-		Sentiment: wireSentiment(a.Sentiment), Embeddings: a.Embedding, Traffic: &a.Traffic,
+		Sentiment: wireSentiment(a.Sentiment), Embeddings: a.Vector(), Traffic: &a.Traffic,
 	}
 	if a.Image != "" {
 		w.Image, _ = json.Marshal(a.Image) // a string always marshals
