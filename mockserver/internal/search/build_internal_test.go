@@ -61,3 +61,33 @@ func BenchmarkBuildWorkers(b *testing.B) {
 		})
 	}
 }
+
+// TestTermTable fills a term table past several doublings and finds every
+// term again, and no term it was not given.
+func TestTermTable(t *testing.T) {
+	t.Parallel()
+	var tab termTable
+	var terms []string
+	for i := range 5000 {
+		term := fmt.Sprintf("t%d", i*7919)
+		id, slot := tab.find([]byte(term), terms)
+		if id != -1 {
+			t.Fatalf("find(%q) before insert = %d, want -1", term, id)
+		}
+		terms = append(terms, term)
+		tab.insert(slot, int32(i))
+	}
+	for i, term := range terms {
+		if id, _ := tab.find([]byte(term), terms); id != int32(i) {
+			t.Errorf("find(%q) = %d, want %d", term, id, i)
+		}
+	}
+	for _, term := range []string{"", "t1", "t7918", "x"} {
+		if id, _ := tab.find([]byte(term), terms); id != -1 {
+			t.Errorf("find(%q) = %d, want -1 (never inserted)", term, id)
+		}
+	}
+	if len(tab.slots) != 8192 || tab.used != 5000 {
+		t.Errorf("table of %d slots holding %d terms, want 8192 holding 5000", len(tab.slots), tab.used)
+	}
+}

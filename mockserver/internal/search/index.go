@@ -179,7 +179,7 @@ type termState struct {
 // its own term ids ("local" ids).
 type chunk struct {
 	lo, hi int
-	dict   map[string]int32
+	dict   termTable
 	terms  []string    // by local id
 	states []termState // by local id
 	stream [][]int32   // the local term id of every position, gaps left out, in blocks
@@ -196,7 +196,7 @@ func (ix *Index) indexText(lengths []uint32, workers int) {
 	workers = max(1, min(workers, n/minChunk))
 	chunks := make([]chunk, workers)
 	for w := range chunks {
-		chunks[w] = chunk{lo: n * w / workers, hi: n * (w + 1) / workers, dict: map[string]int32{}}
+		chunks[w] = chunk{lo: n * w / workers, hi: n * (w + 1) / workers}
 	}
 	parallel(chunks, func(c *chunk) { ix.scanChunk(c, lengths) })
 
@@ -217,7 +217,7 @@ func (ix *Index) indexText(lengths []uint32, workers int) {
 			counts[g] += c.states[l].count
 			bytes[g] += c.states[l].bytes
 		}
-		c.dict = nil
+		c.dict = termTable{}
 	}
 	numTerms := len(counts)
 	ix.termStart = make([]uint32, numTerms+1)
@@ -279,11 +279,11 @@ func (ix *Index) scanChunk(c *chunk, lengths []uint32) {
 			start := pos
 			tk.Reset(text)
 			for tok, ok := tk.Next(); ok; tok, ok = tk.Next() {
-				id, found := c.dict[string(tok)]
-				if !found {
+				id, slot := c.dict.find(tok, c.terms)
+				if id < 0 {
 					id = int32(len(c.states))
 					term := string(tok)
-					c.dict[term] = id
+					c.dict.insert(slot, id)
 					c.terms = append(c.terms, term)
 					c.states = append(c.states, termState{lastDoc: -1})
 				}
@@ -346,6 +346,75 @@ func (ix *Index) fillChunk(c *chunk, lengths []uint32) {
 		}
 	}
 	c.stream = nil
+}
+
+// termTable maps a chunk's terms to their local ids: open addressing on an
+// FNV-1a hash, with the terms themselves kept by the chunk (by local id).
+// It does the work of a map[string]int32 in about half the time for the
+// short words of news text, which matters because every word of the corpus
+// is looked up once while the first New waits.
+type termTable struct {
+	slots []termSlot // a power of two, at most three quarters full; empty: id < 0
+	used  int
+}
+
+// termSlot is one entry of a termTable.
+type termSlot struct {
+	hash uint32
+	id   int32
+}
+
+// find returns the id of tok among terms, or -1 and the slot insert takes.
+func (t *termTable) find(tok []byte, terms []string) (id int32, slot int) {
+	if len(t.slots) == 0 {
+		t.grow()
+	}
+	h := uint32(2166136261)
+	for _, c := range tok {
+		h ^= uint32(c)
+		h *= 16777619
+	}
+	mask := len(t.slots) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s.id < 0 {
+			t.slots[i].hash = h // remembered for insert
+			return -1, i
+		}
+		if s.hash == h && terms[s.id] == string(tok) {
+			return s.id, i
+		}
+	}
+}
+
+// insert stores id in the slot find returned for its term; find must have
+// been the table's last call.
+func (t *termTable) insert(slot int, id int32) {
+	t.slots[slot].id = id
+	t.used++
+	if 4*t.used > 3*len(t.slots) {
+		t.grow()
+	}
+}
+
+// grow doubles the table (or makes its first one).
+func (t *termTable) grow() {
+	old := t.slots
+	t.slots = make([]termSlot, max(1024, 2*len(old)))
+	for i := range t.slots {
+		t.slots[i].id = -1
+	}
+	mask := len(t.slots) - 1
+	for _, s := range old {
+		if s.id < 0 {
+			continue
+		}
+		i := int(s.hash) & mask
+		for t.slots[i].id >= 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = s
+	}
 }
 
 // uvarintLen is the encoded length of v.
