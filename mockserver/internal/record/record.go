@@ -66,6 +66,8 @@ type Recorder struct {
 	dates                 map[[2]string]*DateFormat
 	counts                map[[2]string]int // endpoint, name
 	requests, outcomes    map[string]int
+
+	testMidWrite func() // set by tests only: see commit
 }
 
 // Open returns a Recorder that appends to the files of cfg, reading what
@@ -201,7 +203,7 @@ func (r *Recorder) Answer(endpoint, key string, body []byte) error {
 				return b.dropStub[strings.ToLower(id)]
 			}
 		}
-		if err := commit(r.cfg.CorpusPath, b.lines, skip); err != nil {
+		if err := commit(r.cfg.CorpusPath, b.lines, skip, r.testMidWrite); err != nil {
 			r.undo(b)
 			return err
 		}
@@ -221,7 +223,7 @@ func (r *Recorder) Answer(endpoint, key string, body []byte) error {
 		}
 		stamp, _ := json.Marshal(r.cfg.Clock().UTC().Format(time.RFC3339Nano))
 		line := append(append(append([]byte(`{"recorded_at":`), stamp...), `,"answer":`...), ans...)
-		if err := commit(r.cfg.HeadlinesPath, append(line, "}\n"...), nil); err != nil {
+		if err := commit(r.cfg.HeadlinesPath, append(line, "}\n"...), nil, r.testMidWrite); err != nil {
 			return err
 		}
 		r.lastHeadlines = ans

@@ -2,9 +2,12 @@ package record
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -157,5 +160,117 @@ func TestShiftHeadlines(t *testing.T) {
 		`{"datePublished":"Mon, 20 Jan 2025 02:04:00 GMT"},{"datePublished":"soon"},{"datePublished":7}]}],"datePublished": "2025-01-19"}`
 	if got := string(ShiftHeadlines([]byte(in), 25*time.Hour)); got != want {
 		t.Errorf("ShiftHeadlines =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// loaded loads a corpus file's text as the mock does and counts its
+// articles.
+func loaded(text string) (int, error) {
+	c, err := corpus.LoadJSONL(strings.NewReader(text))
+	if err != nil {
+		return 0, err
+	}
+	return len(c.Articles), nil
+}
+
+// TestFileLoadsAtEveryMoment loads the corpus file while answers are
+// recorded into it: at the worst instant, when half of an answer's lines
+// are written, and over and over from another goroutine. Every load finds
+// the file whole, with whole answers only.
+func TestFileLoadsAtEveryMoment(t *testing.T) {
+	t.Parallel()
+	r, path := open(t)
+	const answers, per = 60, 5
+	var mu sync.Mutex // guards reads and midWrites, counted by two goroutines
+	reads, midWrites := 0, 0
+	check := func(during bool) error {
+		b, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		n, err := loaded(string(b))
+		mu.Lock()
+		defer mu.Unlock()
+		reads++
+		if during {
+			midWrites++
+		}
+		if err != nil || n%per != 0 {
+			return fmt.Errorf("read %d: %d articles, error %v; want whole answers of %d", reads, n, err, per)
+		}
+		return nil
+	}
+	var midErr error
+	r.testMidWrite = func() {
+		if err := check(true); err != nil && midErr == nil {
+			midErr = err
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		for i := range answers {
+			if err := r.Answer("query", "", answerOf(1+i*per, per)); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if midErr != nil {
+				t.Fatalf("while half an answer was written: %v", midErr)
+			}
+			if n, err := loaded(read(t, path)); err != nil || n != answers*per {
+				t.Fatalf("at the end: %d articles, error %v; want %d", n, err, answers*per)
+			}
+			if midWrites != answers-1 { // the first answer creates the file
+				t.Fatalf("the file was read %d times half-way through a write; want %d", midWrites, answers-1)
+			}
+			t.Logf("%d loads of the file while it was recorded into, each whole", reads)
+			return
+		default:
+			if err := check(false); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func TestFileModeKept(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows files have no Unix permission bits")
+	}
+	r, path := open(t)
+	if err := r.Answer("query", "", answerOf(1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	mode := func() os.FileMode {
+		t.Helper()
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode().Perm()
+	}
+	if got := mode(); got != newFileMode {
+		t.Errorf("new recording has mode %v, want %v", got, newFileMode)
+	}
+	if err := os.Chmod(path, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Answer("query", "", answerOf(2, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if got := mode(); got != 0o640 {
+		t.Errorf("after recording into a file of mode 0640 its mode is %v", got)
 	}
 }

@@ -26,10 +26,16 @@ import (
 // The copy of the old content is done by io.Copy between two *os.File,
 // which on Linux uses copy_file_range: the bytes never enter the process.
 
+// newFileMode is the mode of a recording file commit creates; a file that
+// exists keeps its own.
+const newFileMode os.FileMode = 0o644
+
 // commit replaces the file at path by its current lines, without those for
 // which skip returns true (nil skips none; the file is then copied whole),
-// followed by add. add must be whole lines, each ending in '\n'.
-func commit(path string, add []byte, skip func(line []byte) bool) (err error) {
+// followed by add. add must be whole lines, each ending in '\n'. The file
+// keeps its mode (a new one gets newFileMode). midWrite, set by tests
+// only, is called once the first half of add is written.
+func commit(path string, add []byte, skip func(line []byte) bool, midWrite func()) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -44,17 +50,31 @@ func commit(path string, add []byte, skip func(line []byte) bool) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
+	mode := newFileMode
 	old, err := os.Open(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
 		return err
 	default:
+		if fi, serr := old.Stat(); serr == nil {
+			mode = fi.Mode().Perm()
+		}
 		err = copyLines(tmp, old, skip)
 		old.Close()
 		if err != nil {
 			return err
 		}
+	}
+	if err = tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if midWrite != nil && len(add) > 1 {
+		if _, err = tmp.Write(add[:len(add)/2]); err != nil {
+			return err
+		}
+		midWrite()
+		add = add[len(add)/2:]
 	}
 	if _, err = tmp.Write(add); err != nil {
 		return err
