@@ -9,6 +9,7 @@ import (
 	"math"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -116,6 +117,19 @@ func parseFlags(args []string) (*config, *flag.FlagSet, error) {
 	}
 	if err := cfg.record.check(cfg); err != nil {
 		return nil, fs, err
+	}
+	if cfg.record.upstream != "" {
+		var idle []string
+		fs.Visit(func(f *flag.Flag) {
+			if slices.Contains(notWhileRecording, f.Name) {
+				idle = append(idle, "-"+f.Name)
+			}
+		})
+		if len(idle) > 0 {
+			return nil, fs, fmt.Errorf("-record passes every request to the service, which answers it: %s would have no effect; "+
+				"leave them out (to make a mock upstream fail, give that mock -fault, or send the X-Mock-Fault header through the recorder)",
+				strings.Join(idle, ", "))
+		}
 	}
 	return cfg, fs, nil
 }
@@ -335,6 +349,11 @@ func (v floatValue) Set(s string) error {
 	*v.p = f
 	return nil
 }
+
+// notWhileRecording are the flags of the mock's own answers, which a
+// recording proxy does not give: the upstream answers every request.
+var notWhileRecording = []string{"burst", "fault", "headline-articles", "headline-clusters", "job-ttl", "keys",
+	"max-jobs", "no-date-shift", "pending", "pending-polls", "rate-limit"}
 
 // check reports a recording flag given without -record, or -record
 // without -record-to, or with the flags that serve a recording.

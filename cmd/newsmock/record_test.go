@@ -27,6 +27,12 @@ func TestRecordFlagErrors(t *testing.T) {
 		{[]string{"-record-drop", "bodyText"}, "-record-to, -record-headlines and -record-drop need -record: add -record URL of the service to record from"},
 		{[]string{"-record", "http://127.0.0.1:1", "-record-to", "a.jsonl", "-corpus", "b.jsonl"}, "-record makes a recording and -corpus and -headlines serve one: record first, then serve it in another run"},
 		{[]string{"-record-drop", "a,,b"}, `invalid value "a,,b" for flag -record-drop: a field name is blank: write names separated by commas, e.g. bodyText,embeddings`},
+		{[]string{"-record", "http://127.0.0.1:1", "-record-to", "a.jsonl", "-fault", "status=503", "-keys", "k", "-pending-polls", "3", "-seed", "4"},
+			"-record passes every request to the service, which answers it: -fault, -keys, -pending-polls would have no effect; " +
+				"leave them out (to make a mock upstream fail, give that mock -fault, or send the X-Mock-Fault header through the recorder)"},
+		{[]string{"-no-date-shift", "-record", "http://127.0.0.1:1", "-record-to", "a.jsonl", "-rate-limit", "5", "-burst", "2"},
+			"-record passes every request to the service, which answers it: -burst, -no-date-shift, -rate-limit would have no effect; " +
+				"leave them out (to make a mock upstream fail, give that mock -fault, or send the X-Mock-Fault header through the recorder)"},
 	} {
 		code, stdout, stderr := runCmd(t, tt.args...)
 		if diff := cmp.Diff([3]any{exitUsage, "", "newsmock: " + tt.want + hint}, [3]any{code, stdout, stderr}); diff != "" {
