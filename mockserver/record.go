@@ -58,9 +58,11 @@ type recordConfig struct {
 // them and renaming it over the old one, so they hold whole lines at every
 // instant, even if the process is killed; an existing file is added to, and
 // its articles are not recorded again. The API key never reaches the files,
-// the journal or the log: every api_key member is redacted, and every
-// occurrence of the request's key of at least 8 characters is replaced by
-// "[redacted]".
+// the journal, the log or the summary: every api_key member is redacted,
+// and every occurrence of the request's keys (its top-level api_key
+// members, even in a malformed body) of at least 8 characters is replaced
+// by "[redacted]", in the files and in the names and examples the summary
+// lists.
 //
 // A recording server injects no faults, applies no rate limit and checks
 // no key: the upstream decides. The X-Mock-Fault header is passed on like
@@ -228,7 +230,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		fail(aerr.status, strconv.Itoa(aerr.status), aerr.msg)
 		return
 	}
-	key := record.APIKey(x.body)
+	keys := record.APIKeys(x.body)
 	if endpoint == EndpointGetResults {
 		x.entry.QueryID = record.QueryID(x.body, maxEchoedID)
 	}
@@ -298,7 +300,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		x.entry.QueryID = record.QueryID(body, maxEchoedID)
 	}
 	if resp.StatusCode/100 == 2 {
-		if err := rc.rec.Answer(endpoint, key, body); err != nil {
+		if err := rc.rec.Answer(endpoint, keys, body); err != nil {
 			s.recordWriteError(err)
 		}
 	}

@@ -3,7 +3,10 @@ package mockserver
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -315,5 +318,112 @@ func TestRecordForwardsRequestsUnchanged(t *testing.T) {
 	}
 	if b, err := os.ReadFile(path); err != nil || !bytes.Contains(b, []byte(`"_id":"0123456789abcdef01234567"`)) {
 		t.Errorf("the 202 answer's article was not recorded (%v): %s", err, b)
+	}
+}
+
+// TestRecordKeyNeverKept is the recorder's canary-key test for what
+// TestRecordRealServiceShapesWithoutTheKey leaves out: an upstream that
+// echoes the whole request body into the articles and headlines it
+// answers, requests that send the key twice under different spellings or
+// in a body cut short, and the upstream failing every way (a status with
+// the key in its message, a dropped connection, a truncated answer, no
+// upstream at all). Neither key may reach the files, the journal, the
+// summary (Go, JSON and text), the log or an answer the recorder makes
+// itself.
+func TestRecordKeyNeverKept(t *testing.T) {
+	t.Parallel()
+	const keyA, keyB = "CANARY-A-e71f0c-record", "CANARY-B-92d4aa-record"
+	n := 0
+	var mu sync.Mutex
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		echo, _ := json.Marshal(string(b))
+		mu.Lock()
+		n++
+		id := fmt.Sprintf("%024x", n)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Echo", strings.ReplaceAll(string(b), "\n", " "))
+		switch r.Header.Get("X-Test-Upstream") {
+		case "503":
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintf(w, `{"state":"FAILED","message":%s}`, echo)
+			return
+		case "drop":
+			conn, _, _ := http.NewResponseController(w).Hijack()
+			conn.Close()
+			return
+		case "truncate":
+			w.Header().Set("Content-Length", "10000")
+			fmt.Fprintf(w, `{"articles":[{"_id":"%s","description":%s`, id, echo)
+			_ = http.NewResponseController(w).Flush()
+			panic(http.ErrAbortHandler)
+		}
+		if strings.HasSuffix(r.URL.Path, "/headlines") {
+			fmt.Fprintf(w, `{"state":"SUCCESS","headlines":[{"topic":%s,"count":1,"articles":[`+
+				`{"category":null,"datePublished":"2024-11-13 01:04:00","title":%s,"url":"https://x.example/h%s","site":"x.example","image":null,"favicon":""}]}]}`, echo, echo, id)
+			return
+		}
+		key := keyB // the first key the request sent, as a member name, a date and a count's name
+		if i, j := strings.Index(string(b), keyA), strings.Index(string(b), keyB); i >= 0 && (j < 0 || i < j) {
+			key = keyA
+		}
+		fmt.Fprintf(w, `{"articles":[{"_id":"%s","title":"T","url":"https://x.example/%s","site":"x.example","datePublished":"Wed, 13 Nov 2024 01:44:17 GMT","description":%s,"%s":1},`+
+			`{"_id":"%s","title":"T","url":"https://x.example/%s","site":"x.example","datePublished":"%s"}],"totalArticles":1,"%s":2,"state":"SUCCESS"}`,
+			id, id, echo, key, "ff"+id[2:], "ff"+id[2:], key, key)
+	}))
+	t.Cleanup(up.Close)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "news.jsonl")
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	rec := listening(t, WithRecord(up.URL, path), WithLogger(logger))
+
+	bodies := []string{
+		`{"api_key":"` + keyA + `","query":"x"}`,
+		`{"api_key":"` + keyA + `","API_KEY":"` + keyB + `","query":"x"}`,
+		`{"query":"x","api_key":"` + keyA + `",`,
+		`{"Api_Key":"` + keyB + `","query":}`,
+	}
+	for _, b := range bodies {
+		for _, p := range []string{"/api/v2/query", "/api/v2/headlines"} {
+			if r := call(t, rec, http.MethodPost, p, b); r.Status != http.StatusOK || !strings.Contains(string(r.Body), "CANARY") {
+				t.Fatalf("%s %s: %d %s; want the upstream's answer, key and all", p, b, r.Status, r.Body)
+			}
+		}
+		for _, fault := range []string{"503", "drop", "truncate"} {
+			_, _ = tryCall(rec, http.MethodPost, "/api/v2/get-results", b, "X-Test-Upstream", fault)
+		}
+	}
+	gone := listening(t)
+	goneURL := gone.URL()
+	gone.Close()
+	unreachable := listening(t, WithRecord(goneURL, filepath.Join(dir, "none.jsonl")), WithLogger(logger))
+	refused := call(t, unreachable, http.MethodPost, "/api/v2/query", bodies[1])
+
+	s := rec.RecordSummary()
+	if s.ArticlesRecorded != 2*len(bodies) || s.ArticlesRejected != len(bodies) || len(s.UnmodeledFields) != 1 || len(s.DateFormats) != 4 || s.HeadlinesInFile != len(bodies) || s.Outcomes["dropped"] != len(bodies) || s.Outcomes["truncated"] != len(bodies) {
+		t.Errorf("summary %s; want %d articles recorded and %d rejected, one unmodeled field, four date formats, %d headline answers, drops and truncations",
+			s, 2*len(bodies), len(bodies), len(bodies))
+	}
+	corpusFile, _ := os.ReadFile(path)
+	headlinesFile, _ := os.ReadFile(filepath.Join(dir, "news.headlines.jsonl"))
+	journal, _ := json.Marshal(rec.Journal())
+	journal2, _ := json.Marshal(unreachable.Journal())
+	summary, _ := json.Marshal(s)
+	for name, b := range map[string][]byte{
+		"corpus": corpusFile, "headlines": headlinesFile, "journal": journal, "journal of the unreachable": journal2,
+		"summary": summary, "summary text": []byte(s.String()), "/_mock/record": call(t, rec, http.MethodGet, "/_mock/record", "").Body,
+		"/_mock/journal": call(t, rec, http.MethodGet, "/_mock/journal", "").Body, "log": logs.Bytes(), "502 answer": refused.Body,
+	} {
+		if len(b) == 0 || bytes.Contains(b, []byte(keyA)) || bytes.Contains(b, []byte(keyB)) {
+			t.Errorf("the %s holds a key (or nothing):\n%s", name, b)
+		}
+	}
+	if _, err := LoadCorpusFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadHeadlinesFile(filepath.Join(dir, "news.headlines.jsonl")); err != nil {
+		t.Fatal(err)
 	}
 }

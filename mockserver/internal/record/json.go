@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/newssearch/newssearch-go/internal/jsonscan"
@@ -81,22 +82,21 @@ func compact(v []byte) []byte {
 	return b.Bytes()
 }
 
-// APIKey returns the string value of the request body's top-level api_key
-// member (matched in any case, as the mock and encoding/json match it), or
-// "" when there is none.
-func APIKey(body []byte) string {
-	if !json.Valid(body) {
-		return ""
-	}
-	key := ""
+// APIKeys returns the string values of the request body's top-level
+// api_key members (matched in any case, as the mock and encoding/json match
+// them; a body may repeat the member), in order. A body that is not valid
+// JSON is read up to the first member that cannot be followed, so that a
+// key sent in a malformed body is still known.
+func APIKeys(body []byte) []string {
+	var keys []string
 	for _, m := range members(body) {
 		if strings.EqualFold(m.name, "api_key") {
-			if s, ok := str(m.value); ok {
-				key = s
+			if s, ok := str(m.value); ok && !slices.Contains(keys, s) {
+				keys = append(keys, s)
 			}
 		}
 	}
-	return key
+	return keys
 }
 
 // QueryID returns the top-level query_id string of a JSON object, or ""

@@ -47,7 +47,7 @@ func killHelper(path string) int {
 		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {} // the signal ends the process
 	}
-	err = r.Answer("query", "", answerOf(100, 3))
+	err = r.Answer("query", nil, answerOf(100, 3))
 	fmt.Fprintf(os.Stderr, "the recorder was not killed while it wrote (Answer returned %v)\n", err)
 	return 3
 }
@@ -64,7 +64,7 @@ func TestKilledMidWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Answer("query", "", answerOf(1, 2)); err != nil {
+	if err := r.Answer("query", nil, answerOf(1, 2)); err != nil {
 		t.Fatal(err)
 	}
 	before := read(t, path)
@@ -107,7 +107,7 @@ func TestKilledMidWrite(t *testing.T) {
 	if stale, _ := filepath.Glob(filepath.Join(dir, ".c.jsonl.tmp-*")); len(stale) != 0 {
 		t.Errorf("temporary files after reopening: %q", stale)
 	}
-	if err := again.Answer("query", "", answerOf(100, 3)); err != nil {
+	if err := again.Answer("query", nil, answerOf(100, 3)); err != nil {
 		t.Fatal(err)
 	}
 	after := read(t, path)

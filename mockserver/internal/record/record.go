@@ -157,28 +157,28 @@ type batch struct {
 	added    []corpus.Article
 	dropStub map[string]bool
 	endpoint string
-	key      string
+	keys     []string
 }
 
 // Answer records a successful answer of endpoint ("query", "get-results" or
-// "headlines"; others hold no articles), given the request's API key so
-// that it can be scrubbed. A body that is not JSON is ignored. The error is
+// "headlines"; others hold no articles), given the request's API keys (see
+// APIKeys) so that they can be scrubbed. A body that is not JSON is ignored. The error is
 // the file system's; the Recorder is then as if the answer had not come.
-func (r *Recorder) Answer(endpoint, key string, body []byte) error {
+func (r *Recorder) Answer(endpoint string, keys []string, body []byte) error {
 	if !json.Valid(body) {
 		return nil
 	}
 	env := members(body)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	b := &batch{endpoint: endpoint, key: key, dropStub: map[string]bool{}}
+	b := &batch{endpoint: endpoint, keys: keys, dropStub: map[string]bool{}}
 	switch endpoint {
 	case "query", "get-results":
 		arts := get(env, "articles")
-		r.countFields(endpoint, "", env)
+		r.countFields(b, "", env)
 		if res := get(env, "results"); textutil.JSONType(res) == "object" {
 			rm := members(res)
-			r.countFields(endpoint, "results.", rm)
+			r.countFields(b, "results.", rm)
 			if a := get(rm, "articles"); a != nil {
 				arts = a
 			}
@@ -217,7 +217,7 @@ func (r *Recorder) Answer(endpoint, key string, body []byte) error {
 	}
 	if endpoint == "headlines" {
 		r.st.HeadlineAnswers++
-		ans := compact(scrub(body, key))
+		ans := compact(scrub(body, keys))
 		if !json.Valid(ans) || bytes.Equal(ans, r.lastHeadlines) {
 			return nil
 		}
@@ -247,20 +247,22 @@ func (r *Recorder) undo(b *batch) {
 }
 
 // countFields counts the numeric members of an answer's envelope other than
-// page: the names the service gives its result counts.
-func (r *Recorder) countFields(endpoint, prefix string, ms []member) {
+// page: the names the service gives its result counts. Names are scrubbed
+// of the batch's keys, as everything the summary shows.
+func (r *Recorder) countFields(b *batch, prefix string, ms []member) {
 	for _, m := range ms {
 		if m.name != "page" && textutil.JSONType(m.value) == "number" {
-			r.counts[[2]string{endpoint, prefix + m.name}]++
+			r.counts[[2]string{b.endpoint, scrubString(prefix+m.name, b.keys)}]++
 		}
 	}
 }
 
-// observe counts an article's unmodeled members and its date format.
-func (r *Recorder) observe(where string, modeled map[string]bool, ms []member) {
+// observe counts an article's unmodeled members and its date format,
+// scrubbing names and examples of the batch's keys.
+func (r *Recorder) observe(b *batch, where string, modeled map[string]bool, ms []member) {
 	for _, m := range ms {
 		if !modeled[m.name] {
-			r.unmodeled[[2]string{where, m.name}]++
+			r.unmodeled[[2]string{where, scrubString(m.name, b.keys)}]++
 		}
 		if m.name == "datePublished" {
 			s, ok := str(m.value)
@@ -272,7 +274,7 @@ func (r *Recorder) observe(where string, modeled map[string]bool, ms []member) {
 			if d := r.dates[k]; d != nil {
 				d.Count++
 			} else if ok {
-				r.dates[k] = &DateFormat{Where: where, Format: format, Example: s, Count: 1}
+				r.dates[k] = &DateFormat{Where: where, Format: format, Example: scrubString(s, b.keys), Count: 1}
 			} else {
 				r.dates[k] = &DateFormat{Where: where, Format: format, Count: 1}
 			}
@@ -284,7 +286,7 @@ func (r *Recorder) observe(where string, modeled map[string]bool, ms []member) {
 func (r *Recorder) article(b *batch, el []byte) {
 	r.st.ArticlesSeen++
 	ms := members(el)
-	r.observe("article", r.cfg.Modeled, ms)
+	r.observe(b, "article", r.cfg.Modeled, ms)
 	id, _ := str(get(ms, "_id"))
 	if id != "" && r.check.Has(strings.ToLower(id)) {
 		r.st.Duplicates++
@@ -298,7 +300,7 @@ func (r *Recorder) article(b *batch, el []byte) {
 func (r *Recorder) headlineArticle(b *batch, el []byte) {
 	r.st.ArticlesSeen++
 	ms := members(el)
-	r.observe("headline article", r.cfg.HeadlineModeled, ms)
+	r.observe(b, "headline article", r.cfg.HeadlineModeled, ms)
 	if id, ok := str(get(ms, "_id")); ok { // the service gave it an id after all
 		if r.check.Has(strings.ToLower(id)) {
 			r.st.Duplicates++
@@ -327,7 +329,7 @@ func (r *Recorder) keep(b *batch, id string, ms []member, first []byte) {
 			parts = append(parts, m.whole)
 		}
 	}
-	line := compact(scrub(object(parts), b.key))
+	line := compact(scrub(object(parts), b.keys))
 	if !json.Valid(line) {
 		r.reject(b, id, "it held the API key outside a JSON string, so it was not recorded")
 		return
@@ -352,23 +354,25 @@ func (r *Recorder) keep(b *batch, id string, ms []member, first []byte) {
 func (r *Recorder) reject(b *batch, id, reason string) {
 	r.st.ArticlesRejected++
 	if len(r.st.Rejections) < maxRejections {
-		r.st.Rejections = append(r.st.Rejections, Rejection{ID: scrubString(id, b.key), Endpoint: b.endpoint, Reason: scrubString(reason, b.key)})
+		r.st.Rejections = append(r.st.Rejections, Rejection{ID: scrubString(id, b.keys), Endpoint: b.endpoint, Reason: scrubString(reason, b.keys)})
 	}
 }
 
 // scrub redacts every api_key member of v, at any depth, and every
-// occurrence of key (raw or as JSON escapes it) when key is long enough.
-func scrub(v []byte, key string) []byte {
-	return []byte(scrubString(journal.Redact(v, math.MaxInt), key))
+// occurrence of each key (raw or as JSON escapes it) long enough.
+func scrub(v []byte, keys []string) []byte {
+	return []byte(scrubString(journal.Redact(v, math.MaxInt), keys))
 }
 
-// scrubString replaces every occurrence of key in s (see scrub).
-func scrubString(s, key string) string {
-	if len(key) < MinScrubbedKey {
-		return s
-	}
-	for _, form := range keyForms(key) {
-		s = strings.ReplaceAll(s, form, "[redacted]")
+// scrubString replaces every occurrence of each key in s (see scrub).
+func scrubString(s string, keys []string) string {
+	for _, key := range keys {
+		if len(key) < MinScrubbedKey {
+			continue
+		}
+		for _, form := range keyForms(key) {
+			s = strings.ReplaceAll(s, form, "[redacted]")
+		}
 	}
 	return s
 }

@@ -55,7 +55,7 @@ func TestAnswerDropsDeduplicatesAndReplacesStubs(t *testing.T) {
 		{"query-async", `{"query_id":"q"}`},
 		{"query", `not json`},
 	} {
-		if err := r.Answer(step.endpoint, "", []byte(step.body)); err != nil {
+		if err := r.Answer(step.endpoint, nil, []byte(step.body)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,10 +83,10 @@ func TestAnswerDropsDeduplicatesAndReplacesStubs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := again.Answer("headlines", "", []byte(headlines)); err != nil {
+	if err := again.Answer("headlines", nil, []byte(headlines)); err != nil {
 		t.Fatal(err)
 	}
-	if err := again.Answer("query", "", []byte(`{"articles":[{"_id":"cccccccccccccccccccccccc","title":"Three","url":"https://a.example/3","site":"a.example","datePublished":"2024-11-13"}]}`)); err != nil {
+	if err := again.Answer("query", nil, []byte(`{"articles":[{"_id":"cccccccccccccccccccccccc","title":"Three","url":"https://a.example/3","site":"a.example","datePublished":"2024-11-13"}]}`)); err != nil {
 		t.Fatal(err)
 	}
 	if got := read(t, path); strings.Contains(got, three) || !strings.Contains(got, "cccccccccccccccccccccccc") || strings.Count(got, "\n") != 3 {
@@ -107,7 +107,7 @@ func TestAnswerKeepsTheFileOnAWriteError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = r.Answer("query", "", []byte(`{"articles":[`+art2+`]}`))
+	err = r.Answer("query", nil, []byte(`{"articles":[`+art2+`]}`))
 	if err == nil {
 		t.Fatal("no error writing into a missing directory")
 	}
@@ -117,7 +117,7 @@ func TestAnswerKeepsTheFileOnAWriteError(t *testing.T) {
 	if err := os.Mkdir(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Answer("query", "", []byte(`{"articles":[`+art2+`]}`)); err != nil || strings.Count(read(t, path), "\n") != 1 {
+	if err := r.Answer("query", nil, []byte(`{"articles":[`+art2+`]}`)); err != nil || strings.Count(read(t, path), "\n") != 1 {
 		t.Errorf("the article was not recorded once the directory existed: %v", err)
 	}
 }
@@ -127,10 +127,10 @@ func TestScrub(t *testing.T) {
 	const key = `K<"&>\EY-12345`
 	in := `{"a":"K\u003c\"\u0026\u003e\\EY-12345","b":"K<\"&>\\EY-12345","c":{"Api_Key":[1]}}`
 	want := `{"a":"[redacted]","b":"[redacted]","c":{"Api_Key":"[redacted]"}}`
-	if got := string(scrub([]byte(in), key)); got != want {
+	if got := string(scrub([]byte(in), []string{key})); got != want {
 		t.Errorf("scrub = %s\nwant   %s", got, want)
 	}
-	if got := string(scrub([]byte(`{"a":"short"}`), "short")); got != `{"a":"short"}` {
+	if got := string(scrub([]byte(`{"a":"short"}`), []string{"short"})); got != `{"a":"short"}` {
 		t.Errorf("a key under %d bytes is scrubbed: %s", MinScrubbedKey, got)
 	}
 }
@@ -212,7 +212,7 @@ func TestFileLoadsAtEveryMoment(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		for i := range answers {
-			if err := r.Answer("query", "", answerOf(1+i*per, per)); err != nil {
+			if err := r.Answer("query", nil, answerOf(1+i*per, per)); err != nil {
 				done <- err
 				return
 			}
@@ -250,7 +250,7 @@ func TestFileModeKept(t *testing.T) {
 		t.Skip("Windows files have no Unix permission bits")
 	}
 	r, path := open(t)
-	if err := r.Answer("query", "", answerOf(1, 1)); err != nil {
+	if err := r.Answer("query", nil, answerOf(1, 1)); err != nil {
 		t.Fatal(err)
 	}
 	mode := func() os.FileMode {
@@ -267,10 +267,28 @@ func TestFileModeKept(t *testing.T) {
 	if err := os.Chmod(path, 0o640); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Answer("query", "", answerOf(2, 1)); err != nil {
+	if err := r.Answer("query", nil, answerOf(2, 1)); err != nil {
 		t.Fatal(err)
 	}
 	if got := mode(); got != 0o640 {
 		t.Errorf("after recording into a file of mode 0640 its mode is %v", got)
+	}
+}
+
+func TestAPIKeys(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string][]string{
+		`{"api_key":"key-one-1234","query":"x"}`:                                  {"key-one-1234"},
+		`{"api_key":"key-one-1234","API_Key":"key-two","api_key":"key-one-1234"}`: {"key-one-1234", "key-two"},
+		`{"query":"x","api_key":"key-one-1234",`:                                  {"key-one-1234"}, // cut short
+		`{"api_key":"key-one-1234","query":}`:                                     {"key-one-1234"}, // a value missing after it
+		`{"query":"x","nested":{"api_key":"inner"}}`:                              nil,              // only top-level members are the key
+		`{"api_key":7}`: nil,
+		`not json`:      nil,
+		``:              nil,
+	} {
+		if diff := cmp.Diff(want, APIKeys([]byte(body))); diff != "" {
+			t.Errorf("APIKeys(%s) (-want +got):\n%s", body, diff)
+		}
 	}
 }
