@@ -6,8 +6,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"net/http"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -18,23 +16,11 @@ import (
 	"github.com/newssearch/newssearch-go/api"
 )
 
-// TestProcess builds the binary, runs it as another language's test suite
+// TestProcess runs newsmock as a process, as another language's test suite
 // would, and stops it with SIGTERM while a request is in flight.
 func TestProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
 	t.Parallel()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command to build newsmock with: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "newsmock")
-	if out, err := exec.CommandContext(t.Context(), goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-keys", testKey, "-log-level", "info")
+	cmd := newsmockCommand(t, "-addr", "127.0.0.1:0", "-keys", testKey, "-log-level", "info")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

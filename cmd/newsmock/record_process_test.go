@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -23,25 +22,14 @@ import (
 // while it writes, and loads what it left each time: the file must always
 // load, with every article whole.
 func TestRecorderKilledMidWrite(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
 	t.Parallel()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command to build newsmock with: %v", err)
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "newsmock")
-	if out, err := exec.CommandContext(t.Context(), goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	up := mockserver.New()
 	t.Cleanup(up.Close)
 
 	for round := range 4 {
 		path := filepath.Join(dir, fmt.Sprintf("round%d.jsonl", round))
-		cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-record", up.URL(), "-record-to", path, "-log-level", "off")
+		cmd := newsmockCommand(t, "-addr", "127.0.0.1:0", "-record", up.URL(), "-record-to", path, "-log-level", "off")
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)

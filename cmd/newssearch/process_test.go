@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,53 +23,39 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver"
 )
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-	binDir  string
-)
+// runMainEnv, set to 1 in a process's environment, makes this test binary
+// run newssearch's main instead of the tests. The process tests run the
+// program that way rather than compiling it again with go build: on a
+// fresh machine that second build (cobra, libopenapi and the rest, without
+// the race detector, so nothing of the test build's cache helps) took over a
+// minute of the package's test time on two cores.
+const runMainEnv = "NEWSSEARCH_TEST_RUN_MAIN"
 
-// binary builds newssearch once for the tests that run it as a process.
+// binary returns the program the process tests run: this test binary,
+// which runs main when processEnv's environment says so.
 func binary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds and runs the binary; skipped with -short")
+		t.Skip("runs newssearch as a process; skipped with -short")
 	}
-	binOnce.Do(func() {
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binDir, binErr = os.MkdirTemp("", "newssearch-test")
-		if binErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "newssearch")
-		out, err := exec.Command(goTool, "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			binErr = errors.New("go build: " + err.Error() + "\n" + string(out))
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatalf("finding this test binary to run as newssearch: %v", err)
 	}
-	return binPath
+	return exe
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		_ = os.RemoveAll(binDir)
+	if os.Getenv(runMainEnv) == "1" {
+		main() // exits
 	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // processEnv is the environment of the binary: only what it needs, pointed
 // at srv.
 func processEnv(srv *mockserver.Server) []string {
-	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir(), "TERM=xterm",
+	return []string{runMainEnv + "=1", "PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir(), "TERM=xterm",
 		"NEWSSEARCH_API_KEY=" + srv.APIKey(), "NEWSSEARCH_BASE_URL=" + srv.URL()}
 }
 
