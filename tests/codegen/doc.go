@@ -8,7 +8,8 @@
 // them). Its tests check that
 //
 //   - running the pinned generators over the document now reproduces the
-//     committed files exactly (TestGeneratedUpToDate);
+//     committed files exactly (TestGeneratedUpToDate, which builds the
+//     generators and so runs only with NEWSSEARCH_LONG_TESTS=1, as CI sets);
 //   - each client calls the four endpoints of a real mock server
 //     (mockserver.New on loopback), unchanged, and decodes its answers into
 //     the values the mock sent.
