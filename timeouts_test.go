@@ -194,16 +194,19 @@ func TestStallTimeoutRetriesReadOnlyCalls(t *testing.T) {
 		w.Write([]byte(`{"headlines":[],"state":"SUCCESS"}`))
 	}))
 	t.Cleanup(srv.Close)
+	// On a loaded machine (CI under -race) an answered attempt can also
+	// miss the 50 ms stall timeout: enough retries let one through, so the
+	// test never fails because the machine is slow.
 	c, err := NewClient(WithAPIKey(sdkKey), WithBaseURL(srv.URL), WithoutEnvironment(), WithHTTPClient(srv.Client()),
-		WithStallTimeout(50*time.Millisecond), WithRetryWait(time.Millisecond, time.Millisecond))
+		WithStallTimeout(50*time.Millisecond), WithRetryWait(time.Millisecond, time.Millisecond), WithMaxRetries(50))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Headlines(t.Context()); err != nil {
 		t.Fatalf("Headlines after one stalled attempt: %v", err)
 	}
-	if n := calls.Load(); n != 2 {
-		t.Errorf("server saw %d requests, want 2 (one stalled, one retried)", n)
+	if n := calls.Load(); n < 2 {
+		t.Errorf("server saw %d requests, want at least 2 (one stalled, then retries until one is answered)", n)
 	}
 }
 
