@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"net/http"
@@ -72,7 +71,7 @@ func runCLI(t *testing.T, srv *mockserver.Server, o runOpts, args ...string) res
 	if !o.now.IsZero() {
 		clock = o.now
 	}
-	var stdout, stderr bytes.Buffer
+	var stdout, stderr lockedBuffer
 	e := &env{
 		stdin:     strings.NewReader(o.stdin),
 		stdout:    &stdout,

@@ -12,10 +12,11 @@ import (
 // spinner shows a waiting job's state on a terminal stderr; without one it
 // does nothing.
 type spinner struct {
-	mu   sync.Mutex
-	bar  *progressbar.ProgressBar
-	done chan struct{}
-	wg   sync.WaitGroup
+	mu      sync.Mutex
+	bar     *progressbar.ProgressBar
+	done    chan struct{} // closed by stop
+	stopped bool
+	wg      sync.WaitGroup
 }
 
 func (a *app) newSpinner(desc string) *spinner {
@@ -34,7 +35,8 @@ func (a *app) newSpinner(desc string) *spinner {
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionEnableColorCodes(false),
 	)
-	s.done = make(chan struct{})
+	done := make(chan struct{})
+	s.done = done
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -42,7 +44,7 @@ func (a *app) newSpinner(desc string) *spinner {
 		defer t.Stop()
 		for {
 			select {
-			case <-s.done:
+			case <-done:
 				return
 			case <-t.C:
 				s.mu.Lock()
@@ -69,10 +71,12 @@ func (s *spinner) stop() {
 		return
 	}
 	s.mu.Lock()
-	if s.done != nil {
-		close(s.done)
-		s.done = nil
+	if s.stopped {
+		s.mu.Unlock()
+		return
 	}
+	s.stopped = true
+	close(s.done)
 	s.mu.Unlock()
 	s.wg.Wait()
 	s.mu.Lock()
