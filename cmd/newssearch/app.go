@@ -253,13 +253,29 @@ func (a *app) color() bool {
 // logger returns the SDK's logger: on a terminal stderr unless --quiet, or
 // anywhere with --verbose; nil otherwise.
 func (a *app) logger() *slog.Logger {
+	w := a.env.stderr
+	if a.env.stderrTTY {
+		w = lineClearer{w}
+	}
 	switch {
 	case a.verbose:
-		return slog.New(slog.NewTextHandler(a.env.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	case a.env.stderrTTY && !a.quiet:
-		return slog.New(slog.NewTextHandler(a.env.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
 	return nil
+}
+
+// lineClearer writes log lines on a terminal: each starts by erasing the
+// line a progress bar or spinner may be drawn on (the bar draws itself
+// again on the next line at its next update).
+type lineClearer struct{ w io.Writer }
+
+func (l lineClearer) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(l.w, "\r\x1b[K"); err != nil {
+		return 0, err
+	}
+	return l.w.Write(p)
 }
 
 // apiKey reads the key from --api-key-file or the environment.

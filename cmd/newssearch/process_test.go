@@ -59,8 +59,9 @@ func processEnv(srv *mockserver.Server) []string {
 		"NEWSSEARCH_API_KEY=" + srv.APIKey(), "NEWSSEARCH_BASE_URL=" + srv.URL()}
 }
 
-// progressCounts matches the "(done/total, rate windows/s)" part of the bar.
-var progressCounts = regexp.MustCompile(`\((\d+)/(\d+), [0-9.]+ windows/`)
+// progressCounts matches the "done/total windows, N articles" part of the
+// bar.
+var progressCounts = regexp.MustCompile(`(\d+)/(\d+) windows, \d+ articles?`)
 
 // TestProcessProgressOnTerminal runs range with stderr on a pseudo-terminal
 // and watches the bar move from window to window.
@@ -124,8 +125,8 @@ func TestProcessProgressOnTerminal(t *testing.T) {
 			t.Errorf("the bar went back from %d to %d windows", seen[i-1], seen[i])
 		}
 	}
-	if !regexp.MustCompile(`\d+ articles? +\d+% \|`).MatchString(screen.String()) {
-		t.Errorf("the bar does not count articles; terminal:\n%q", screen.String())
+	if !regexp.MustCompile(`\d+% \|[█ ]+\| +\[\d+s\] \d+/6 windows, \d+ articles?, [0-9.]+ windows/(s|min|h), \d+(m\d+)?s left`).MatchString(screen.String()) {
+		t.Errorf("the bar does not show the windows, the articles, the rate and the time left; terminal:\n%q", screen.String())
 	}
 	if lines := strings.Count(stdout.String(), "\n"); lines < 2 || !strings.HasPrefix(stdout.String(), "_id\n") {
 		t.Errorf("stdout is not the CSV of the articles: %.200q", stdout.String())

@@ -28,9 +28,6 @@ func (a *app) newSpinner(desc string) *spinner {
 		progressbar.OptionSetWriter(a.env.stderr),
 		progressbar.OptionSetDescription(desc),
 		progressbar.OptionSpinnerType(14),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString("ticks"),
-		progressbar.OptionShowIts(),
 		progressbar.OptionSetElapsedTime(true),
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionEnableColorCodes(false),
@@ -85,27 +82,31 @@ func (s *spinner) stop() {
 }
 
 // rangeBar shows a range's progress on a terminal stderr: windows done of
-// the total, articles, the rate of windows and the time left.
+// the total, articles, and the rate and time left of the windows this run
+// searched (windows taken from a checkpoint count as done, but not in the
+// rate).
 type rangeBar struct {
-	mu  sync.Mutex
-	bar *progressbar.ProgressBar
-	w   io.Writer
+	mu    sync.Mutex
+	bar   *progressbar.ProgressBar
+	w     io.Writer
+	now   func() time.Time
+	start time.Time
+	total int
+	saved int // windows done before this run
 }
 
 func (a *app) newRangeBar(total, done, articles int) *rangeBar {
-	r := &rangeBar{w: a.env.stderr}
+	r := &rangeBar{w: a.env.stderr, now: a.env.clock, start: a.env.clock(), total: total, saved: done}
 	if !a.showProgress() {
 		return r
 	}
 	r.bar = progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(a.env.stderr),
-		progressbar.OptionSetDescription(articlesText(articles)),
+		progressbar.OptionSetDescription(r.text(done, articles)),
+		progressbar.OptionShowDescriptionAtLineEnd(),
 		progressbar.OptionSetWidth(28),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString("windows"),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(false), // text has the time left of this run's windows
 		progressbar.OptionThrottle(50*time.Millisecond),
 		progressbar.OptionEnableColorCodes(false),
 		progressbar.OptionSetRenderBlankState(done == 0),
@@ -115,6 +116,31 @@ func (a *app) newRangeBar(total, done, articles int) *rangeBar {
 		_ = r.bar.Set(done) // draws the bar with the windows a checkpoint held
 	}
 	return r
+}
+
+// text describes the progress: "12/52 windows, 340 articles, 3.1
+// windows/s, 13s left". The rate and the time left appear once this run
+// has finished a window.
+func (r *rangeBar) text(done, articles int) string {
+	s := fmt.Sprintf("%d/%d windows, %s", done, r.total, articlesText(articles))
+	ran, elapsed := done-r.saved, r.now().Sub(r.start)
+	if ran <= 0 || elapsed <= 0 {
+		return s
+	}
+	perSec := float64(ran) / elapsed.Seconds()
+	switch {
+	case perSec >= 1:
+		s += fmt.Sprintf(", %.1f windows/s", perSec)
+	case perSec*60 >= 1:
+		s += fmt.Sprintf(", %.1f windows/min", perSec*60)
+	default:
+		s += fmt.Sprintf(", %.1f windows/h", perSec*3600)
+	}
+	if left := r.total - done; left > 0 {
+		eta := time.Duration(float64(left) / perSec * float64(time.Second))
+		s += ", " + eta.Round(time.Second).String() + " left"
+	}
+	return s
 }
 
 func articlesText(n int) string {
@@ -131,7 +157,7 @@ func (r *rangeBar) update(done, articles int) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.bar.Describe(articlesText(articles))
+	r.bar.Describe(r.text(done, articles)) // before Set: a finished bar ends its line
 	_ = r.bar.Set(done)
 }
 
