@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/newssearch/newssearch-go/mockserver"
 )
@@ -286,5 +287,120 @@ func TestProcessInterruptAndResume(t *testing.T) {
 	}
 	if !strings.HasPrefix(stdout.String(), "_id\n") {
 		t.Errorf("resumed run printed %.100q", stdout.String())
+	}
+}
+
+// TestProcessKilledAndResumed kills the binary with SIGKILL (no chance to
+// clean up) in the middle of a 52-window range with --resume, resumes it,
+// and expects the articles of an uninterrupted run (cmp.Diff) while the
+// journal shows that no saved window was searched again and every missing
+// one was searched once.
+func TestProcessKilledAndResumed(t *testing.T) {
+	if os.Getenv("NEWSSEARCH_LONG_TESTS") != "1" {
+		t.Skip("runs a 52-window range three times as a process (several seconds): set NEWSSEARCH_LONG_TESTS=1 to run it")
+	}
+	bin := binary(t)
+	t.Parallel()
+	srv := mockserver.New(mockserver.WithClock(func() time.Time { return fixedNow }), mockserver.WithPendingPolls(1),
+		mockserver.WithJournalSize(100_000))
+	t.Cleanup(srv.Close)
+	args := []string{"range", "earthquake", "--from", "2025-01-01T00:00:00Z", "--to", "2025-02-22T00:00:00Z",
+		"--window", "1d", "--concurrency", "4", "-o", "jsonl"}
+	const windows = 52
+	runBin := func(extra ...string) (string, string) {
+		t.Helper()
+		cmd := exec.Command(bin, append(append([]string{}, args...), extra...)...)
+		cmd.Env = processEnv(srv)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("newssearch %v: %v; stderr %q", extra, err, stderr.String())
+		}
+		return stdout.String(), stderr.String()
+	}
+
+	ref, _ := runBin()
+	want := decodeJSONL(t, ref)
+	if len(want) == 0 {
+		t.Fatal("the uninterrupted run found no articles")
+	}
+	if got := len(windowStarts(t, srv)); got != windows {
+		t.Fatalf("the uninterrupted run searched %d windows, want %d", got, windows)
+	}
+
+	// The killed run.
+	ck := filepath.Join(t.TempDir(), "ck.jsonl")
+	cmd := exec.Command(bin, append(append([]string{}, args...), "--resume", ck)...)
+	cmd.Env = processEnv(srv)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	srv.Reset()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute) // a safety bound, not a measurement
+	for {
+		b, _ := os.ReadFile(ck)
+		if bytes.Count(b, []byte("\n")) >= 1+20 { // the header and 20 windows
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("20 windows were not saved within 2 minutes; stderr %q", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = cmd.Process.Kill()
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != -1 {
+		t.Fatalf("after SIGKILL: %v, want a process killed by the signal", err)
+	}
+	b, err := os.ReadFile(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := map[string]bool{}
+	lines := bytes.Split(b, []byte("\n"))
+	for _, l := range lines[1 : len(lines)-1] { // the header, then whole lines only
+		var w struct {
+			Start string `json:"start"`
+		}
+		if err := json.Unmarshal(l, &w); err != nil {
+			t.Fatalf("checkpoint line %q: %v", l, err)
+		}
+		st, err := time.Parse(time.RFC3339Nano, w.Start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved[st.UTC().Format("2006-01-02T15:04:05.000Z")] = true
+	}
+	if len(saved) < 20 || len(saved) >= windows {
+		t.Fatalf("the killed run saved %d windows, want 20..%d", len(saved), windows-1)
+	}
+
+	// The resumed run.
+	srv.Reset()
+	out, errOut := runBin("--resume", ck)
+	if diff := cmp.Diff(want, decodeJSONL(t, out)); diff != "" {
+		t.Errorf("killed and resumed run differs from an uninterrupted one (-want +got):\n%s", diff)
+	}
+	if errOut != "" {
+		t.Errorf("the resumed run wrote %q to stderr, which is not a terminal", errOut)
+	}
+	starts := windowStarts(t, srv)
+	t.Logf("killed with %d of %d windows saved (%d bytes of checkpoint); the resumed run searched %d windows and printed %d articles",
+		len(saved), windows, len(b), len(starts), len(want))
+	if len(starts) != windows-len(saved) {
+		t.Errorf("the resumed run searched %d windows, want %d (52 minus the %d saved)", len(starts), windows-len(saved), len(saved))
+	}
+	for start, n := range starts {
+		if saved[start] {
+			t.Errorf("the resumed run searched the saved window starting %s again", start)
+		}
+		if n != 1 {
+			t.Errorf("the resumed run searched the window starting %s %d times", start, n)
+		}
 	}
 }
