@@ -182,7 +182,7 @@ type chunk struct {
 	dict   termTable
 	terms  []string    // by local id
 	states []termState // by local id
-	stream [][]int32   // the local term id of every position, gaps left out, in blocks
+	stream [][]uint16  // the local term id of every position, gaps left out, in blocks (see appendID)
 	global []int32     // by local id: the global term id
 }
 
@@ -266,11 +266,36 @@ func parallel(chunks []chunk, fn func(*chunk)) {
 // spare the copying of one ever-growing slice.
 const streamBlock = 1 << 16
 
+// idEscape starts a term id too large for one uint16 in a chunk's stream:
+// the id follows in two more (high half first). A chunk of news text rarely
+// has that many distinct words, so the stream, alive while the postings
+// are written and so part of the first New's peak memory, takes half the
+// space of int32 ids.
+const idEscape = 0xffff
+
+// appendID appends a term id to a stream block, escaped if need be; the
+// caller leaves room for three values.
+func appendID(block []uint16, id int32) []uint16 {
+	if id < idEscape {
+		return append(block, uint16(id))
+	}
+	return append(block, idEscape, uint16(id>>16), uint16(id))
+}
+
+// nextID reads the term id at the start of a stream block and returns the
+// rest of the block.
+func nextID(block []uint16) (int32, []uint16) {
+	if block[0] != idEscape {
+		return int32(block[0]), block[1:]
+	}
+	return int32(block[1])<<16 | int32(block[2]), block[3:]
+}
+
 // scanChunk tokenizes the chunk's documents, assigning local term ids and
 // counting each term's postings and position bytes.
 func (ix *Index) scanChunk(c *chunk, lengths []uint32) {
 	var tk analysis.Tokenizer
-	block := make([]int32, 0, streamBlock)
+	block := make([]uint16, 0, streamBlock)
 	for d := c.lo; d < c.hi; d++ {
 		a := &ix.c.Articles[d]
 		doc := int32(d)
@@ -296,11 +321,11 @@ func (ix *Index) scanChunk(c *chunk, lengths []uint32) {
 					st.bytes += uvarintLen(pos - st.lastPos)
 				}
 				st.lastPos = pos
-				if len(block) == cap(block) {
+				if cap(block)-len(block) < 3 { // an escaped id is never split
 					c.stream = append(c.stream, block)
-					block = make([]int32, 0, streamBlock)
+					block = make([]uint16, 0, streamBlock)
 				}
-				block = append(block, id)
+				block = appendID(block, id)
 				pos++
 			}
 			lengths[numFields*d+f] = pos - start
@@ -312,7 +337,7 @@ func (ix *Index) scanChunk(c *chunk, lengths []uint32) {
 
 // fillChunk writes the chunk's postings where the merge placed them.
 func (ix *Index) fillChunk(c *chunk, lengths []uint32) {
-	var block []int32
+	var block []uint16
 	blocks := c.stream
 	for d := c.lo; d < c.hi; d++ {
 		doc := int32(d)
@@ -322,8 +347,9 @@ func (ix *Index) fillChunk(c *chunk, lengths []uint32) {
 				if len(block) == 0 {
 					block, blocks = blocks[0], blocks[1:]
 				}
-				st := &c.states[block[0]]
-				block = block[1:]
+				var id int32
+				id, block = nextID(block)
+				st := &c.states[id]
 				delta := pos - st.lastPos
 				if st.lastDoc != doc {
 					st.lastDoc = doc
