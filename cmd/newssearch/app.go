@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"slices"
@@ -114,7 +115,7 @@ func run(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	fmt.Fprintln(e.stderr, prefixed(err))
-	if hint := hintFor(err); hint != "" {
+	if hint := a.hintFor(err); hint != "" {
 		fmt.Fprintln(e.stderr, hint)
 	}
 	return exitError
@@ -138,8 +139,18 @@ func cobraUsage(err error) bool {
 }
 
 // hintFor suggests what to do about a failed call.
-func hintFor(err error) string {
+func (a *app) hintFor(err error) string {
+	var apiErr *newssearch.APIError
+	var netErr net.Error
 	switch {
+	case errors.Is(err, newssearch.ErrServer):
+		return fmt.Sprintf("The service failed after %d retries: try again later (or raise --max-retries); if it keeps failing, send the service's support the message above with its request ID.", a.maxRetries)
+	case !errors.As(err, &apiErr) && errors.As(err, &netErr):
+		base := cmpOr(a.baseURL, a.env.getenv(newssearch.EnvBaseURL), newssearch.DefaultBaseURL)
+		if netErr.Timeout() {
+			return fmt.Sprintf("The service at %s did not answer in time: try again later, and check --base-url or %s.", base, newssearch.EnvBaseURL)
+		}
+		return fmt.Sprintf("Could not reach the service at %s: check --base-url or %s, and the network.", base, newssearch.EnvBaseURL)
 	case errors.Is(err, newssearch.ErrUnauthorized):
 		return "The service refused the API key: set " + newssearch.EnvAPIKey + " (or --api-key-file) to a valid key."
 	case errors.Is(err, newssearch.ErrRateLimited):

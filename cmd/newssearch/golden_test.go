@@ -1,6 +1,10 @@
 package main
 
 import (
+	"errors"
+	"net"
+	"net/http"
+	"os"
 	"regexp"
 	"runtime"
 	"strings"
@@ -112,6 +116,16 @@ func TestGolden(t *testing.T) {
 		{name: "err_api_key_file_missing", args: []string{"headlines", "--api-key-file", "testdata/keys/no-such-file"}},
 		{name: "err_api_key_file_two_lines", args: []string{"headlines", "--api-key-file", "testdata/keys/two-lines.txt"}},
 		{name: "err_api_key_file_empty", args: []string{"headlines", "--api-key-file", "testdata/keys/empty.txt"}},
+		{name: "err_server", args: []string{"headlines", "--max-retries", "2"},
+			mock: []mockserver.Option{mockserver.WithFaults(mockserver.FaultRule{Endpoint: "headlines", Fault: mockserver.Fault{Status: 503}})}},
+		{name: "err_unreachable", args: []string{"headlines", "--max-retries", "1"}, opts: runOpts{transport: roundTripFunc(func(*http.Request) (*http.Response, error) {
+			return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connect: connection refused")}
+		})}},
+		{name: "err_timeout", args: []string{"headlines", "--max-retries", "0"}, opts: runOpts{transport: roundTripFunc(func(*http.Request) (*http.Response, error) {
+			return nil, &net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}
+		})}},
+		{name: "err_job_failed", mock: []mockserver.Option{mockserver.WithFaults(mockserver.FaultRule{Endpoint: "query-async", Fault: mockserver.Fault{Job: mockserver.JobFail}})},
+			args: []string{"async", "earthquake", "--since", "60d"}},
 		{name: "err_unauthorized", args: []string{"headlines"}, opts: runOpts{env: map[string]string{"NEWSSEARCH_API_KEY": "sk-canary-wrong-key"}}},
 	}
 	for _, tc := range cases {
