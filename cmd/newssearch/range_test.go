@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -296,4 +297,36 @@ func shortDiff(b []byte) string {
 		return string(b[:200]) + "…" + string(b[len(b)-200:])
 	}
 	return string(b)
+}
+
+// TestRangeFailedWindowKeepsFinished fails the third window's job: range
+// exits 1 naming the failure and what was kept, and the same command run
+// again searches only the windows that were not finished.
+func TestRangeFailedWindowKeepsFinished(t *testing.T) {
+	t.Parallel()
+	args := []string{"range", "earthquake", "--from", "2025-01-01T00:00:00Z", "--to", "2025-01-10T00:00:00Z", "--window", "1d",
+		"--concurrency", "1", "-o", "jsonl"}
+	full := runCLI(t, newMock(t), runOpts{}, args...)
+	if full.code != 0 {
+		t.Fatalf("uninterrupted run: exit %d, stderr %q", full.code, full.stderr)
+	}
+	srv := newMock(t, mockserver.WithJournalSize(10_000), mockserver.WithFaults(mockserver.FaultRule{
+		Endpoint: "query-async", Every: 3, Times: 1, Fault: mockserver.Fault{Job: mockserver.JobFail}}))
+	ck := filepath.Join(t.TempDir(), "ck")
+	args = append(args, "--resume", ck)
+	r := runCLI(t, srv, runOpts{}, args...)
+	want := regexp.MustCompile(`^newssearch: .*query job "[0-9a-f]+" ended in state "FAILED": .*\n` +
+		`2 of 9 windows are done \(\d+ articles?\) and saved in ` + regexp.QuoteMeta(ck) +
+		`: run the same command again \(with --resume ` + regexp.QuoteMeta(ck) + `\) to search only the 7 missing\n$`)
+	if r.code != exitError || !want.MatchString(r.stderr) || r.stdout != "" {
+		t.Fatalf("exit %d, stdout %.100q, stderr %q; want exit 1, nothing printed and stderr matching %s", r.code, r.stdout, r.stderr, want)
+	}
+	srv = newMock(t, mockserver.WithJournalSize(10_000)) // Reset would restore the fault
+	r = runCLI(t, srv, runOpts{}, args...)
+	if r.code != 0 || r.stdout != full.stdout {
+		t.Errorf("the run after the failure: exit %d, same articles as an uninterrupted run %v; stderr %q", r.code, r.stdout == full.stdout, r.stderr)
+	}
+	if got := len(windowStarts(t, srv)); got != 7 {
+		t.Errorf("the run after the failure searched %d windows, want the 7 not finished", got)
+	}
 }
