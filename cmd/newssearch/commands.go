@@ -52,7 +52,14 @@ ranges (a week or less); use async or range for longer ones.`,
 				if err != nil {
 					return err
 				}
-				return a.printArticles(cmd.OutOrStdout(), resp.Articles, f.limit)
+				if err := a.printArticles(cmd.OutOrStdout(), resp.Articles, f.limit); err != nil {
+					return err
+				}
+				pages := (resp.TotalResults + newssearch.PageSize - 1) / newssearch.PageSize
+				if n := max(page, 1); n < pages {
+					a.note("page %d of %d (%d articles in all): --page %d prints the next, --all every page", n, pages, resp.TotalResults, n+1)
+				}
+				return nil
 			}
 			out, err := a.newPrinter(cmd.OutOrStdout(), articleKind)
 			if err != nil {

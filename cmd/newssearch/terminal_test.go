@@ -111,6 +111,24 @@ func TestProgressOnlyOnTerminal(t *testing.T) {
 		}
 	})
 
+	t.Run("search", func(t *testing.T) {
+		t.Parallel()
+		srv := newMock(t)
+		args := []string{"search", "election", "--from", "2025-03-07", "--to", "2025-03-14", "-o", "csv", "--fields", "_id"}
+		pipe := runCLI(t, srv, runOpts{}, args...)
+		r := runCLI(t, srv, runOpts{stderrTTY: true}, args...)
+		want := "page 1 of 4 (96 articles in all): --page 2 prints the next, --all every page\n"
+		if r.code != 0 || r.stderr != want || r.stdout != pipe.stdout || pipe.stderr != "" {
+			t.Errorf("on a terminal: exit %d, stderr %q; want %q and the articles printed in a pipe", r.code, r.stderr, want)
+		}
+		for _, extra := range [][]string{{"--page", "4"}, {"--quiet"}, {"--all", "--limit", "30"}} {
+			r = runCLI(t, srv, runOpts{stderrTTY: true}, append(append([]string{}, args...), extra...)...)
+			if r.code != 0 || r.stderr != "" {
+				t.Errorf("%v on a terminal: exit %d, stderr %q; want nothing (the last page, --quiet, --all)", extra, r.code, r.stderr)
+			}
+		}
+	})
+
 	t.Run("check", func(t *testing.T) {
 		t.Parallel()
 		srv := newMock(t)
@@ -200,6 +218,24 @@ func TestInterruptedCommands(t *testing.T) {
 		r := runCLI(t, srv, runOpts{ctx: ctx, transport: tr}, "search", "earthquake", "--since", "60d", "--all", "-o", "csv", "--fields", "_id")
 		if r.code != exitInterrupted || r.stderr != "newssearch: interrupted\n" {
 			t.Errorf("exit %d, stderr %q; want exit 130 and %q", r.code, r.stderr, "newssearch: interrupted\n")
+		}
+	})
+
+	t.Run("search", func(t *testing.T) {
+		t.Parallel()
+		srv := newMock(t)
+		args := []string{"search", "election", "--from", "2025-03-07", "--to", "2025-03-14", "-o", "csv", "--fields", "_id"}
+		pipe := runCLI(t, srv, runOpts{}, args...)
+		r := runCLI(t, srv, runOpts{stderrTTY: true}, args...)
+		want := "page 1 of 4 (96 articles in all): --page 2 prints the next, --all every page\n"
+		if r.code != 0 || r.stderr != want || r.stdout != pipe.stdout || pipe.stderr != "" {
+			t.Errorf("on a terminal: exit %d, stderr %q; want %q and the articles printed in a pipe", r.code, r.stderr, want)
+		}
+		for _, extra := range [][]string{{"--page", "4"}, {"--quiet"}, {"--all", "--limit", "30"}} {
+			r = runCLI(t, srv, runOpts{stderrTTY: true}, append(append([]string{}, args...), extra...)...)
+			if r.code != 0 || r.stderr != "" {
+				t.Errorf("%v on a terminal: exit %d, stderr %q; want nothing (the last page, --quiet, --all)", extra, r.code, r.stderr)
+			}
 		}
 	})
 
