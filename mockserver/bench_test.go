@@ -83,6 +83,7 @@ func BenchmarkHandler(b *testing.B) {
 		{"query", "/api/v2/query", `{"api_key":"k","query":"` + word + `"}`},
 		{"query-embeddings", "/api/v2/query", `{"api_key":"k","query":"` + word + `","embeddings":true}`},
 		{"query-all", "/api/v2/query", `{"api_key":"k","query":"*"}`},
+		{"query-async", "/api/v2/query-async", `{"api_key":"k","query":"` + word + `"}`},
 		{"get-results", "/api/v2/get-results", `{"api_key":"k","query_id":"` + id + `","page":2}`},
 		{"headlines", "/api/v2/headlines", `{"api_key":"k"}`},
 		{"bad-input", "/api/v2/query", `{"api_key":"k","query":"x","page":0}`},
