@@ -390,8 +390,15 @@ type termSlot struct {
 	id   int32
 }
 
-// find returns the id of tok among terms, or -1 and the slot insert takes.
-func (t *termTable) find(tok []byte, terms []string) (id int32, slot int) {
+// termPlace is where find found no term: the empty slot insert fills and
+// the hash it stores there.
+type termPlace struct {
+	slot int
+	hash uint32
+}
+
+// find returns the id of tok among terms, or -1 and the place insert takes.
+func (t *termTable) find(tok []byte, terms []string) (int32, termPlace) {
 	if len(t.slots) == 0 {
 		t.grow()
 	}
@@ -404,19 +411,18 @@ func (t *termTable) find(tok []byte, terms []string) (id int32, slot int) {
 	for i := int(h) & mask; ; i = (i + 1) & mask {
 		s := t.slots[i]
 		if s.id < 0 {
-			t.slots[i].hash = h // remembered for insert
-			return -1, i
+			return -1, termPlace{i, h}
 		}
 		if s.hash == h && terms[s.id] == string(tok) {
-			return s.id, i
+			return s.id, termPlace{}
 		}
 	}
 }
 
-// insert stores id in the slot find returned for its term; find must have
+// insert stores id at the place find returned for its term; find must have
 // been the table's last call.
-func (t *termTable) insert(slot int, id int32) {
-	t.slots[slot].id = id
+func (t *termTable) insert(at termPlace, id int32) {
+	t.slots[at.slot] = termSlot{at.hash, id}
 	t.used++
 	if 4*t.used > 3*len(t.slots) {
 		t.grow()
