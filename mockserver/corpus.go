@@ -118,11 +118,14 @@ func (c *Corpus) searchKeyed(key string, q search.Query, offset, limit int) (sea
 	return r, err
 }
 
-// encodedPage is one page of a search as the API sends it: the total and
-// the articles as a JSON array, with a server's date shift applied.
+// encodedPage is one page of a search as the API sends it, with a server's
+// date shift applied: the whole /api/v2/query answer, which a server sends
+// as it is, and within it the articles as a JSON array, which get-results
+// wraps in its own answer. Both are shared and never changed.
 type encodedPage struct {
 	total    int
-	articles []byte
+	answer   []byte
+	articles []byte // a window of answer
 }
 
 // page returns a query's page of results encoded for a server with the
@@ -130,70 +133,79 @@ type encodedPage struct {
 // (see resultCache). The bytes depend on nothing else: the corpus (each
 // *Corpus has its own cache, emptied by resultCache.reset whenever what it
 // searches changes), the query, the window, the shift and the embeddings
-// flag, all in the key.
+// flag, all in the key. encode writes the articles of a result as a JSON
+// array.
 func (c *Corpus) page(q search.Query, offset, limit int, shift time.Duration, embeddings bool,
-	encode func(res search.Result) []byte) (*encodedPage, error) {
-	key := resultKey(q, offset, limit)
-	pkey := pageKey(key, shift, embeddings)
+	encode func(b []byte, res search.Result) []byte) (*encodedPage, error) {
+	var kb [160]byte // most keys fit: looked up without an allocation
+	key := appendResultKey(kb[:0], q, offset, limit)
+	n := len(key)
+	pkey := appendPageKey(key, shift, embeddings)
 	if p := c.results.getPage(pkey); p != nil {
 		return p, nil
 	}
-	res, err := c.searchKeyed(key, q, offset, limit)
+	res, err := c.searchKeyed(string(pkey[:n]), q, offset, limit)
 	if err != nil {
 		return nil, err
 	}
-	p := &encodedPage{total: res.Total, articles: encode(res)}
-	c.results.putPage(pkey, p)
+	b := make([]byte, 0, 64+2<<10*len(res.Hits))
+	b = append(b, `{"results":{"totalResults":`...)
+	b = strconv.AppendInt(b, int64(res.Total), 10)
+	b = append(b, `,"articles":`...)
+	from := len(b)
+	b = encode(b, res)
+	to := len(b)
+	b = append(b, `},"state":"SUCCESS"}`...)
+	p := &encodedPage{total: res.Total, answer: b, articles: b[from:to:to]}
+	c.results.putPage(string(pkey), p)
 	return p, nil
 }
 
-// pageKey extends a resultKey with what the encoding depends on.
-func pageKey(key string, shift time.Duration, embeddings bool) string {
-	b := make([]byte, 0, len(key)+24)
-	b = append(b, key...)
+// appendPageKey extends a resultKey with what the encoding depends on.
+func appendPageKey(b []byte, shift time.Duration, embeddings bool) []byte {
 	b = strconv.AppendInt(b, int64(shift), 10)
 	if embeddings {
 		b = append(b, 'V')
 	}
-	return string(b)
+	return b
 }
 
-// resultKey encodes everything a search result depends on. Strings are
-// length-prefixed so no two queries share a key.
-func resultKey(q search.Query, offset, limit int) string {
-	b := make([]byte, 0, 64+len(q.Text)+len(q.KeyPhrases))
-	str := func(s string) {
-		b = strconv.AppendInt(b, int64(len(s)), 10)
-		b = append(b, ':')
-		b = append(b, s...)
-	}
-	num := func(n int64) {
-		b = strconv.AppendInt(b, n, 10)
-		b = append(b, ';')
-	}
-	str(q.Text)
-	str(q.KeyPhrases)
-	num(int64(len(q.Sites)))
+// appendResultKey appends the key of everything a search result depends
+// on. Strings are length-prefixed so no two queries share a key.
+func appendResultKey(b []byte, q search.Query, offset, limit int) []byte {
+	b = appendKeyString(b, q.Text)
+	b = appendKeyString(b, q.KeyPhrases)
+	b = appendKeyNum(b, int64(len(q.Sites)))
 	for _, s := range q.Sites {
-		str(s)
+		b = appendKeyString(b, s)
 	}
-	for _, t := range []time.Time{q.From, q.To} {
+	for _, t := range [2]time.Time{q.From, q.To} {
 		if t.IsZero() {
 			b = append(b, '-')
 		} else {
-			num(t.Unix())
-			num(int64(t.Nanosecond()))
+			b = appendKeyNum(b, t.Unix())
+			b = appendKeyNum(b, int64(t.Nanosecond()))
 		}
 	}
-	str(q.Language)
-	num(int64(q.TrafficRank))
+	b = appendKeyString(b, q.Language)
+	b = appendKeyNum(b, int64(q.TrafficRank))
 	if q.EncodedOnly {
 		b = append(b, 'E')
 	}
-	num(int64(q.Order))
-	num(int64(offset))
-	num(int64(limit))
-	return string(b)
+	b = appendKeyNum(b, int64(q.Order))
+	b = appendKeyNum(b, int64(offset))
+	return appendKeyNum(b, int64(limit))
+}
+
+func appendKeyString(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
+}
+
+func appendKeyNum(b []byte, n int64) []byte {
+	b = strconv.AppendInt(b, n, 10)
+	return append(b, ';')
 }
 
 // resultCache is a bounded map of recent search results and of recent
@@ -250,15 +262,15 @@ func (rc *resultCache) putLocked(key string, r search.Result) {
 }
 
 // getPage returns the cached page for key, or nil.
-func (rc *resultCache) getPage(key string) *encodedPage {
+func (rc *resultCache) getPage(key []byte) *encodedPage {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	if p := rc.pageCur[key]; p != nil {
+	if p := rc.pageCur[string(key)]; p != nil { // no copy of the key to look it up
 		return p
 	}
-	p := rc.pagePrev[key]
+	p := rc.pagePrev[string(key)]
 	if p != nil {
-		rc.putPageLocked(key, p)
+		rc.putPageLocked(string(key), p)
 	}
 	return p
 }
@@ -270,20 +282,20 @@ func (rc *resultCache) putPage(key string, p *encodedPage) {
 }
 
 func (rc *resultCache) putPageLocked(key string, p *encodedPage) {
-	if len(p.articles) > pageCacheBytes/4 { // a page of huge articles: not worth evicting others for
+	if len(p.answer) > pageCacheBytes/4 { // a page of huge articles: not worth evicting others for
 		return
 	}
-	if rc.pageBytes+len(p.articles) > pageCacheBytes {
+	if rc.pageBytes+len(p.answer) > pageCacheBytes {
 		rc.pagePrev, rc.pageCur, rc.pageBytes = rc.pageCur, nil, 0
 	}
 	if rc.pageCur == nil {
 		rc.pageCur = map[string]*encodedPage{}
 	}
 	if old := rc.pageCur[key]; old != nil {
-		rc.pageBytes -= len(old.articles)
+		rc.pageBytes -= len(old.answer)
 	}
 	rc.pageCur[key] = p
-	rc.pageBytes += len(p.articles)
+	rc.pageBytes += len(p.answer)
 }
 
 // reset forgets every result and page.

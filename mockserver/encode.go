@@ -245,8 +245,10 @@ const maxPooledBuf = 4 << 20
 
 func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
 
+// putBuf returns b to the pool; nil (an answer without a pooled buffer) is
+// ignored.
 func putBuf(b *[]byte) {
-	if cap(*b) > maxPooledBuf {
+	if b == nil || cap(*b) > maxPooledBuf {
 		return
 	}
 	*b = (*b)[:0]

@@ -20,7 +20,31 @@ type jobQuery struct {
 	query      search.Query
 	embeddings bool
 	text       string // the query as submitted, for Jobs
-	body       string // the submitted body, redacted, for Jobs
+	// The submitted body, for Jobs: raw, the request's own buffer (nothing
+	// writes to it), is redacted when read, so that submitting a job does
+	// not pay for it; a body above lazyRedactMax is redacted at once into
+	// redacted, so a job never holds more than that of a raw body.
+	raw      []byte
+	redacted string
+}
+
+// newJobQuery returns the job of a validated query-async request.
+func newJobQuery(p searchParams, body []byte) jobQuery {
+	jq := jobQuery{corpus: p.corpus, query: p.query, embeddings: p.embeddings, text: p.query.Text}
+	if len(body) <= lazyRedactMax {
+		jq.raw = body
+	} else {
+		jq.redacted = journal.Redact(body, MaxJournalBody)
+	}
+	return jq
+}
+
+// body returns the submitted body with its key redacted.
+func (jq jobQuery) body() string {
+	if jq.raw == nil {
+		return jq.redacted
+	}
+	return journal.Redact(jq.raw, MaxJournalBody)
 }
 
 // page runs a validated query for one page and returns it encoded, from
@@ -28,8 +52,8 @@ type jobQuery struct {
 // (key_phrases included), so Search cannot fail; should it ever, the
 // caller's expression is reported as bad input.
 func (s *Server) page(c *Corpus, q search.Query, page int, embeddings bool) (*encodedPage, *apiError) {
-	p, err := c.page(q, pageOffset(page), PageSize, s.shift, embeddings, func(res search.Result) []byte {
-		return s.appendArticles(c, make([]byte, 0, 2<<10*len(res.Hits)), res.Hits, embeddings)
+	p, err := c.page(q, pageOffset(page), PageSize, s.shift, embeddings, func(b []byte, res search.Result) []byte {
+		return s.appendArticles(c, b, res.Hits, embeddings)
 	})
 	if err != nil {
 		return nil, badRequest("%s", err.Error())
@@ -75,13 +99,7 @@ func (s *Server) serveQuery(_ *exchange, f fields) response {
 	if aerr != nil {
 		return s.errorResponse(aerr)
 	}
-	buf := getBuf()
-	b := append(*buf, `{"results":{"totalResults":`...)
-	b = strconv.AppendInt(b, int64(pg.total), 10)
-	b = append(b, `,"articles":`...)
-	b = append(b, pg.articles...)
-	*buf = append(b, `},"state":"SUCCESS"}`...)
-	return ok(buf)
+	return response{status: http.StatusOK, fixed: pg.answer}
 }
 
 // serveQueryAsync answers /api/v2/query-async: the query is validated at
@@ -99,9 +117,7 @@ func (s *Server) serveQueryAsync(x *exchange, f fields) response {
 	case fault.JobStuck:
 		outcome = jobs.Stuck
 	}
-	text, _, _ := f.str("query") // validated by parseSearch
-	jq := jobQuery{corpus: p.corpus, query: p.query, embeddings: p.embeddings, text: text, body: journal.Redact(x.body, MaxJournalBody)}
-	s.jobs.Submit(id, x.owner, jq, outcome, x.now)
+	s.jobs.Submit(id, x.owner, newJobQuery(p, x.body), outcome, x.now)
 	x.entry.QueryID = id
 	buf := getBuf()
 	b := append(*buf, `{"query_id":"`...)
@@ -199,9 +215,7 @@ func (s *Server) serveHeadlines(x *exchange, _ fields) response {
 		hb = &headlineBody{c: c, lo: lo, hi: hi, body: s.encodeHeadlines(c, lo, hi)}
 		s.headlines.Store(hb)
 	}
-	buf := getBuf()
-	*buf = append(*buf, hb.body...)
-	return ok(buf)
+	return response{status: http.StatusOK, fixed: hb.body}
 }
 
 func (s *Server) encodeHeadlines(c *Corpus, lo, hi int) []byte {

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
@@ -46,11 +47,22 @@ func (s *Server) finish(x *exchange) {
 	}
 }
 
-// response is an answer ready to send; body comes from bufPool.
+// response is an answer ready to send: either body, which comes from
+// bufPool and goes back to it once sent, or fixed, bytes a cache owns that
+// are written as they are and never changed.
 type response struct {
 	status     int
 	body       *[]byte
+	fixed      []byte
 	retryAfter int
+}
+
+// bytes returns the answer's body.
+func (r response) bytes() []byte {
+	if r.body != nil {
+		return *r.body
+	}
+	return r.fixed
 }
 
 // endpoints are the API endpoints in documentation order; routes finds
@@ -109,7 +121,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	e := &x.entry
 	h := w.Header()
 	h["X-Request-Id"] = []string{e.RequestID}
-	h["Content-Type"] = []string{"application/json"}
+	h["Content-Type"] = jsonType
 	defer func() {
 		p := recover()
 		abort := p == http.ErrAbortHandler
@@ -206,7 +218,24 @@ func readBodyUpTo(w http.ResponseWriter, r *http.Request, limit int64, tooBigMsg
 	if r.Body == nil {
 		return nil, nil
 	}
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	body := r.Body
+	if n := r.ContentLength; n >= 0 && n <= limit {
+		// The usual case: the length is announced, so read it into one
+		// buffer of that size (io.ReadAll would grow one several times).
+		// One byte of room more shows whether the body is longer than
+		// announced, which is possible only for a request built by hand:
+		// then it is read all, within the limit, as below.
+		b := make([]byte, n, n+1)
+		if _, err := io.ReadFull(body, b); err != nil {
+			return nil, badRequest("the request body could not be read (%v): send the whole body with the request", err)
+		}
+		m, _ := body.Read(b[n : n+1])
+		if m == 0 {
+			return b, nil
+		}
+		body = io.NopCloser(io.MultiReader(bytes.NewReader(b[:n+1]), body))
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, body, limit))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
@@ -220,6 +249,9 @@ func readBodyUpTo(w http.ResponseWriter, r *http.Request, limit int64, tooBigMsg
 // authenticate checks the api_key member and returns its hash. Accepted
 // keys are compared as hashes in constant time.
 func (s *Server) authenticate(f fields) (jobs.Owner, *apiError) {
+	if v, ok := f.plain("api_key"); ok && len(bytes.TrimSpace(v)) > 0 {
+		return s.admit(jobs.Owner(sha256.Sum256(v))) // hashed where it lies in the body: no copy of the key
+	}
 	key, ok, aerr := f.str("api_key")
 	switch {
 	case aerr != nil:
@@ -231,7 +263,12 @@ func (s *Server) authenticate(f fields) (jobs.Owner, *apiError) {
 		return jobs.Owner{}, &apiError{status: http.StatusUnauthorized, msg: fmt.Sprintf(
 			"api_key is blank: put your API key in the JSON body, e.g. %s", examples["api_key"])}
 	}
-	owner := jobs.Owner(sha256.Sum256([]byte(key)))
+	return s.admit(jobs.Owner(sha256.Sum256([]byte(key))))
+}
+
+// admit checks a key's hash against the accepted keys, in constant time,
+// and returns it as the owner of the request's jobs.
+func (s *Server) admit(owner jobs.Owner) (jobs.Owner, *apiError) {
 	if s.keyHashes == nil {
 		return owner, nil
 	}
@@ -270,7 +307,7 @@ func errorBody(msg string) []byte {
 func (s *Server) send(w http.ResponseWriter, x *exchange, resp response, truncate bool) {
 	x.entry.Status = resp.status
 	s.finish(x)
-	b := *resp.body
+	b := resp.bytes()
 	n := len(b)
 	if truncate {
 		b = b[:n/2]
@@ -283,6 +320,11 @@ func (s *Server) send(w http.ResponseWriter, x *exchange, resp response, truncat
 	}
 	putBuf(resp.body)
 }
+
+// jsonType is the Content-Type of every API answer. Header maps share it:
+// net/http never writes into a header's values, and Set and Add replace or
+// grow the slice rather than change it.
+var jsonType = []string{"application/json"}
 
 // writeRaw writes status and b, announcing a body of length n (more than
 // len(b) for a truncated answer).

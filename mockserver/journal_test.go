@@ -242,6 +242,16 @@ func TestLazyRedactionNeverShowsTheKey(t *testing.T) {
 					return
 				}
 				read(string(r.Body))
+				if j, err = json.Marshal(s.Jobs()); err != nil { // job bodies are redacted lazily too
+					t.Error(err)
+					return
+				}
+				read(string(j))
+				if r, err = tryCall(s, http.MethodGet, "/_mock/jobs", ""); err != nil {
+					t.Error(err)
+					return
+				}
+				read(string(r.Body))
 			}
 		})
 	}
@@ -249,7 +259,11 @@ func TestLazyRedactionNeverShowsTheKey(t *testing.T) {
 	for g := range 4 {
 		writers.Go(func() {
 			for i := range 30 { // 120 requests wrap the 40-entry ring three times
-				if _, err := tryCall(s, http.MethodPost, "/api/v2/query", bodies[(g+i)%len(bodies)]); err != nil {
+				path := "/api/v2/query"
+				if i%2 == 1 {
+					path = "/api/v2/query-async" // a job keeps the body it was submitted with
+				}
+				if _, err := tryCall(s, http.MethodPost, path, bodies[(g+i)%len(bodies)]); err != nil {
 					t.Error(err)
 				}
 			}
@@ -278,6 +292,18 @@ func TestLazyRedactionNeverShowsTheKey(t *testing.T) {
 	for _, e := range entries {
 		if !want[e.Body] {
 			t.Errorf("journal body %.200q is none of the redacted bodies sent", e.Body)
+		}
+	}
+	jobList := s.Jobs()
+	if len(jobList) < 4*15/len(bodies) { // at least the four valid bodies' share of the 60 submissions
+		t.Fatalf("%d jobs, want one per valid query-async request", len(jobList))
+	}
+	for _, j := range jobList {
+		if strings.Contains(j.Body, canary) {
+			t.Fatalf("job %s shows the key: %.300s", j.QueryID, j.Body)
+		}
+		if !want[j.Body] {
+			t.Errorf("job %s body %.200q is none of the redacted bodies sent", j.QueryID, j.Body)
 		}
 	}
 	// Once read, no record holds a raw body any more.

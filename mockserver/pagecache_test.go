@@ -147,7 +147,7 @@ func TestPageCacheBounded(t *testing.T) {
 	total := 0
 	for _, m := range []map[string]*encodedPage{rc.pageCur, rc.pagePrev} {
 		for _, p := range m {
-			total += len(p.articles)
+			total += len(p.answer)
 		}
 	}
 	if total == 0 || total > 2*pageCacheBytes || rc.pagePrev == nil {

@@ -82,8 +82,18 @@ func parseBody(body []byte, example string) (fields, *apiError) {
 		}
 		return fields{}, badRequest("the request body is not valid JSON: send a JSON object such as %s", example)
 	}
-	return fields{body: body, members: jsonscan.Members(body)}, nil
+	return fields{body: body, members: jsonscan.AppendMembers(make([]jsonscan.Member, 0, 8), body, fieldNames)}, nil
 }
+
+// fieldNames are the member names the endpoints read, for
+// jsonscan.AppendMembers: a body of them is split without copying them.
+var fieldNames = func() map[string]string {
+	m := make(map[string]string, len(examples))
+	for name := range examples {
+		m[name] = name
+	}
+	return m
+}()
 
 // position describes where byte i of body is: a 1-based line and column
 // (in characters), or the end of the body.
@@ -128,10 +138,30 @@ func (f fields) str(name string) (s string, ok bool, err *apiError) {
 	if inner := r[1 : len(r)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
 		return string(inner), true, nil // nothing to unescape
 	}
-	if json.Unmarshal(r, &s) != nil { // unreachable for a member of a valid object
+	// Unmarshal into a variable of this branch only: were it the result s,
+	// s would escape and every call, even for an absent member, would
+	// allocate it.
+	var unescaped string
+	if json.Unmarshal(r, &unescaped) != nil { // unreachable for a member of a valid object
 		return "", false, typeError(name, "a string", r)
 	}
-	return s, true, nil
+	return unescaped, true, nil
+}
+
+// plain returns the characters of a string member that needs no
+// unescaping (no backslash, valid UTF-8), so that a caller can compare or
+// hash it without copying it into a string; ok is false otherwise,
+// including when the member is absent or not a string (str then says why).
+func (f fields) plain(name string) (v []byte, ok bool) {
+	r := f.raw(name)
+	if len(r) < 2 || r[0] != '"' {
+		return nil, false
+	}
+	inner := r[1 : len(r)-1]
+	if bytes.IndexByte(inner, '\\') >= 0 || !utf8.Valid(inner) {
+		return nil, false
+	}
+	return inner, true
 }
 
 // boolean returns a boolean member, false when absent or null.
@@ -200,6 +230,13 @@ const (
 // differs only in case or surrounding space is refused with the right
 // spelling, so a test never passes against the mock and fails in production.
 func (f fields) enum(name string, allowed ...string) (string, *apiError) {
+	if v, ok := f.plain(name); ok {
+		for _, a := range allowed {
+			if string(v) == a { // compared without a copy
+				return a, nil
+			}
+		}
+	}
 	s, ok, err := f.str(name)
 	if err != nil || !ok {
 		return "", err
@@ -372,6 +409,11 @@ func (s *Server) parseDates(f fields, q *search.Query) *apiError {
 
 // parseLanguage returns the ISO code asked for, or "" for all languages.
 func parseLanguage(c *Corpus, f fields) (string, *apiError) {
+	if v, ok := f.plain("language"); ok {
+		if code, ok := c.langCodes[string(v)]; ok { // the usual spelling, looked up without a copy
+			return code, nil
+		}
+	}
 	lang, ok, err := f.str("language")
 	if err != nil || !ok {
 		return "", err

@@ -436,14 +436,16 @@ func appendHex(b []byte, x uint64) []byte {
 // request returns the X-Request-Id of the n-th API request: "req-" and 16
 // hex digits, distinct for every n.
 func (g idGen) request(n uint64) string {
-	return string(appendHex([]byte("req-"), mix64(g.seed^mix64(n))))
+	var b [20]byte
+	return string(appendHex(append(b[:0], "req-"...), mix64(g.seed^mix64(n))))
 }
 
 // query returns the n-th query id: 32 lower-case hex digits, distinct for
 // every n.
 func (g idGen) query(n uint64) string {
 	hi := mix64(g.seed ^ mix64(n^0x51a7e5c0ffee1d00))
-	return string(appendHex(appendHex(make([]byte, 0, 32), hi), mix64(hi^g.seed)))
+	var b [32]byte
+	return string(appendHex(appendHex(b[:0], hi), mix64(hi^g.seed)))
 }
 
 // mix64 is one SplitMix64 step, a bijection on uint64.

@@ -119,12 +119,17 @@ type Member struct {
 // string or container, a name that is not a string, a missing colon or
 // value), keeping the members before it. Names decode as encoding/json
 // decodes them (escapes resolved, invalid UTF-8 replaced by U+FFFD).
-func Members(obj []byte) []Member {
+func Members(obj []byte) []Member { return AppendMembers(nil, obj, nil) }
+
+// AppendMembers is Members appending to out. A name found in known (name to
+// itself) is taken from there rather than copied out of obj, so that a
+// caller that expects certain names splits an object of them without an
+// allocation per name.
+func AppendMembers(out []Member, obj []byte, known map[string]string) []Member {
 	i := SkipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
-		return nil
+		return out
 	}
-	var out []Member
 	i++
 	for {
 		i = SkipSpace(obj, i)
@@ -139,9 +144,11 @@ func Members(obj []byte) []Member {
 		if nameEnd > len(obj) {
 			return out
 		}
-		name, ok := decodeName(obj[start:nameEnd])
+		name, ok := known[string(obj[start+1:nameEnd-1])]
 		if !ok {
-			return out
+			if name, ok = decodeName(obj[start:nameEnd]); !ok {
+				return out
+			}
 		}
 		i = SkipSpace(obj, nameEnd)
 		if i >= len(obj) || obj[i] != ':' {

@@ -55,6 +55,33 @@ func TestMembers(t *testing.T) {
 	}
 }
 
+// TestAppendMembersKnownNames: names found in the known set come from it,
+// without an allocation; anything else (an escaped spelling of a known
+// name, an unknown name) decodes as Members decodes it; the result is
+// Members' appended to what was there.
+func TestAppendMembersKnownNames(t *testing.T) { // not parallel: AllocsPerRun
+	known := map[string]string{"api_key": "api_key", "query": "query"}
+	body := []byte(`{"api_key":"k","query":"q","api\u005fkey":1,"page":2,"query":3}`)
+	prefix := []Member{{Name: "before"}}
+	got := AppendMembers(prefix, body, known)
+	want := append([]Member{{Name: "before"}}, Members(body)...)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	var names []string
+	for _, m := range got[1:] {
+		names = append(names, m.Name)
+	}
+	if diff := cmp.Diff([]string{"api_key", "query", "api_key", "page", "query"}, names); diff != "" {
+		t.Fatalf("names (-want +got):\n%s", diff)
+	}
+	dst := make([]Member, 0, 8)
+	plain := []byte(`{"api_key":"k","query":"q"}`)
+	if allocs := testing.AllocsPerRun(100, func() { dst = AppendMembers(dst[:0], plain, known) }); allocs != 0 {
+		t.Fatalf("AppendMembers of known names allocated %v times per call, want 0", allocs)
+	}
+}
+
 // TestMembersTolerant: on input that is not a valid object Members keeps
 // the members before the first it cannot follow, and never panics.
 func TestMembersTolerant(t *testing.T) {
