@@ -9,7 +9,6 @@
 package jobs
 
 import (
-	"container/list"
 	"crypto/subtle"
 	"sort"
 	"sync"
@@ -50,30 +49,60 @@ type Config struct {
 type Owner [32]byte
 
 type job[Q any] struct {
-	seq     uint64 // submission order
-	message string // the failure message set by Force, if any
-	id      string
-	owner   Owner
-	query   Q
-	outcome Outcome
-	created time.Time
-	used    time.Time
-	polls   int
-	ready   bool
+	prev, next *job[Q] // neighbours in the store's LRU ring
+	seq        uint64  // submission order
+	message    string  // the failure message set by Force, if any
+	id         string
+	owner      Owner
+	query      Q
+	outcome    Outcome
+	created    time.Time
+	used       time.Time
+	polls      int
+	ready      bool
 }
 
 // Store holds jobs whose query has type Q. It is safe for concurrent use.
 type Store[Q any] struct {
 	cfg  Config
 	mu   sync.Mutex
-	byID map[string]*list.Element // of *job[Q]
-	lru  *list.List               // front = least recently used
-	seq  uint64                   // jobs submitted
+	byID map[string]*job[Q]
+	// lru is the sentinel of a ring of the jobs, least recently used first
+	// (lru.next): a job links itself, so keeping the order allocates
+	// nothing.
+	lru job[Q]
+	n   int    // jobs in the ring
+	seq uint64 // jobs submitted
 }
 
 // New returns an empty store.
 func New[Q any](cfg Config) *Store[Q] {
-	return &Store[Q]{cfg: cfg, byID: map[string]*list.Element{}, lru: list.New()}
+	s := &Store[Q]{cfg: cfg, byID: map[string]*job[Q]{}}
+	s.lru.prev, s.lru.next = &s.lru, &s.lru
+	return s
+}
+
+// front returns the least recently used job, or nil.
+func (s *Store[Q]) front() *job[Q] {
+	if s.lru.next == &s.lru {
+		return nil
+	}
+	return s.lru.next
+}
+
+// pushBack links j as the most recently used job.
+func (s *Store[Q]) pushBack(j *job[Q]) {
+	j.prev, j.next = s.lru.prev, &s.lru
+	s.lru.prev.next = j
+	s.lru.prev = j
+	s.n++
+}
+
+// unlink takes j out of the ring.
+func (s *Store[Q]) unlink(j *job[Q]) {
+	j.prev.next, j.next.prev = j.next, j.prev
+	j.prev, j.next = nil, nil
+	s.n--
 }
 
 // Submit stores a job under id, which the caller makes unique, evicting
@@ -82,15 +111,21 @@ func (s *Store[Q]) Submit(id string, owner Owner, q Q, outcome Outcome, now time
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(now)
-	if e, ok := s.byID[id]; ok {
-		s.remove(e)
+	if j, ok := s.byID[id]; ok {
+		s.remove(j)
 	}
-	for s.lru.Len() >= max(s.cfg.Max, 1) {
-		s.remove(s.lru.Front())
+	var j *job[Q]
+	for s.n >= max(s.cfg.Max, 1) {
+		j = s.front()
+		s.remove(j) // a full store: the new job reuses the memory of the last evicted
+	}
+	if j == nil {
+		j = new(job[Q])
 	}
 	s.seq++
-	j := &job[Q]{seq: s.seq, id: id, owner: owner, query: q, outcome: outcome, created: now, used: now}
-	s.byID[id] = s.lru.PushBack(j)
+	*j = job[Q]{seq: s.seq, id: id, owner: owner, query: q, outcome: outcome, created: now, used: now}
+	s.byID[id] = j
+	s.pushBack(j)
 }
 
 // Poll counts a poll of job id by owner and reports its state and query.
@@ -114,20 +149,20 @@ func (s *Store[Q]) PollResult(id string, owner Owner, now time.Time) (r Result[Q
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(now)
-	e, found := s.byID[id]
+	j, found := s.byID[id]
 	if !found {
 		return r, false
 	}
-	j := e.Value.(*job[Q])
 	if subtle.ConstantTimeCompare(j.owner[:], owner[:]) != 1 {
 		return r, false
 	}
 	if s.expired(j, now) { // possible when the clock went backwards for others
-		s.remove(e)
+		s.remove(j)
 		return r, false
 	}
 	j.used = now
-	s.lru.MoveToBack(e)
+	s.unlink(j)
+	s.pushBack(j)
 	j.polls++
 	if !j.ready && j.outcome != Stuck && j.polls > s.cfg.PendingPolls && !now.Before(j.created.Add(s.cfg.PendingFor)) {
 		j.ready = true
@@ -168,10 +203,9 @@ func (s *Store[Q]) List(now time.Time) []Info[Q] {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(now)
-	out := make([]Info[Q], 0, s.lru.Len())
-	seqs := make([]uint64, 0, s.lru.Len())
-	for e := s.lru.Front(); e != nil; e = e.Next() {
-		j := e.Value.(*job[Q])
+	out := make([]Info[Q], 0, s.n)
+	seqs := make([]uint64, 0, s.n)
+	for j := s.lru.next; j != &s.lru; j = j.next {
 		if s.expired(j, now) { // possible when the clock went backwards
 			continue
 		}
@@ -202,11 +236,10 @@ func (s *Store[Q]) Force(id string, state State, message string, now time.Time) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(now)
-	e, found := s.byID[id]
-	if !found || s.expired(e.Value.(*job[Q]), now) {
+	j, found := s.byID[id]
+	if !found || s.expired(j, now) {
 		return Info[Q]{}, false
 	}
-	j := e.Value.(*job[Q])
 	j.message = ""
 	switch state {
 	case Succeeded:
@@ -225,12 +258,12 @@ func (s *Store[Q]) Remove(id string, now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(now)
-	e, found := s.byID[id]
+	j, found := s.byID[id]
 	if !found {
 		return false
 	}
-	expired := s.expired(e.Value.(*job[Q]), now)
-	s.remove(e)
+	expired := s.expired(j, now)
+	s.remove(j)
 	return !expired
 }
 
@@ -239,7 +272,7 @@ func (s *Store[Q]) Remove(id string, now time.Time) bool {
 func (s *Store[Q]) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.lru.Len()
+	return s.n
 }
 
 // Reset removes every job.
@@ -247,7 +280,12 @@ func (s *Store[Q]) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	clear(s.byID)
-	s.lru.Init()
+	for j := s.lru.next; j != &s.lru; { // unlinked, so a job held elsewhere keeps nothing alive
+		next := j.next
+		j.prev, j.next = nil, nil
+		j = next
+	}
+	s.lru.prev, s.lru.next, s.n = &s.lru, &s.lru, 0
 }
 
 func (s *Store[Q]) expired(j *job[Q], now time.Time) bool {
@@ -256,12 +294,12 @@ func (s *Store[Q]) expired(j *job[Q], now time.Time) bool {
 
 // expire drops jobs from the least recently used end while they are expired.
 func (s *Store[Q]) expire(now time.Time) {
-	for e := s.lru.Front(); e != nil && s.expired(e.Value.(*job[Q]), now); e = s.lru.Front() {
-		s.remove(e)
+	for j := s.front(); j != nil && s.expired(j, now); j = s.front() {
+		s.remove(j)
 	}
 }
 
-func (s *Store[Q]) remove(e *list.Element) {
-	delete(s.byID, e.Value.(*job[Q]).id)
-	s.lru.Remove(e)
+func (s *Store[Q]) remove(j *job[Q]) {
+	delete(s.byID, j.id)
+	s.unlink(j)
 }

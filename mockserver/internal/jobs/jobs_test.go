@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -219,5 +221,63 @@ func TestForceListAndRemove(t *testing.T) {
 	}
 	if _, ok := s.Force("a", Succeeded, "", t0.Add(2*time.Hour)); ok {
 		t.Fatal("Force of an expired job succeeded")
+	}
+}
+
+// TestLRUAgainstModel drives a small store with a seeded random mix of
+// submissions (new and repeated ids), polls, removals and resets, and
+// checks after each step that the live jobs are those a plain
+// least-recently-used list would hold.
+func TestLRUAgainstModel(t *testing.T) {
+	t.Parallel()
+	const maxJobs = 5
+	s := New[string](Config{TTL: time.Hour, Max: maxJobs})
+	var model []string // least recently used first
+	drop := func(id string) bool {
+		for i, m := range model {
+			if m == id {
+				model = append(model[:i], model[i+1:]...)
+				return true
+			}
+		}
+		return false
+	}
+	rng := rand.New(rand.NewPCG(17, 23))
+	for step := range 2000 {
+		id := fmt.Sprint("j", rng.IntN(9))
+		switch op := rng.IntN(20); {
+		case op < 9:
+			s.Submit(id, alice, id, Succeed, t0)
+			drop(id)
+			for len(model) >= maxJobs {
+				model = model[1:]
+			}
+			model = append(model, id)
+		case op < 16:
+			_, _, ok := s.Poll(id, alice, t0)
+			if want := drop(id); ok != want {
+				t.Fatalf("step %d: Poll(%s) ok %v, want %v", step, id, ok, want)
+			}
+			if ok {
+				model = append(model, id)
+			}
+		case op < 19:
+			if got, want := s.Remove(id, t0), drop(id); got != want {
+				t.Fatalf("step %d: Remove(%s) = %v, want %v", step, id, got, want)
+			}
+		default:
+			s.Reset()
+			model = model[:0]
+		}
+		var live []string
+		for _, j := range s.List(t0) {
+			live = append(live, j.ID)
+		}
+		want := slices.Clone(model)
+		slices.Sort(live)
+		slices.Sort(want)
+		if !slices.Equal(live, want) || s.Len() != len(model) {
+			t.Fatalf("step %d: live %v (Len %d), want %v", step, live, s.Len(), want)
+		}
 	}
 }
