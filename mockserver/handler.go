@@ -11,8 +11,10 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/newssearch/newssearch-go/internal/jsonscan"
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 )
@@ -35,7 +37,14 @@ type exchange struct {
 	now      time.Time // the server clock, read once per request
 	owner    jobs.Owner
 	fault    fault.Action
+	// members holds the body's members (parseBody), so that splitting a
+	// body of a few fields needs no allocation of its own.
+	members [8]jsonscan.Member
 }
+
+// exchanges recycles the state of API requests: nothing keeps an exchange
+// once its request is answered (the journal and jobs copy what they keep).
+var exchanges = sync.Pool{New: func() any { return new(exchange) }}
 
 // finish records the request in the journal and the log, once. It runs
 // before the answer is written, so a client that has its answer finds the
@@ -117,7 +126,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // passed on.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	n := s.reqSeq.Add(1)
-	x := &exchange{started: time.Now(), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method, Path: r.URL.Path}}
+	x := exchanges.Get().(*exchange)
+	*x = exchange{started: time.Now(), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method, Path: r.URL.Path}}
 	e := &x.entry
 	h := w.Header()
 	h["X-Request-Id"] = []string{e.RequestID}
@@ -136,6 +146,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		s.finish(x)
+		exchanges.Put(x)
 		if abort {
 			panic(http.ErrAbortHandler)
 		}
@@ -190,7 +201,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 // serveEndpoint parses the body, authenticates, applies the rate limit and
 // runs the endpoint.
 func (s *Server) serveEndpoint(ep *endpoint, x *exchange) response {
-	f, aerr := parseBody(x.body, ep.example)
+	f, aerr := parseBody(x.body, ep.example, x.members[:0])
 	if aerr != nil {
 		return s.errorResponse(aerr)
 	}

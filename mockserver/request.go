@@ -54,9 +54,10 @@ var examples = map[string]string{
 	"query_id":     `"query_id": "<the id /api/v2/query-async returned>"`,
 }
 
-// parseBody decodes a request body into its members. example is a minimal
-// valid body for the endpoint, shown when the body is unusable.
-func parseBody(body []byte, example string) (fields, *apiError) {
+// parseBody decodes a request body into its members, appended to dst.
+// example is a minimal valid body for the endpoint, shown when the body is
+// unusable.
+func parseBody(body []byte, example string, dst []jsonscan.Member) (fields, *apiError) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
 		return fields{}, badRequest("the request body is empty: send a JSON object such as %s", example)
@@ -82,7 +83,7 @@ func parseBody(body []byte, example string) (fields, *apiError) {
 		}
 		return fields{}, badRequest("the request body is not valid JSON: send a JSON object such as %s", example)
 	}
-	return fields{body: body, members: jsonscan.AppendMembers(make([]jsonscan.Member, 0, 8), body, fieldNames)}, nil
+	return fields{body: body, members: jsonscan.AppendMembers(dst, body, fieldNames)}, nil
 }
 
 // fieldNames are the member names the endpoints read, for

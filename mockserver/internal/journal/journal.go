@@ -15,6 +15,9 @@ type Ring[T any] struct {
 	full    bool
 	seal    func(*T)
 	seq     func(*T) uint64 // orders entries; nil = the order of Add
+	// adding holds the entry being added while seq reads it: passing seq
+	// the address of Add's argument would move every entry to the heap.
+	adding T
 }
 
 // New returns a ring holding at most size entries. A size of zero or less
@@ -66,9 +69,15 @@ func (r *Ring[T]) Add(e T) {
 		}
 		r.entries = make([]T, 0, r.size)
 	}
-	if r.seq != nil && len(r.entries) > 0 && r.seq(&e) < r.seq(r.at(len(r.entries)-1)) {
-		r.insert(e)
-		return
+	if r.seq != nil && len(r.entries) > 0 {
+		r.adding = e
+		k := r.seq(&r.adding)
+		var zero T
+		r.adding = zero // keeps nothing of e alive
+		if k < r.seq(r.at(len(r.entries)-1)) {
+			r.insert(e, k)
+			return
+		}
 	}
 	if !r.full {
 		r.entries = append(r.entries, e)
@@ -89,9 +98,9 @@ func (r *Ring[T]) at(i int) *T {
 	return &r.entries[i]
 }
 
-// insert puts e, which is older than the newest entry, in its place by seq.
-func (r *Ring[T]) insert(e T) {
-	k := r.seq(&e)
+// insert puts e, which is older than the newest entry, in its place by
+// seq: k is its seq.
+func (r *Ring[T]) insert(e T, k uint64) {
 	n := len(r.entries)
 	p := n - 1 // e goes before entry p (logical indices, oldest first)
 	for p > 0 && k < r.seq(r.at(p-1)) {
