@@ -369,6 +369,9 @@ type connCounter struct {
 
 // track is the http.Server's ConnState hook.
 func (c *connCounter) track(_ net.Conn, state http.ConnState) {
+	if state == http.StateActive || state == http.StateIdle {
+		return // twice per request: nothing to count, so no lock to take
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch state {
