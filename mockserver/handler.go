@@ -130,8 +130,12 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	*x = exchange{started: time.Now(), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method, Path: r.URL.Path}}
 	e := &x.entry
 	h := w.Header()
-	h["X-Request-Id"] = []string{e.RequestID}
-	h["Content-Type"] = jsonType
+	// One allocation holds both values, and nothing else holds it: the
+	// in-process transport hands this header map to the caller, who may
+	// change it.
+	values := make([]string, 2)
+	values[0], values[1] = e.RequestID, "application/json"
+	h["X-Request-Id"], h["Content-Type"] = values[0:1:1], values[1:2:2]
 	defer func() {
 		p := recover()
 		abort := p == http.ErrAbortHandler
@@ -331,11 +335,6 @@ func (s *Server) send(w http.ResponseWriter, x *exchange, resp response, truncat
 	}
 	putBuf(resp.body)
 }
-
-// jsonType is the Content-Type of every API answer. Header maps share it:
-// net/http never writes into a header's values, and Set and Add replace or
-// grow the slice rather than change it.
-var jsonType = []string{"application/json"}
 
 // writeRaw writes status and b, announcing a body of length n (more than
 // len(b) for a truncated answer).

@@ -55,3 +55,31 @@ func TestReadBodyAnnouncedLength(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerHeadersAreTheCallersOwn: the in-process transport hands each
+// answer's header map to the caller; changing it, values included, changes
+// no other answer.
+func TestAnswerHeadersAreTheCallersOwn(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithoutListener())
+	hc := &http.Client{Transport: s.Transport()}
+	body := `{"api_key":"` + s.APIKey() + `","query":"*"}`
+	get := func() *http.Response {
+		resp, err := hc.Post("http://mock/api/v2/query", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	first := get()
+	first.Header["Content-Type"][0] = "text/changed-by-the-caller"
+	first.Header["X-Request-Id"][0] = "changed"
+	second := get()
+	if ct := second.Header.Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("Content-Type of the next answer: %q, want application/json", ct)
+	}
+	if id := second.Header.Get("X-Request-Id"); !strings.HasPrefix(id, "req-") {
+		t.Fatalf("X-Request-Id of the next answer: %q", id)
+	}
+}
