@@ -150,6 +150,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		s.finish(x)
+		x.body = nil // a pooled exchange keeps no request body (nor the key in it)
 		exchanges.Put(x)
 		if abort {
 			panic(http.ErrAbortHandler)
