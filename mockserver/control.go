@@ -201,7 +201,7 @@ func jobInfo(j jobs.Info[jobQuery]) JobInfo {
 	case jobs.Failed:
 		state = JobFailed
 	}
-	return JobInfo{QueryID: j.ID, Owner: fingerprint(j.Owner), State: state, Query: j.Query.text, Body: j.Query.body(),
+	return JobInfo{QueryID: j.ID, Owner: fingerprint(j.Owner), State: state, Query: j.Query.query.Text, Body: j.Query.body.String(),
 		Message: j.Message, Created: j.Created, LastUsed: j.Used, Expires: j.Expires, Polls: j.Polls}
 }
 

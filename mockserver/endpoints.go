@@ -10,7 +10,6 @@ import (
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
-	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
@@ -19,32 +18,7 @@ type jobQuery struct {
 	corpus     *Corpus // the corpus when the job was submitted: its results stay those of it
 	query      search.Query
 	embeddings bool
-	text       string // the query as submitted, for Jobs
-	// The submitted body, for Jobs: raw, the request's own buffer (nothing
-	// writes to it), is redacted when read, so that submitting a job does
-	// not pay for it; a body above lazyRedactMax is redacted at once into
-	// redacted, so a job never holds more than that of a raw body.
-	raw      []byte
-	redacted string
-}
-
-// newJobQuery returns the job of a validated query-async request.
-func newJobQuery(p searchParams, body []byte) jobQuery {
-	jq := jobQuery{corpus: p.corpus, query: p.query, embeddings: p.embeddings, text: p.query.Text}
-	if len(body) <= lazyRedactMax {
-		jq.raw = body
-	} else {
-		jq.redacted = journal.Redact(body, MaxJournalBody)
-	}
-	return jq
-}
-
-// body returns the submitted body with its key redacted.
-func (jq jobQuery) body() string {
-	if jq.raw == nil {
-		return jq.redacted
-	}
-	return journal.Redact(jq.raw, MaxJournalBody)
+	body       lazyBody // the submitted body, for Jobs
 }
 
 // page runs a validated query for one page and returns it encoded, from
@@ -117,7 +91,8 @@ func (s *Server) serveQueryAsync(x *exchange, f fields) response {
 	case fault.JobStuck:
 		outcome = jobs.Stuck
 	}
-	s.jobs.Submit(id, x.owner, newJobQuery(p, x.body), outcome, x.now)
+	jq := jobQuery{corpus: p.corpus, query: p.query, embeddings: p.embeddings, body: newLazyBody(x.body)}
+	s.jobs.Submit(id, x.owner, jq, outcome, x.now)
 	x.entry.QueryID = id
 	buf := getBuf()
 	b := append(*buf, `{"query_id":"`...)

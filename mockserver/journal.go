@@ -51,27 +51,50 @@ func (s *Server) Journal() []JournalEntry {
 }
 
 // journalRecord is what the journal ring stores: an entry and, until the
-// entry is first read, the raw body it was recorded with. Redaction is
-// lazy: a request only keeps its body (which may hold the key), and the
-// ring's seal, sealRecord, redacts it into entry.Body and drops it the
-// first time a snapshot is taken, under the ring's lock. No reader of the
-// ring sees raw; it never leaves this file.
+// entry is first read, the body it was recorded with. Redaction is lazy: a
+// request only keeps its body (which may hold the key), and the ring's
+// seal, sealRecord, redacts it into entry.Body and drops it the first time
+// a snapshot is taken, under the ring's lock. No reader of the ring sees
+// the raw body; it never leaves this file.
 type journalRecord struct {
 	entry JournalEntry
-	raw   []byte
+	body  lazyBody
 }
 
 // lazyRedactMax is the largest body redacted lazily; a larger one (rare:
 // the API's bodies are a few hundred bytes) is redacted at once, so that a
-// full journal never holds more than about DefaultJournalSize × this many
-// bytes of raw bodies.
+// full journal (or job list) never holds more than about its size × this
+// many bytes of raw bodies.
 const lazyRedactMax = 4 << 10
 
-// sealRecord redacts a record's raw body into its entry, once.
+// lazyBody is a request body kept for a reader that may never come (the
+// journal, the job list): the request's own buffer, which nothing else
+// writes to, redacted only when it is read; or, above lazyRedactMax, the
+// body redacted at once.
+type lazyBody struct {
+	raw      []byte
+	redacted string
+}
+
+func newLazyBody(body []byte) lazyBody {
+	if len(body) > 0 && len(body) <= lazyRedactMax {
+		return lazyBody{raw: body}
+	}
+	return lazyBody{redacted: journal.Redact(body, MaxJournalBody)}
+}
+
+// String returns the body with its keys redacted.
+func (b lazyBody) String() string {
+	if b.raw == nil {
+		return b.redacted
+	}
+	return journal.Redact(b.raw, MaxJournalBody)
+}
+
+// sealRecord redacts a record's body into its entry, once.
 func sealRecord(r *journalRecord) {
-	if r.raw != nil {
-		r.entry.Body = journal.Redact(r.raw, MaxJournalBody)
-		r.raw = nil
+	if r.body.raw != nil || r.body.redacted != "" {
+		r.entry.Body, r.body = r.body.String(), lazyBody{}
 	}
 }
 
@@ -104,13 +127,7 @@ func (s *Server) since(t time.Time) (d time.Duration) {
 func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
 	if s.journalOn {
 		e.Duration = s.since(e.Time)
-		rec := journalRecord{entry: *e}
-		if len(body) <= lazyRedactMax && len(body) > 0 {
-			rec.raw = body // the request's own buffer: nothing else writes to it
-		} else {
-			rec.entry.Body = journal.Redact(body, MaxJournalBody)
-		}
-		s.journal.Add(rec)
+		s.journal.Add(journalRecord{entry: *e, body: newLazyBody(body)})
 	}
 	if !s.logger.Enabled(context.Background(), slog.LevelInfo) {
 		return

@@ -309,7 +309,7 @@ func TestLazyRedactionNeverShowsTheKey(t *testing.T) {
 	// Once read, no record holds a raw body any more.
 	s.journal.Snapshot()
 	for _, rec := range s.journal.Snapshot() {
-		if rec.raw != nil {
+		if rec.body.raw != nil {
 			t.Fatalf("record %d kept its raw body after a read", rec.entry.Seq)
 		}
 	}

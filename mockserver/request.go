@@ -136,8 +136,8 @@ func (f fields) str(name string) (s string, ok bool, err *apiError) {
 	if r[0] != '"' {
 		return "", false, typeError(name, "a string", r)
 	}
-	if inner := r[1 : len(r)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return string(inner), true, nil // nothing to unescape
+	if inner, ok := plainString(r); ok {
+		return string(inner), true, nil
 	}
 	// Unmarshal into a variable of this branch only: were it the result s,
 	// s would escape and every call, even for an absent member, would
@@ -153,8 +153,11 @@ func (f fields) str(name string) (s string, ok bool, err *apiError) {
 // unescaping (no backslash, valid UTF-8), so that a caller can compare or
 // hash it without copying it into a string; ok is false otherwise,
 // including when the member is absent or not a string (str then says why).
-func (f fields) plain(name string) (v []byte, ok bool) {
-	r := f.raw(name)
+func (f fields) plain(name string) (v []byte, ok bool) { return plainString(f.raw(name)) }
+
+// plainString returns the characters of r when it is a JSON string with
+// nothing to unescape (no backslash, valid UTF-8).
+func plainString(r []byte) ([]byte, bool) {
 	if len(r) < 2 || r[0] != '"' {
 		return nil, false
 	}

@@ -45,13 +45,13 @@ func (c *Corpus) Add(r io.Reader, shift time.Duration) (*Corpus, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		err = l.load(func() ([]numberedLine, error) { return items, io.EOF }, "array item %d: %w")
+		err = l.load(func() ([]numberedLine, error) { return items, io.EOF }, "array item")
 		if err != nil {
 			// decodeLine's advice is written for lines.
 			return nil, 0, errors.New(strings.ReplaceAll(err.Error(), "write each article as one JSON object on its own line", "make every item of the array one article object"))
 		}
 	default:
-		if err := l.load(jsonlBatches(br, "line"), "line %d: %w"); err != nil {
+		if err := l.load(jsonlBatches(br, "line"), "line"); err != nil {
 			return nil, 0, err
 		}
 	}

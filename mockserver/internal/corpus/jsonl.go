@@ -142,7 +142,7 @@ func toWire(a *Article) *wireArticle {
 // have Story -1. Lines are decoded in parallel, a batch at a time.
 func LoadJSONL(r io.Reader) (*Corpus, error) {
 	l := loader{ids: map[string]int{}, traffic: map[string]siteTraffic{}, embedLine: -1}
-	if err := l.load(jsonlBatches(r, "corpus line"), "corpus line %d: %w"); err != nil {
+	if err := l.load(jsonlBatches(r, "corpus line"), "corpus line"); err != nil {
 		return nil, err
 	}
 	if len(l.articles) == 0 {
@@ -154,8 +154,8 @@ func LoadJSONL(r io.Reader) (*Corpus, error) {
 
 // load decodes the batches next returns (in parallel within a batch) and
 // accepts their articles in order. The first bad article's error is
-// wrapped by format with its number ("corpus line %d: %w").
-func (l *loader) load(next func() ([]numberedLine, error), format string) error {
+// prefixed with label and its number ("corpus line 7: ...").
+func (l *loader) load(next func() ([]numberedLine, error), label string) error {
 	for {
 		batch, stop := next()
 		parsed := make([]parsedLine, len(batch))
@@ -165,7 +165,7 @@ func (l *loader) load(next func() ([]numberedLine, error), format string) error 
 		})
 		for i := range parsed {
 			if err := l.accept(batch[i].number, &parsed[i]); err != nil {
-				return fmt.Errorf(format, batch[i].number, err)
+				return fmt.Errorf("%s %d: %w", label, batch[i].number, err)
 			}
 		}
 		if stop == io.EOF {

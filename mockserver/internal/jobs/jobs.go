@@ -71,7 +71,6 @@ type Store[Q any] struct {
 	// (lru.next): a job links itself, so keeping the order allocates
 	// nothing.
 	lru job[Q]
-	n   int    // jobs in the ring
 	seq uint64 // jobs submitted
 }
 
@@ -95,14 +94,12 @@ func (s *Store[Q]) pushBack(j *job[Q]) {
 	j.prev, j.next = s.lru.prev, &s.lru
 	s.lru.prev.next = j
 	s.lru.prev = j
-	s.n++
 }
 
 // unlink takes j out of the ring.
 func (s *Store[Q]) unlink(j *job[Q]) {
 	j.prev.next, j.next.prev = j.next, j.prev
 	j.prev, j.next = nil, nil
-	s.n--
 }
 
 // Submit stores a job under id, which the caller makes unique, evicting
@@ -115,7 +112,7 @@ func (s *Store[Q]) Submit(id string, owner Owner, q Q, outcome Outcome, now time
 		s.remove(j)
 	}
 	var j *job[Q]
-	for s.n >= max(s.cfg.Max, 1) {
+	for len(s.byID) >= max(s.cfg.Max, 1) {
 		j = s.front()
 		s.remove(j) // a full store: the new job reuses the memory of the last evicted
 	}
@@ -203,8 +200,8 @@ func (s *Store[Q]) List(now time.Time) []Info[Q] {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(now)
-	out := make([]Info[Q], 0, s.n)
-	seqs := make([]uint64, 0, s.n)
+	out := make([]Info[Q], 0, len(s.byID))
+	seqs := make([]uint64, 0, len(s.byID))
 	for j := s.lru.next; j != &s.lru; j = j.next {
 		if s.expired(j, now) { // possible when the clock went backwards
 			continue
@@ -272,7 +269,7 @@ func (s *Store[Q]) Remove(id string, now time.Time) bool {
 func (s *Store[Q]) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.n
+	return len(s.byID)
 }
 
 // Reset removes every job.
@@ -280,12 +277,7 @@ func (s *Store[Q]) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	clear(s.byID)
-	for j := s.lru.next; j != &s.lru; { // unlinked, so a job held elsewhere keeps nothing alive
-		next := j.next
-		j.prev, j.next = nil, nil
-		j = next
-	}
-	s.lru.prev, s.lru.next, s.n = &s.lru, &s.lru, 0
+	s.lru.prev, s.lru.next = &s.lru, &s.lru
 }
 
 func (s *Store[Q]) expired(j *job[Q], now time.Time) bool {
