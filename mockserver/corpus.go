@@ -13,6 +13,7 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/cluster"
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
+	"github.com/newssearch/newssearch-go/mockserver/internal/snapshot"
 )
 
 // Corpus is an immutable set of articles a Server searches. Its search
@@ -60,12 +61,20 @@ func newCorpus(c *corpus.Corpus) *Corpus {
 	return pc
 }
 
-// defaultCorpus is built once per process and shared by every Server.
+// defaultCorpus is made once per process and shared by every Server:
+// mapped from the cache file of an earlier process, or built (and then
+// stored there); see package snapshot.
 var defaultCorpus = sync.OnceValue(func() *Corpus {
-	c := newCorpus(corpus.Default())
-	c.index()
-	return c
+	c, ix, _, _ := snapshot.Default()
+	return newIndexedCorpus(c, ix)
 })
+
+// newIndexedCorpus is newCorpus for a corpus whose index is already built.
+func newIndexedCorpus(c *corpus.Corpus, ix *search.Index) *Corpus {
+	pc := newCorpus(c)
+	pc.index = func() *search.Index { return ix }
+	return pc
+}
 
 // DefaultCorpus returns the embedded corpus every Server uses unless
 // WithCorpus says otherwise. It and its index are built once per process.

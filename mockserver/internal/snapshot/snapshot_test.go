@@ -1,0 +1,236 @@
+package snapshot
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
+	"github.com/newssearch/newssearch-go/mockserver/internal/search"
+)
+
+// built is the default corpus and its index, built once for these tests.
+var built = sync.OnceValues(func() (*corpus.Corpus, *search.Index) {
+	c := corpus.Default()
+	return c, search.New(c)
+})
+
+// encoded is Encode of built, once.
+var encoded = sync.OnceValues(func() ([]byte, error) {
+	c, ix := built()
+	var buf bytes.Buffer
+	err := Encode(&buf, c, ix)
+	return buf.Bytes(), err
+})
+
+// TestDefaultSum holds DefaultSum to what this version's generator and
+// indexer write: when it fails, the message gives the value to put in
+// snapshot.go.
+func TestDefaultSum(t *testing.T) {
+	t.Parallel()
+	payload, err := encoded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(payload)
+	if got := hex.EncodeToString(sum[:]); got != DefaultSum {
+		t.Fatalf("the default corpus and index now encode to %d bytes with SHA-256 %s, but DefaultSum is %s: "+
+			"if the generator, the analyser, the index or the snapshot format changed on purpose, set DefaultSum to the new value",
+			len(payload), got, DefaultSum)
+	}
+}
+
+// TestDecodeGivesTheBuiltCorpus decodes the encoded default corpus and
+// finds every article, site and language as built.
+func TestDecodeGivesTheBuiltCorpus(t *testing.T) {
+	t.Parallel()
+	payload, err := encoded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := Decode(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := built()
+	if !reflect.DeepEqual(want, c) {
+		t.Fatal("the decoded corpus differs from the one encoded")
+	}
+}
+
+// TestDefaultStoresThenMaps checks the cache's life: the first Default
+// builds and stores, the next maps the same corpus, and Load reads it.
+func TestDefaultStoresThenMaps(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	t.Setenv(EnvCache, dir)
+	want, _ := built()
+	for i, wantSource := range []Source{Stored, Mapped} {
+		c, ix, source, err := Default()
+		if source != wantSource || err != nil {
+			t.Fatalf("Default #%d: source %v, error %v; want source %v and no error", i+1, source, err, wantSource)
+		}
+		if ix == nil || !reflect.DeepEqual(want, c) {
+			t.Fatalf("Default #%d (%v): the corpus differs from the one built", i+1, source)
+		}
+	}
+	if _, _, err := Load(filepath.Join(dir, FileName())); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCacheOff checks that NEWSSEARCH_MOCK_CACHE=off builds and writes
+// nothing.
+func TestCacheOff(t *testing.T) {
+	t.Setenv(EnvCache, "off")
+	if Dir() != "" {
+		t.Fatalf("Dir() = %q with the cache off", Dir())
+	}
+	c, ix, source, err := Default()
+	if source != Built || err == nil || err.Error() != "the cache is off" || c == nil || ix == nil {
+		t.Fatalf("Default: source %v, error %v; want Built, a corpus and \"the cache is off\"", source, err)
+	}
+}
+
+// TestUnwritableCacheBuilds checks that a cache directory that cannot be
+// made leaves a working corpus and an error saying why.
+func TestUnwritableCacheBuilds(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvCache, file)
+	c, ix, source, err := Default()
+	if source != Built || err == nil || c == nil || ix == nil {
+		t.Fatalf("Default: source %v, error %v; want Built with an error", source, err)
+	}
+	if !strings.Contains(err.Error(), "not-a-dir") {
+		t.Errorf("error %q does not name the directory", err)
+	}
+}
+
+// TestDamagedFileIsRefusedAndReplaced damages a stored file in three ways:
+// Load refuses each with a reason, and Default then stores a good file.
+func TestDamagedFileIsRefusedAndReplaced(t *testing.T) {
+	dir := t.TempDir()
+	c, ix := built()
+	if err := Store(dir, c, ix); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, FileName())
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := bytes.Clone(good)
+	flipped[len(flipped)/2] ^= 0x40
+	for _, tc := range []struct {
+		name, want string
+		data       []byte
+	}{
+		{"one bit flipped", "checksum mismatch", flipped},
+		{"truncated", "the header says", good[:len(good)-100]},
+		{"another file", "not a snapshot of this format", []byte("{\"not\": \"a snapshot\"}")},
+	} {
+		if err := os.WriteFile(path, tc.data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := Load(path); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Load error %v, want one saying %q", tc.name, err, tc.want)
+		}
+	}
+	t.Setenv(EnvCache, dir)
+	if _, _, source, err := Default(); source != Stored || err != nil {
+		t.Fatalf("Default over a damaged file: source %v, error %v; want Stored", source, err)
+	}
+	if _, _, err := Load(path); err != nil {
+		t.Fatalf("the replaced file: %v", err)
+	}
+}
+
+// TestStoreRemovesOtherVersions checks what Store clears from the
+// directory: other versions' files and stale temporary files, nothing else.
+func TestStoreRemovesOtherVersions(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	names := []string{"mock-corpus-0123456789abcdef.snap", "mock-corpus-1.tmp", "mock-corpus-2.tmp", "notes.txt"}
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := staleTmp().Add(-time.Minute)
+	if err := os.Chtimes(filepath.Join(dir, "mock-corpus-1.tmp"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	c, ix := built()
+	if err := Store(dir, c, ix); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	want := []string{FileName(), "mock-corpus-2.tmp", "notes.txt"}
+	slices.Sort(want)
+	if !slices.Equal(want, got) {
+		t.Fatalf("after Store the directory holds %v, want %v", got, want)
+	}
+}
+
+// TestDamagedPayloadNeverPanics decodes truncated and altered payloads:
+// each gives an error or a corpus, never a panic.
+func TestDamagedPayloadNeverPanics(t *testing.T) {
+	t.Parallel()
+	payload, err := encoded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, 7, 8, 9, 64, len(payload) / 3, len(payload) / 2, len(payload) - 8, len(payload) - 1} {
+		if _, _, err := Decode(payload[:n]); err == nil {
+			t.Errorf("Decode of the first %d of %d bytes: no error", n, len(payload))
+		}
+	}
+	altered := bytes.Clone(payload)
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 24 {
+		i := r.IntN(len(altered))
+		old := altered[i]
+		altered[i] ^= byte(1 + r.IntN(255))
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("Decode with byte %d altered panicked: %v", i, p)
+				}
+			}()
+			Decode(altered)
+		}()
+		altered[i] = old
+	}
+}
+
+// TestDecodeRefusesTrailingBytes checks that bytes after the last section
+// are an error, not ignored.
+func TestDecodeRefusesTrailingBytes(t *testing.T) {
+	t.Parallel()
+	payload, err := encoded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	longer := append(bytes.Clone(payload), make([]byte, 8)...)
+	if _, _, err := Decode(longer); err == nil || !strings.Contains(err.Error(), "8 bytes left") {
+		t.Fatalf("Decode with 8 bytes more: error %v, want one saying 8 bytes are left", err)
+	}
+}
