@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 // figures, which mean nothing at this size.
 func TestQuick(t *testing.T) {
 	t.Parallel()
-	args, want := []string{"-quick"}, []string{"3", "3b", "3c", "3d", "3w", "4a", "4b", "5", "6", "6b", "7a", "7b", "8a", "8b", "8c"}
+	args, want := []string{"-quick"}, []string{"3", "3b", "3c", "3d", "3w", "4a", "4b", "5", "6", "6b", "7a", "7b", "7c", "8a", "8b", "8c"}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Logf("no go command (%v): skipping the search and scaling rows, which generate their corpus with go run", err)
 		args = append(args, "-rows", "startup,pollsim,overhead,throughput,wrk,drain,range,poll")

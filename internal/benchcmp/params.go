@@ -41,8 +41,9 @@ type params struct {
 	rangeRounds, rangeDays int
 	rangePending           time.Duration
 
-	// startup: child processes, and later New calls in each.
-	startupChildren, laterNews int
+	// startup: child processes with the cache file in place, child
+	// processes without (each storing it), and later New calls in each.
+	startupChildren, coldChildren, laterNews int
 
 	// poll: trials of the short job, its pending time, the long job's
 	// pending time and how many SDK polls of it run at once.
@@ -64,7 +65,7 @@ func fullParams() params {
 		latency:     20 * time.Millisecond,
 		drainRounds: 7, drainResults: 2500, drainPrefetch: newssearch.DefaultPrefetch,
 		rangeRounds: 5, rangeDays: 90, rangePending: 200 * time.Millisecond,
-		startupChildren: 10, laterNews: 200,
+		startupChildren: 10, coldChildren: 5, laterNews: 200,
 		pollTrials: 8, shortPending: 300 * time.Millisecond, longPending: 60 * time.Second, longPolls: 3,
 		vendorInterval: time.Second,
 	}
@@ -83,7 +84,7 @@ func quickParams() params {
 		latency:     time.Millisecond,
 		drainRounds: 1, drainResults: 100, drainPrefetch: newssearch.DefaultPrefetch,
 		rangeRounds: 1, rangeDays: 15, rangePending: 10 * time.Millisecond,
-		startupChildren: 1, laterNews: 2,
+		startupChildren: 1, coldChildren: 1, laterNews: 2,
 		pollTrials: 1, shortPending: 20 * time.Millisecond, longPending: 200 * time.Millisecond, longPolls: 1,
 		vendorInterval: 50 * time.Millisecond,
 	}
