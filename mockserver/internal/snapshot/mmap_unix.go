@@ -8,6 +8,9 @@ import (
 	"syscall"
 )
 
+// canMap reports whether mapFile maps files on this system.
+const canMap = true
+
 // mapFile maps the whole file at path read-only. unmap releases the mapping;
 // it must only be called while nothing points into the data.
 func mapFile(path string) (data []byte, unmap func(), err error) {

@@ -104,10 +104,10 @@ const (
 // written there for the next process. The error, if any, says why the cache
 // was not used; the corpus and index are valid regardless.
 func Default() (*corpus.Corpus, *search.Index, Source, error) {
-	dir := Dir()
-	if dir == "" {
+	dir, err := Dir()
+	if err != nil {
 		c := corpus.Default()
-		return c, search.New(c), Built, errors.New("the cache is off")
+		return c, search.New(c), Built, err
 	}
 	path := filepath.Join(dir, FileName())
 	c, ix, loadErr := Load(path)
@@ -122,19 +122,27 @@ func Default() (*corpus.Corpus, *search.Index, Source, error) {
 	return c, ix, Stored, nil
 }
 
-// Dir returns the cache directory, or "" when the cache is off.
-func Dir() string {
+// Dir returns the cache directory, or an error saying why the cache is
+// off: NEWSSEARCH_MOCK_CACHE is "off", this system's files are not mapped,
+// the machine is big-endian, or there is no user cache directory.
+func Dir() (string, error) {
+	if !canMap {
+		return "", errors.New("the cache is off: this system's files are not mapped")
+	}
+	if !blob.NativeLittleEndian {
+		return "", errors.New("the cache is off: this machine is big-endian")
+	}
 	switch v := os.Getenv(EnvCache); v {
 	case "off":
-		return ""
+		return "", errors.New("the cache is off: " + EnvCache + "=off")
 	case "":
 		base, err := os.UserCacheDir()
 		if err != nil {
-			return ""
+			return "", fmt.Errorf("the cache is off: %w; set %s to a directory", err, EnvCache)
 		}
-		return filepath.Join(base, "newssearch-go")
+		return filepath.Join(base, "newssearch-go"), nil
 	default:
-		return v
+		return v, nil
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -91,12 +92,13 @@ func TestDefaultStoresThenMaps(t *testing.T) {
 // nothing.
 func TestCacheOff(t *testing.T) {
 	t.Setenv(EnvCache, "off")
-	if Dir() != "" {
-		t.Fatalf("Dir() = %q with the cache off", Dir())
+	const want = "the cache is off: NEWSSEARCH_MOCK_CACHE=off"
+	if dir, err := Dir(); dir != "" || err == nil || err.Error() != want {
+		t.Fatalf("Dir() = %q, %v with the cache off; want %q", dir, err, want)
 	}
 	c, ix, source, err := Default()
-	if source != Built || err == nil || err.Error() != "the cache is off" || c == nil || ix == nil {
-		t.Fatalf("Default: source %v, error %v; want Built, a corpus and \"the cache is off\"", source, err)
+	if source != Built || err == nil || err.Error() != want || c == nil || ix == nil {
+		t.Fatalf("Default: source %v, error %v; want Built, a corpus and %q", source, err, want)
 	}
 }
 
@@ -232,5 +234,24 @@ func TestDecodeRefusesTrailingBytes(t *testing.T) {
 	longer := append(bytes.Clone(payload), make([]byte, 8)...)
 	if _, _, err := Decode(longer); err == nil || !strings.Contains(err.Error(), "8 bytes left") {
 		t.Fatalf("Decode with 8 bytes more: error %v, want one saying 8 bytes are left", err)
+	}
+}
+
+// TestDirFollowsTheUserCacheDir checks where the file goes without
+// NEWSSEARCH_MOCK_CACHE, and the error when there is nowhere to put it.
+func TestDirFollowsTheUserCacheDir(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("os.UserCacheDir reads XDG_CACHE_HOME and HOME on Linux only")
+	}
+	t.Setenv(EnvCache, "")
+	base := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", base)
+	if dir, err := Dir(); err != nil || dir != filepath.Join(base, "newssearch-go") {
+		t.Errorf("Dir() = %q, %v; want %q", dir, err, filepath.Join(base, "newssearch-go"))
+	}
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	if dir, err := Dir(); dir != "" || err == nil || !strings.Contains(err.Error(), "set NEWSSEARCH_MOCK_CACHE to a directory") {
+		t.Errorf("Dir() without HOME = %q, %v; want an error saying to set NEWSSEARCH_MOCK_CACHE", dir, err)
 	}
 }
