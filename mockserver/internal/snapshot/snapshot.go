@@ -92,12 +92,28 @@ func Decode(payload []byte) (*corpus.Corpus, *search.Index, error) {
 // Source says where Default's corpus came from.
 type Source int
 
-// The sources of Default's corpus.
 const (
-	Built  Source = iota // generated and indexed; the cache is off or was not written
-	Stored               // generated and indexed, then written to the cache
-	Mapped               // mapped from the cache file
+	// Built means generated and indexed: the cache is off, or the file
+	// could not be read and then not written.
+	Built Source = iota
+	// Stored means generated and indexed, then written to the cache file.
+	Stored
+	// Mapped means mapped from the cache file.
+	Mapped
 )
+
+// String returns the source's name: "built", "stored" or "mapped".
+func (s Source) String() string {
+	switch s {
+	case Built:
+		return "built"
+	case Stored:
+		return "stored"
+	case Mapped:
+		return "mapped"
+	}
+	return fmt.Sprintf("Source(%d)", int(s))
+}
 
 // Default returns the default corpus and its index: mapped from the cache
 // file when a valid one exists, or else built and, when the cache is on,
