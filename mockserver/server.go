@@ -114,8 +114,10 @@ type Server struct {
 // option is invalid or no socket can be opened; Start returns the error
 // instead.
 //
-// The first New in a process builds the default corpus and its search index
-// (well under a second); later ones share them and start in microseconds.
+// The first New in a process loads the default corpus and its search index
+// from a cache file, or builds them (and writes the file) when there is none
+// (see "Corpus and dates" in the package documentation); later ones share
+// them and start in microseconds.
 func New(opts ...Option) *Server {
 	s, err := Start(opts...)
 	if err != nil {

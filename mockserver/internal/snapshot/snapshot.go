@@ -1,7 +1,7 @@
 // Package snapshot keeps the mock server's default corpus and its search
 // index in a file of the user's cache directory, so that a process other
 // than the first on a machine maps them instead of generating and indexing
-// 24,000 articles (about 200 ms of two CPUs and 12,000 page faults).
+// 24,000 articles (about 400 ms of CPU and 12,000 page faults).
 //
 // The file holds the corpus and the index in package blob's form, after a
 // header with a CRC-32C of the rest. It is mapped read-only and never
