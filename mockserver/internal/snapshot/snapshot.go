@@ -7,6 +7,9 @@
 // header with a CRC-32C of the rest. It is mapped read-only and never
 // unmapped: the corpus's strings and the index's arrays point into it, so
 // no copy of them is made and only the pages a request reads are loaded.
+// The file must therefore never be changed in place while a process maps it
+// (a truncated mapping faults); this package only ever renames a new file
+// over it, which leaves existing mappings whole.
 // The file's name carries the first hex digits of DefaultSum, the SHA-256 of
 // what the generator and the indexer of this version write; a version that
 // generates other bytes uses another file, and a process only writes the
