@@ -223,41 +223,27 @@ func (r *Reader) section(size int) (n int, p []byte) {
 	return n, r.data[start:end:end]
 }
 
-// Uint32s returns the next section as uint32 values, without copying.
-func (r *Reader) Uint32s() []uint32 {
-	n, p := r.section(4)
+// view returns the next section as values of T, without copying.
+func view[T uint32 | int32 | int64 | float64](r *Reader) []T {
+	var zero T
+	n, p := r.section(int(unsafe.Sizeof(zero)))
 	if n == 0 {
-		return []uint32{}
+		return []T{}
 	}
-	return unsafe.Slice((*uint32)(unsafe.Pointer(&p[0])), n)
+	return unsafe.Slice((*T)(unsafe.Pointer(&p[0])), n)
 }
+
+// Uint32s returns the next section as uint32 values, without copying.
+func (r *Reader) Uint32s() []uint32 { return view[uint32](r) }
 
 // Int32s returns the next section as int32 values, without copying.
-func (r *Reader) Int32s() []int32 {
-	n, p := r.section(4)
-	if n == 0 {
-		return []int32{}
-	}
-	return unsafe.Slice((*int32)(unsafe.Pointer(&p[0])), n)
-}
+func (r *Reader) Int32s() []int32 { return view[int32](r) }
 
 // Int64s returns the next section as int64 values, without copying.
-func (r *Reader) Int64s() []int64 {
-	n, p := r.section(8)
-	if n == 0 {
-		return []int64{}
-	}
-	return unsafe.Slice((*int64)(unsafe.Pointer(&p[0])), n)
-}
+func (r *Reader) Int64s() []int64 { return view[int64](r) }
 
 // Float64s returns the next section as float64 values, without copying.
-func (r *Reader) Float64s() []float64 {
-	n, p := r.section(8)
-	if n == 0 {
-		return []float64{}
-	}
-	return unsafe.Slice((*float64)(unsafe.Pointer(&p[0])), n)
-}
+func (r *Reader) Float64s() []float64 { return view[float64](r) }
 
 // Bytes8 returns the next section's bytes, without copying.
 func (r *Reader) Bytes8() []byte {
