@@ -33,6 +33,8 @@ type Corpus struct {
 	clusters  map[[2]int]func() []cluster.Cluster // keyed by document range
 
 	results resultCache
+
+	origin string // for the default corpus: where it came from (Origin)
 }
 
 // maxClusterCache bounds how many headline windows a Corpus remembers.
@@ -65,8 +67,10 @@ func newCorpus(c *corpus.Corpus) *Corpus {
 // mapped from the cache file of an earlier process, or built (and then
 // stored there); see package snapshot.
 var defaultCorpus = sync.OnceValue(func() *Corpus {
-	c, ix, _, _ := snapshot.Default()
-	return newIndexedCorpus(c, ix)
+	c, ix, source, err := snapshot.Default()
+	pc := newIndexedCorpus(c, ix)
+	pc.origin = snapshot.Describe(source, err)
+	return pc
 })
 
 // newIndexedCorpus is newCorpus for a corpus whose index is already built.
@@ -104,6 +108,13 @@ func LoadCorpusFile(path string) (*Corpus, error) {
 	}
 	return newCorpus(c), nil
 }
+
+// Origin says where the default corpus came from in this process:
+// "mapped from <file>" (the cache file of an earlier process), "built, then
+// stored in <file>", or "built: <why the cache was not used>" (see "Corpus
+// and dates" in the package documentation). It is "" for a corpus from
+// LoadCorpus or LoadCorpusFile.
+func (c *Corpus) Origin() string { return c.origin }
 
 // Len returns the number of articles.
 func (c *Corpus) Len() int { return len(c.c.Articles) }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -341,6 +342,9 @@ func TestServe(t *testing.T) {
 		if !strings.Contains(logs, want) {
 			t.Errorf("the log lacks %s:\n%s", want, logs)
 		}
+	}
+	if !regexp.MustCompile(`msg="newsmock: serving" .*corpus="(mapped from |built)`).MatchString(logs) {
+		t.Errorf("the serving line does not say where the corpus came from:\n%s", logs)
 	}
 	if strings.Contains(logs, testKey) || strings.Contains(logs, "second-key") {
 		t.Errorf("the log shows an API key:\n%s", logs)

@@ -127,8 +127,11 @@ func logStart(logger *slog.Logger, cfg *config, mock *mockserver.Server, url str
 		logger.Info("newsmock: recording", "url", url, "upstream", s.Upstream, "corpus_file", s.CorpusFile,
 			"headlines_file", s.HeadlinesFile, "articles_in_file", s.ArticlesInFile)
 	} else {
-		logger.Info("newsmock: serving", "url", url, "articles", mock.Corpus().Len(), "keys", keys,
-			"date_shift", mock.DateShift(), "fault_rules", len(cfg.faults))
+		attrs := []any{"url", url, "articles", mock.Corpus().Len(), "keys", keys, "date_shift", mock.DateShift(), "fault_rules", len(cfg.faults)}
+		if origin := mock.Corpus().Origin(); origin != "" {
+			attrs = append(attrs, "corpus", origin)
+		}
+		logger.Info("newsmock: serving", attrs...)
 	}
 	if host, _, _ := net.SplitHostPort(cfg.addr); !isLoopback(host) {
 		logger.Warn("newsmock: listening beyond this machine; anyone who can reach the port can use the mock", "addr", cfg.addr)

@@ -141,6 +141,25 @@ func Default() (*corpus.Corpus, *search.Index, Source, error) {
 	return c, ix, Stored, nil
 }
 
+// Describe says in words where Default's corpus came from, given what
+// Default returned: "mapped from <file>", "built, then stored in <file>",
+// or "built: <why the cache was not used>".
+func Describe(source Source, err error) string {
+	path := FileName()
+	if dir, derr := Dir(); derr == nil {
+		path = filepath.Join(dir, path)
+	}
+	switch {
+	case source == Mapped:
+		return "mapped from " + path
+	case source == Stored:
+		return "built, then stored in " + path
+	case err != nil:
+		return "built: " + err.Error()
+	}
+	return "built"
+}
+
 // Dir returns the cache directory, or an error saying why the cache is
 // off: NEWSSEARCH_MOCK_CACHE is "off", this system's files are not mapped,
 // the machine is big-endian, or there is no user cache directory.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -253,5 +254,25 @@ func TestDirFollowsTheUserCacheDir(t *testing.T) {
 	t.Setenv("HOME", "")
 	if dir, err := Dir(); dir != "" || err == nil || !strings.Contains(err.Error(), "set NEWSSEARCH_MOCK_CACHE to a directory") {
 		t.Errorf("Dir() without HOME = %q, %v; want an error saying to set NEWSSEARCH_MOCK_CACHE", dir, err)
+	}
+}
+
+// TestDescribe checks the words Default's outcome is told in.
+func TestDescribe(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(EnvCache, dir)
+	file := filepath.Join(dir, FileName())
+	for _, tc := range []struct {
+		source Source
+		err    error
+		want   string
+	}{
+		{Mapped, nil, "mapped from " + file},
+		{Stored, nil, "built, then stored in " + file},
+		{Built, errors.New("the cache is off: NEWSSEARCH_MOCK_CACHE=off"), "built: the cache is off: NEWSSEARCH_MOCK_CACHE=off"},
+	} {
+		if got := Describe(tc.source, tc.err); got != tc.want {
+			t.Errorf("Describe(%v, %v) = %q, want %q", tc.source, tc.err, got, tc.want)
+		}
 	}
 }
