@@ -137,16 +137,13 @@ func (w *Writer) End() {
 }
 
 // Uint32s writes a section of uint32 values.
-func (w *Writer) Uint32s(v []uint32) {
-	w.Begin(len(v), 4)
-	for _, x := range v {
-		w.U32(x)
-	}
-	w.End()
-}
+func (w *Writer) Uint32s(v []uint32) { write32(w, v) }
 
 // Int32s writes a section of int32 values.
-func (w *Writer) Int32s(v []int32) {
+func (w *Writer) Int32s(v []int32) { write32(w, v) }
+
+// write32 writes a section of 4-byte values.
+func write32[T uint32 | int32](w *Writer, v []T) {
 	w.Begin(len(v), 4)
 	for _, x := range v {
 		w.U32(uint32(x))
