@@ -68,20 +68,15 @@ func newCorpus(c *corpus.Corpus) *Corpus {
 // stored there); see package snapshot.
 var defaultCorpus = sync.OnceValue(func() *Corpus {
 	c, ix, source, err := snapshot.Default()
-	pc := newIndexedCorpus(c, ix)
+	pc := newCorpus(c)
+	pc.index = func() *search.Index { return ix }
 	pc.origin = snapshot.Describe(source, err)
 	return pc
 })
 
-// newIndexedCorpus is newCorpus for a corpus whose index is already built.
-func newIndexedCorpus(c *corpus.Corpus, ix *search.Index) *Corpus {
-	pc := newCorpus(c)
-	pc.index = func() *search.Index { return ix }
-	return pc
-}
-
 // DefaultCorpus returns the embedded corpus every Server uses unless
-// WithCorpus says otherwise. It and its index are built once per process.
+// WithCorpus says otherwise. It and its index are made once per process:
+// mapped from a cache file, or built (see Corpus.Origin).
 func DefaultCorpus() *Corpus { return defaultCorpus() }
 
 // LoadCorpus reads a corpus in JSON Lines form, one article per line, for

@@ -163,7 +163,10 @@ func (w *Writer) Float64s(v []float64) {
 // Bytes8 writes a section of bytes.
 func (w *Writer) Bytes8(v []byte) {
 	w.Begin(len(v), 1)
-	w.Raw(string(v))
+	w.write(w.scratch) // the count, then v as it is: no copy
+	w.scratch = w.scratch[:0]
+	w.write(v)
+	w.left = 0
 	w.End()
 }
 
@@ -253,10 +256,10 @@ func (r *Reader) Bytes8() []byte {
 
 // Strings lays out a section of strings that a writer visits twice or more
 // in the same order: first to measure (Visit on a fresh Strings, which
-// assigns every string its place), then to write (WriteTo) and to refer
-// (Ref). A string visited with intern set is stored once however often it
-// is visited; the others are stored at every visit. The strings are never
-// copied.
+// assigns every string its place), then to write (Begin, Write) and to
+// refer (Rewind, Ref). A string visited with intern set is stored once
+// however often it is visited; the others are stored at every visit. The
+// strings are never copied. WriteStrings does the whole sequence.
 type Strings struct {
 	size     uint64
 	interned map[string]uint32
@@ -323,7 +326,44 @@ func (s *Strings) Write(w *Writer, str string, intern bool) {
 	}
 }
 
-// StringTable reads the strings of a section written by Strings.Flush.
+// StringColumn is a column of string references for WriteStrings: Refs
+// strings, which Visit passes to f in order, each saying whether it repeats
+// (intern) or is stored at every visit.
+type StringColumn struct {
+	Refs  int
+	Visit func(f func(s string, intern bool))
+}
+
+// WriteStrings writes the strings of cols as one section, then, column by
+// column, a section of their references: an offset and a length (uint32)
+// per string, which StringTable.Get takes.
+func WriteStrings(w *Writer, cols ...StringColumn) error {
+	var strs Strings
+	for _, col := range cols {
+		col.Visit(strs.Visit)
+	}
+	if err := strs.Err(); err != nil {
+		return err
+	}
+	strs.Begin(w)
+	for _, col := range cols {
+		col.Visit(func(s string, intern bool) { strs.Write(w, s, intern) })
+	}
+	w.End()
+	strs.Rewind()
+	for _, col := range cols {
+		w.Begin(2*col.Refs, 4)
+		col.Visit(func(s string, intern bool) {
+			off, n := strs.Ref(s, intern)
+			w.U32(off)
+			w.U32(n)
+		})
+		w.End()
+	}
+	return w.Err()
+}
+
+// StringTable reads the strings of a section written by WriteStrings.
 type StringTable struct {
 	data []byte
 }

@@ -43,14 +43,9 @@ func (c *Corpus) WriteSnapshot(w *blob.Writer) error {
 		return err
 	}
 
-	// The strings: measured, written, then referred to, each time in the
-	// order of cols.
-	type strCol struct {
-		refs  int // string references in the column
-		visit func(f func(s string, intern bool))
-	}
-	cols := []strCol{
-		{articleStrings * n, func(f func(string, bool)) {
+	// The strings, then their references column by column.
+	err = blob.WriteStrings(w,
+		blob.StringColumn{Refs: articleStrings * n, Visit: func(f func(string, bool)) {
 			for i := range c.Articles {
 				a := &c.Articles[i]
 				f(a.ID, false)
@@ -65,14 +60,14 @@ func (c *Corpus) WriteSnapshot(w *blob.Writer) error {
 				f(a.Language, true)
 			}
 		}},
-		{lists.topics, func(f func(string, bool)) {
+		blob.StringColumn{Refs: lists.topics, Visit: func(f func(string, bool)) {
 			for _, i := range lists.first {
 				for _, t := range c.Articles[i].Topics {
 					f(t, true)
 				}
 			}
 		}},
-		{3 * ents, func(f func(string, bool)) {
+		blob.StringColumn{Refs: 3 * ents, Visit: func(f func(string, bool)) {
 			for i := range c.Articles {
 				for _, e := range c.Articles[i].Entities {
 					f(e.Name, true)
@@ -81,7 +76,7 @@ func (c *Corpus) WriteSnapshot(w *blob.Writer) error {
 				}
 			}
 		}},
-		{3 * rels, func(f func(string, bool)) {
+		blob.StringColumn{Refs: 3 * rels, Visit: func(f func(string, bool)) {
 			for i := range c.Articles {
 				for _, r := range c.Articles[i].Relationships {
 					f(r.Source, true)
@@ -90,41 +85,22 @@ func (c *Corpus) WriteSnapshot(w *blob.Writer) error {
 				}
 			}
 		}},
-		{3 * len(c.Sites), func(f func(string, bool)) {
+		blob.StringColumn{Refs: 3 * len(c.Sites), Visit: func(f func(string, bool)) {
 			for _, s := range c.Sites {
 				f(s.Domain, true)
 				f(s.Language, true)
 				f(s.Favicon, true)
 			}
 		}},
-		{2 * len(c.Languages), func(f func(string, bool)) {
+		blob.StringColumn{Refs: 2 * len(c.Languages), Visit: func(f func(string, bool)) {
 			for _, l := range c.Languages {
 				f(l.Code, true)
 				f(l.Name, true)
 			}
 		}},
-	}
-	var strs blob.Strings
-	for _, col := range cols {
-		col.visit(strs.Visit)
-	}
-	if err := strs.Err(); err != nil {
+	)
+	if err != nil {
 		return fmt.Errorf("corpus: snapshot: %w", err)
-	}
-	strs.Begin(w)
-	for _, col := range cols {
-		col.visit(func(s string, intern bool) { strs.Write(w, s, intern) })
-	}
-	w.End()
-	strs.Rewind()
-	for _, col := range cols {
-		w.Begin(2*col.refs, 4)
-		col.visit(func(s string, intern bool) {
-			off, n := strs.Ref(s, intern)
-			w.U32(off)
-			w.U32(n)
-		})
-		w.End()
 	}
 
 	// The numbers, a column at a time.

@@ -15,34 +15,18 @@ import (
 func (ix *Index) WriteSnapshot(w *blob.Writer) error {
 	// The names of terms, languages and sites, in the order of their ids,
 	// so that the bytes do not depend on the maps' iteration order.
-	names := [][]string{byID(ix.terms), byID(ix.langs), byID(ix.sites)}
-	var strs blob.Strings
-	for _, col := range names {
-		for _, s := range col {
-			strs.Visit(s, false)
-		}
+	var cols []blob.StringColumn
+	for _, m := range []map[string]int32{ix.terms, ix.langs, ix.sites} {
+		names := byID(m)
+		cols = append(cols, blob.StringColumn{Refs: len(names), Visit: func(f func(string, bool)) {
+			for _, s := range names {
+				f(s, false)
+			}
+		}})
 	}
-	if err := strs.Err(); err != nil {
+	if err := blob.WriteStrings(w, cols...); err != nil {
 		return fmt.Errorf("search: snapshot: %w", err)
 	}
-	strs.Begin(w)
-	for _, col := range names {
-		for _, s := range col {
-			strs.Write(w, s, false)
-		}
-	}
-	w.End()
-	strs.Rewind()
-	refs := func(col []string) {
-		w.Begin(2*len(col), 4)
-		for _, s := range col {
-			off, n := strs.Ref(s, false)
-			w.U32(off)
-			w.U32(n)
-		}
-		w.End()
-	}
-	refs(names[0])
 	w.Uint32s(ix.termStart)
 	w.Int32s(ix.docs)
 	w.Uint32s(ix.posOff)
@@ -54,7 +38,6 @@ func (ix *Index) WriteSnapshot(w *blob.Writer) error {
 	w.Int32s(ix.idRank)
 	w.Int32s(ix.dateRank)
 	w.Int32s(ix.lang)
-	refs(names[1])
 	w.Int32s(ix.siteRank)
 	w.Begin(len(ix.encoded), 1)
 	for _, e := range ix.encoded {
@@ -65,7 +48,6 @@ func (ix *Index) WriteSnapshot(w *blob.Writer) error {
 		}
 	}
 	w.End()
-	refs(names[2])
 	w.Begin(len(ix.siteDocs)+1, 4)
 	w.U32(0)
 	at := 0
@@ -104,14 +86,13 @@ var errSnapshot = errors.New("search: index snapshot is damaged")
 func ReadSnapshot(c *corpus.Corpus, r *blob.Reader) (*Index, error) {
 	table := blob.NewStringTable(r.Bytes8())
 	ix := &Index{c: c}
-	termRefs := r.Uint32s()
+	termRefs, langRefs, siteRefs := r.Uint32s(), r.Uint32s(), r.Uint32s()
 	ix.termStart, ix.docs, ix.posOff, ix.pos, ix.idf = r.Uint32s(), r.Int32s(), r.Uint32s(), r.Bytes8(), r.Float64s()
 	ix.titleEnd, ix.descEnd, ix.norms = r.Uint32s(), r.Uint32s(), r.Float64s()
 	ix.idRank, ix.dateRank, ix.lang = r.Int32s(), r.Int32s(), r.Int32s()
-	langRefs := r.Uint32s()
 	ix.siteRank = r.Int32s()
 	encoded := r.Bytes8()
-	siteRefs, siteStart, siteDocs := r.Uint32s(), r.Uint32s(), r.Int32s()
+	siteStart, siteDocs := r.Uint32s(), r.Int32s()
 	if err := r.Err(); err != nil {
 		return nil, err
 	}
