@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/newssearch/newssearch-go/internal/jsonscan"
+	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 )
@@ -37,6 +38,7 @@ type exchange struct {
 	now      time.Time // the server clock, read once per request
 	owner    jobs.Owner
 	fault    fault.Action
+	conn     *onewrite.Conn // the connection the request came on; nil in process
 	// members holds the body's members (parseBody), so that splitting a
 	// body of a few fields needs no allocation of its own.
 	members [8]jsonscan.Member
@@ -105,7 +107,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Request-Id", s.ids.request(s.reqSeq.Add(1)))
 		w.Header().Set("Content-Type", "application/json")
 		b := errorBody("the mock server is closed: start a new one with mockserver.New")
-		writeRaw(w, http.StatusServiceUnavailable, 0, b, len(b))
+		writeRaw(w, onewrite.From(r), http.StatusServiceUnavailable, 0, b, len(b))
 		return
 	}
 	defer s.inflight.Done()
@@ -127,7 +129,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	n := s.reqSeq.Add(1)
 	x := exchanges.Get().(*exchange)
-	*x = exchange{started: time.Now(), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method, Path: r.URL.Path}}
+	*x = exchange{started: time.Now(), conn: onewrite.From(r), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method, Path: r.URL.Path}}
 	e := &x.entry
 	h := w.Header()
 	// One allocation holds both values, and nothing else holds it: the
@@ -328,7 +330,7 @@ func (s *Server) send(w http.ResponseWriter, x *exchange, resp response, truncat
 	if truncate {
 		b = b[:n/2]
 	}
-	writeRaw(w, resp.status, resp.retryAfter, b, n)
+	writeRaw(w, x.conn, resp.status, resp.retryAfter, b, n)
 	if truncate {
 		_ = http.NewResponseController(w).Flush() // without a flusher the abort still cuts the body
 		putBuf(resp.body)
@@ -338,13 +340,13 @@ func (s *Server) send(w http.ResponseWriter, x *exchange, resp response, truncat
 }
 
 // writeRaw writes status and b, announcing a body of length n (more than
-// len(b) for a truncated answer).
-func writeRaw(w http.ResponseWriter, status, retryAfter int, b []byte, n int) {
+// len(b) for a truncated answer). With c, the connection the request came
+// on, a long answer leaves in one system call (onewrite.Send).
+func writeRaw(w http.ResponseWriter, c *onewrite.Conn, status, retryAfter int, b []byte, n int) {
 	h := w.Header()
 	if retryAfter > 0 {
 		h["Retry-After"] = []string{strconv.Itoa(retryAfter)}
 	}
 	h["Content-Length"] = []string{strconv.Itoa(n)}
-	w.WriteHeader(status)
-	_, _ = w.Write(b) // a write error means the client went away; nothing to do
+	onewrite.Send(w, c, status, b)
 }

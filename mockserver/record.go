@@ -18,6 +18,7 @@ import (
 	"time"
 
 	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/mockserver/internal/record"
 )
 
@@ -203,7 +204,7 @@ func copyHeaders(dst, src http.Header, drop ...string) {
 // recording what it holds.
 func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	n := s.reqSeq.Add(1)
-	x := &exchange{started: time.Now(), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method, Path: r.URL.Path}}
+	x := &exchange{started: time.Now(), conn: onewrite.From(r), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method, Path: r.URL.Path}}
 	x.entry.Time = s.clock()
 	rc := s.rec
 	endpoint := strings.TrimPrefix(r.URL.Path, "/api/v2/")
@@ -223,7 +224,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Request-Id", x.entry.RequestID)
 		b := errorBody(msg)
 		x.entry.Status = status
-		writeRaw(w, status, 0, b, len(b))
+		writeRaw(w, x.conn, status, 0, b, len(b))
 	}
 	var aerr *apiError
 	if x.body, aerr = readBody(w, r); aerr != nil {
@@ -305,7 +306,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.finish(x)
-	writeRaw(w, resp.StatusCode, 0, body, len(body))
+	writeRaw(w, x.conn, resp.StatusCode, 0, body, len(body))
 }
 
 // recordWriteError notes a recording file that could not be written; the

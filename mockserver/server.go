@@ -13,6 +13,7 @@ import (
 	"time"
 
 	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
@@ -228,6 +229,7 @@ func (s *Server) listen(addr string) error {
 		MaxHeaderBytes:    socketMaxHeaderBytes,
 		BaseContext:       func(net.Listener) context.Context { return s.baseCtx },
 		ConnState:         s.conns.track,
+		ConnContext:       onewrite.ConnContext,
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
 	s.transport = &http.Transport{
@@ -241,7 +243,7 @@ func (s *Server) listen(addr string) error {
 	s.serveDone = make(chan struct{})
 	go func() {
 		defer close(s.serveDone)
-		if err := s.httpServer.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		if err := s.httpServer.Serve(onewrite.Listener{Listener: ln}); !errors.Is(err, http.ErrServerClosed) {
 			s.logger.Error("mockserver: serving stopped", "error", err)
 		}
 	}()

@@ -1,0 +1,143 @@
+// Package onewrite lets a net/http server send an answer's header and body
+// in one system call.
+//
+// net/http writes an answer longer than its 4 KiB connection buffer in two:
+// the buffer, holding the header and the body's first bytes, then the rest
+// of the body. On loopback each write is a whole trip through the kernel's
+// TCP stack, and for the mock server's usual answers (15 to 35 KB) the
+// second write costs about a tenth of the request. A server whose listener
+// is wrapped by Listener, with ConnContext as its hook, answers through
+// Send: Send flushes the header into the connection, which holds it back,
+// and the body's write then sends both with one writev.
+//
+// The mock server and the benchmark harness's reference server share it.
+package onewrite
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// MinBody is the shortest body Send sends together with its header. net/http
+// sends a shorter answer, header included, in one write anyway; a longer
+// one reaches the connection in one write of its own once the buffer
+// holding the header has been flushed.
+const MinBody = 4 << 10
+
+// Conn is a TCP connection accepted by Listener.
+//
+// net/http calls Write only from the goroutine serving the connection,
+// which is also the one running the handler, so Conn needs no lock. Every
+// other method is *net.TCPConn's own: deadlines, CloseWrite, ReadFrom.
+type Conn struct {
+	*net.TCPConn
+	holding bool      // Write keeps what it is given in held
+	held    []byte    // bytes written while holding, sent before the next write
+	bufs    [2][]byte // backs the net.Buffers of writev, so that it allocates nothing
+}
+
+// Write sends p, preceded by the held bytes if there are any, in one system
+// call.
+func (c *Conn) Write(p []byte) (int, error) {
+	if c.holding {
+		c.held = append(c.held, p...)
+		return len(p), nil
+	}
+	if len(c.held) == 0 {
+		return c.TCPConn.Write(p)
+	}
+	held := len(c.held)
+	c.bufs[0], c.bufs[1] = c.held, p
+	v := net.Buffers(c.bufs[:])
+	n, err := v.WriteTo(c.TCPConn)
+	c.bufs = [2][]byte{}
+	c.held = c.held[:0]
+	if err != nil {
+		return max(int(n)-held, 0), err
+	}
+	return len(p), nil
+}
+
+// Send writes status and body as the answer to a request that arrived on c,
+// the header's fields already set, Content-Length among them. With c nil
+// (the request came some other way), a body of MinBody bytes or fewer, or
+// a ResponseWriter that cannot flush, it is an ordinary WriteHeader and
+// Write.
+//
+// Otherwise Send flushes the header into c, which holds it, and the body's
+// write, which net/http passes straight to the connection, sends both. If
+// the body goes anywhere else (net/http drops the body of an answer to
+// HEAD), the header is sent on its own before Send returns. A write error
+// means the client went away: net/http closes the connection, and there is
+// nothing more to do.
+func Send(w http.ResponseWriter, c *Conn, status int, body []byte) {
+	f, ok := w.(http.Flusher)
+	if c == nil || len(body) <= MinBody || !ok {
+		w.WriteHeader(status)
+		_, _ = w.Write(body)
+		return
+	}
+	w.WriteHeader(status)
+	c.holding = true
+	f.Flush()
+	c.holding = false
+	_, _ = w.Write(body)
+	if len(c.held) > 0 {
+		_, _ = c.Write(nil)
+	}
+}
+
+// Listener hands out the TCP connections of the listener it wraps as
+// *Conn; any other connection is passed on as it is.
+type Listener struct{ net.Listener }
+
+// Accept waits for the next connection.
+func (l Listener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok && err == nil {
+		return &Conn{TCPConn: tc}, nil
+	}
+	return c, err
+}
+
+// connKey is the context key under which ConnContext puts a request's *Conn.
+type connKey struct{}
+
+// ConnContext is an http.Server's ConnContext hook: it makes a *Conn
+// available to the requests that arrive on it, through From.
+func ConnContext(ctx context.Context, c net.Conn) context.Context {
+	if oc, ok := c.(*Conn); ok {
+		return context.WithValue(ctx, connKey{}, oc)
+	}
+	return ctx
+}
+
+// From returns the *Conn r arrived on, or nil if r came another way (a
+// listener not wrapped by Listener, a server without ConnContext, or no
+// socket at all).
+func From(r *http.Request) *Conn {
+	c, _ := r.Context().Value(connKey{}).(*Conn)
+	return c
+}
+
+// WriteCalls returns the number of write system calls (write, writev and
+// the like) the process has made, from /proc/self/io, so that a test can
+// see the writes an answer takes. It fails where /proc/self/io is missing
+// (any system but Linux) or lacks the count.
+func WriteCalls() (int, error) {
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "syscw: "); ok {
+			return strconv.Atoi(v)
+		}
+	}
+	return 0, errors.New("/proc/self/io has no syscw line")
+}

@@ -1,0 +1,298 @@
+package onewrite
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// bodies holds the longest body; body(n) is its first n bytes.
+var bodies = func() []byte {
+	b := make([]byte, 1<<20)
+	for i := range b {
+		b[i] = 'a' + byte(i*7%26)
+	}
+	return b
+}()
+
+// body returns n bytes that differ from one position to the next, so a
+// lost, doubled or misplaced chunk shows.
+func body(n int) []byte { return bodies[:n:n] }
+
+// serve starts a server on loopback whose handler answers /<status>/<size>
+// with size bytes through Send; with wrap, its listener is a Listener and
+// ConnContext is its hook. hideFlush passes the handler a ResponseWriter
+// without Flush.
+func serve(t *testing.T, wrap, hideFlush bool) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var status, size int
+		if _, err := fmt.Sscanf(r.URL.Path, "/%d/%d", &status, &size); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Content-Length", strconv.Itoa(size))
+		if hideFlush {
+			w = struct{ http.ResponseWriter }{w}
+		}
+		Send(w, From(r), status, body(size))
+	})}
+	serving := ln
+	if wrap {
+		serving = Listener{Listener: ln}
+		srv.ConnContext = ConnContext
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve(serving)
+	}()
+	t.Cleanup(func() {
+		_ = srv.Close()
+		<-done
+	})
+	return ln.Addr().String()
+}
+
+// sizes are bodies on both sides of MinBody and of net/http's buffers.
+var sizes = []int{0, 1, 2047, 2048, 2049, MinBody - 1, MinBody, MinBody + 1, 8 << 10, 20_000, 1 << 20}
+
+// TestSendAnswersWhole sends answers of every size, status and method over
+// one kept-alive connection and reads them back byte for byte, so a header
+// held back and never sent, sent twice, or sent after its body would show
+// (the client would hang, or the next answer would be garbled).
+func TestSendAnswersWhole(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name            string
+		wrap, hideFlush bool
+	}{{"Listener", true, false}, {"plain listener", false, false}, {"writer without Flush", true, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			addr := serve(t, tc.wrap, tc.hideFlush)
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			br := bufio.NewReader(conn)
+			for _, method := range []string{http.MethodPost, http.MethodHead, http.MethodGet} {
+				for _, status := range []int{http.StatusOK, http.StatusNotFound} {
+					for _, size := range sizes {
+						req := fmt.Sprintf("%s /%d/%d HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc", method, status, size)
+						if _, err := io.WriteString(conn, req); err != nil {
+							t.Fatal(err)
+						}
+						_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+						resp, err := http.ReadResponse(br, &http.Request{Method: method})
+						if err != nil {
+							t.Fatalf("%s %d %d: reading the answer: %v", method, status, size, err)
+						}
+						got, err := io.ReadAll(resp.Body)
+						resp.Body.Close()
+						if err != nil {
+							t.Fatalf("%s %d %d: reading the body: %v", method, status, size, err)
+						}
+						want := body(size)
+						if method == http.MethodHead {
+							want = []byte{}
+						}
+						if resp.StatusCode != status || resp.ContentLength != int64(size) || resp.Header.Get("Content-Type") != "text/plain" {
+							t.Errorf("%s %d %d: status %d, Content-Length %d, Content-Type %q; want %d, %d, text/plain",
+								method, status, size, resp.StatusCode, resp.ContentLength, resp.Header.Get("Content-Type"), status, size)
+						}
+						if !bytes.Equal(got, want) {
+							t.Fatalf("%s %d %d: body of %d bytes differs from the %d sent", method, status, size, len(got), len(want))
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSendManyConnections answers many clients at once: each connection
+// holds its own header, so none may see another's.
+func TestSendManyConnections(t *testing.T) {
+	t.Parallel()
+	addr := serve(t, true, false)
+	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 16, MaxIdleConnsPerHost: 16}}
+	defer client.CloseIdleConnections()
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := range 64 {
+		wg.Go(func() {
+			for i := range 20 {
+				size := sizes[(g+i)%(len(sizes)-1)] // up to 20,000 bytes
+				resp, err := client.Post(fmt.Sprintf("http://%s/200/%d", addr, size), "text/plain", strings.NewReader("{}"))
+				if err != nil {
+					errs <- err
+					return
+				}
+				got, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || !bytes.Equal(got, body(size)) {
+					errs <- fmt.Errorf("answer of %d bytes: got %d bytes (%v)", size, len(got), err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// TestConnWrite drives Conn directly: held bytes go out before the next
+// write and only once; a write to a closed peer reports an error and at
+// most the bytes of p it sent.
+func TestConnWrite(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted, err := Listener{Listener: ln}.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := accepted.(*Conn)
+	if !ok {
+		t.Fatalf("Accept returned a %T, want a *Conn", accepted)
+	}
+	defer c.Close()
+
+	c.holding = true
+	if n, err := c.Write([]byte("head:")); n != 5 || err != nil {
+		t.Fatalf("held Write = %d, %v; want 5, nil", n, err)
+	}
+	c.holding = false
+	if n, err := c.Write([]byte("body;")); n != 5 || err != nil {
+		t.Fatalf("Write after holding = %d, %v; want 5 (the length of p), nil", n, err)
+	}
+	if n, err := c.Write([]byte("next")); n != 4 || err != nil {
+		t.Fatalf("plain Write = %d, %v; want 4, nil", n, err)
+	}
+	_ = client.SetReadDeadline(time.Now().Add(10 * time.Second))
+	got := make([]byte, len("head:body;next"))
+	if _, err := io.ReadFull(client, got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff("head:body;next", string(got)); diff != "" {
+		t.Errorf("bytes received (-want +got):\n%s", diff)
+	}
+
+	client.Close()
+	c.holding = true
+	_, _ = c.Write([]byte("head:"))
+	c.holding = false
+	p := body(1 << 20)
+	var n int
+	for range 50 { // the first writes may still fit in the socket buffer
+		if n, err = c.Write(p); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		t.Fatal("Write to a closed peer kept succeeding")
+	}
+	if n < 0 || n > len(p) {
+		t.Errorf("failed Write = %d; want between 0 and %d", n, len(p))
+	}
+	if len(c.held) != 0 {
+		t.Errorf("%d bytes still held after a failed write", len(c.held))
+	}
+}
+
+// TestFrom finds the connection only for requests that came through
+// ConnContext.
+func TestFrom(t *testing.T) {
+	t.Parallel()
+	r, _ := http.NewRequest(http.MethodGet, "http://x/", nil)
+	if c := From(r); c != nil {
+		t.Errorf("From(request made in process) = %v, want nil", c)
+	}
+	pipe, other := net.Pipe()
+	defer pipe.Close()
+	defer other.Close()
+	if ctx := ConnContext(r.Context(), pipe); ctx != r.Context() {
+		t.Error("ConnContext changed the context of a connection that is not a *Conn")
+	}
+}
+
+// writeCalls is WriteCalls, skipping the test where it fails.
+func writeCalls(t *testing.T) int {
+	t.Helper()
+	n, err := WriteCalls()
+	if err != nil {
+		t.Skipf("cannot count write system calls: %v", err)
+	}
+	return n
+}
+
+// TestSendOneWriteSystemCall counts the write system calls of 200 answers
+// of 20,000 bytes, with and without Listener, over one kept-alive
+// connection whose client writes each request in one call. net/http alone
+// makes two writes an answer; through Send it makes one. It is not
+// parallel: other tests' writes would count too.
+func TestSendOneWriteSystemCall(t *testing.T) {
+	const answers = 200
+	count := func(wrap bool) int {
+		addr := serve(t, wrap, false)
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		br := bufio.NewReaderSize(conn, 64<<10)
+		req := []byte("POST /200/20000 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+		before := writeCalls(t)
+		for range answers {
+			if _, err := conn.Write(req); err != nil {
+				t.Fatal(err)
+			}
+			resp, err := http.ReadResponse(br, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, err := io.Copy(io.Discard, resp.Body); n != 20_000 || err != nil {
+				t.Fatalf("body: %d bytes, %v", n, err)
+			}
+			resp.Body.Close()
+		}
+		return writeCalls(t) - before
+	}
+	plain, one := count(false), count(true)
+	t.Logf("write system calls for %d requests and answers: %d with net/http alone, %d through Send", answers, plain, one)
+	// Each request costs the client one write. A few more may come from
+	// the runtime (waking its network poller), so the bounds leave room.
+	if one > answers*2+answers/10 {
+		t.Errorf("%d write calls through Send for %d requests: want about %d (one for each request, one for each answer)", one, answers, 2*answers)
+	}
+	if plain-one < answers*9/10 {
+		t.Errorf("Send saved %d write calls over %d answers; want about one an answer (%d with net/http alone, %d through Send)", plain-one, answers, plain, one)
+	}
+}
