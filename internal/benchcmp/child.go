@@ -21,11 +21,12 @@ import (
 const (
 	childEnv = "BENCHCMP_CHILD"
 	// bodyEnv names the file of bytes the serve-bytes child answers.
-	bodyEnv   = "BENCHCMP_BODY"
-	laterEnv  = "BENCHCMP_LATER_NEWS"
-	modeStart = "startup"     // time the first and later New, print startupFigures
-	modeBytes = "serve-bytes" // serve bodyEnv's bytes, print the URL, stop at stdin EOF
-	modeMock  = "serve-mock"  // serve a default mock, print the URL, stop at stdin EOF
+	bodyEnv    = "BENCHCMP_BODY"
+	laterEnv   = "BENCHCMP_LATER_NEWS"
+	modeStart  = "startup"               // time the first and later New, print startupFigures
+	modeBytes  = "serve-bytes"           // serve bodyEnv's bytes, print the URL, stop at stdin EOF
+	modeBytes1 = "serve-bytes-one-write" // the same, each answer in one system call (workload.StartBareOneWrite)
+	modeMock   = "serve-mock"            // serve a default mock, print the URL, stop at stdin EOF
 )
 
 // runChild runs a child mode and returns the exit status.
@@ -34,7 +35,7 @@ func runChild(mode string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch mode {
 	case modeStart:
 		err = childStartup(stdout)
-	case modeBytes, modeMock:
+	case modeBytes, modeBytes1, modeMock:
 		err = childServe(mode, stdin, stdout)
 	case modeScale:
 		err = childScale(stdout)
@@ -149,7 +150,11 @@ func childServe(mode string, stdin io.Reader, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("reading the body to serve (%s): %w", bodyEnv, err)
 		}
-		b, err := workload.StartBare([][]byte{body})
+		start := workload.StartBare
+		if mode == modeBytes1 {
+			start = workload.StartBareOneWrite
+		}
+		b, err := start([][]byte{body})
 		if err != nil {
 			return err
 		}

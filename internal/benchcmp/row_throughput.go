@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
+	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/mockserver"
 )
 
@@ -56,9 +58,9 @@ func rowThroughput(ctx context.Context, e *env) []result {
 			worst = c.ratio
 		}
 		allSteady = allSteady && c.steady
-		parts = append(parts, fmt.Sprintf("%d conns %.2f (CPU %.2f)", conns, c.ratio, c.cpu))
-		r.notes = append(r.notes, fmt.Sprintf("%d connections: mock %.0f req/s, bare %.0f req/s (medians); ratio %.3f (%s); by CPU time per request %.3f (%s)",
-			conns, c.mockRate, c.bareRate, c.ratio, spread(c.rs), c.cpu, spread(c.cpuRs)), c.note)
+		parts = append(parts, fmt.Sprintf("%d conns %.2f (CPU %.2f%s)", conns, c.ratio, c.cpu, c.oneWriteShort()))
+		r.notes = append(r.notes, fmt.Sprintf("%d connections: mock %.0f req/s, bare %.0f req/s (medians); ratio %.3f (%s); by CPU time per request %.3f (%s)%s",
+			conns, c.mockRate, c.bareRate, c.ratio, spread(c.rs), c.cpu, spread(c.cpuRs), c.oneWriteLong()), c.note)
 	}
 	r.measured = strings.Join(parts, ", ")
 	r.met = judged(worst >= 0.95, allSteady)
@@ -66,6 +68,7 @@ func rowThroughput(ctx context.Context, e *env) []result {
 		fmt.Sprintf("%d distinct one-word queries in turn, each answered with a full page (mean answer %d bytes); the mock's result and page caches are warm after the warm-up, as in a test suite repeating its queries (row 1 gives the cost of a search the cache has not seen)", len(bodies), size/len(answers)),
 		fmt.Sprintf("each round sends %d requests to each server, order alternating; load generator, mock and bare server share this process and its CPUs", e.p.loadRequests),
 		"ratio = mock req/s over bare req/s (wall clock); CPU = bare CPU time per request over the mock's (this process's user+system time, load generator included for both): what the ratio would be on a machine where the benchmark has the CPUs to itself",
+		oneWriteExplained,
 	)
 
 	// get-results of finished jobs: 16 jobs of the match-all search, each
@@ -102,10 +105,13 @@ func rowThroughput(ctx context.Context, e *env) []result {
 		if err != nil {
 			return failure(err, all...)
 		}
-		line.measured = fmt.Sprintf("%.2f (CPU %.2f)", c.ratio, c.cpu)
+		line.measured = fmt.Sprintf("%.2f (CPU %.2f%s)", c.ratio, c.cpu, c.oneWriteShort())
 		line.met = judged(c.ratio >= 0.9, c.steady)
-		line.notes = append(line.notes, fmt.Sprintf("mock %.0f req/s, bare %.0f req/s (medians); ratio %.3f (%s); by CPU time %.3f (%s); answer %d bytes; 16 finished jobs of the match-all search in turn, the same page of each (one cached page)",
-			c.mockRate, c.bareRate, c.ratio, spread(c.rs), c.cpu, spread(c.cpuRs), len(ga[0])), c.note)
+		line.notes = append(line.notes, fmt.Sprintf("mock %.0f req/s, bare %.0f req/s (medians); ratio %.3f (%s); by CPU time %.3f (%s)%s; answer %d bytes; 16 finished jobs of the match-all search in turn, the same page of each (one cached page)",
+			c.mockRate, c.bareRate, c.ratio, spread(c.rs), c.cpu, spread(c.cpuRs), c.oneWriteLong(), len(ga[0])), c.note)
+		if c.oneWrite != 0 {
+			line.notes = append(line.notes, oneWriteExplained)
+		}
 	}
 	// query-async: every request creates a job (the oldest are evicted
 	// beyond the job limit); the bare server answers a submission's bytes.
@@ -135,6 +141,27 @@ func rowThroughput(ctx context.Context, e *env) []result {
 	return all
 }
 
+// oneWriteExplained says what the one-write figures are.
+const oneWriteExplained = "one-write = mock req/s over those of a bare server that also sends each answer's header and body in one system call " +
+	"(internal/onewrite), as the mock does; net/http alone makes two writes of an answer over 4 KiB, and the target's baseline is net/http alone. " +
+	"It is loaded in the same rounds, and shows what the rest of the mock's work costs"
+
+// oneWriteShort is the one-write ratio for a row's figures, or "".
+func (c loadComparison) oneWriteShort() string {
+	if c.oneWrite == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; one-write %.2f", c.oneWrite)
+}
+
+// oneWriteLong is the one-write comparison for a row's notes, or "".
+func (c loadComparison) oneWriteLong() string {
+	if c.oneWrite == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; bare writing once %.0f req/s, one-write ratio %.3f (%s)", c.oneWriteRate, c.oneWrite, spread(c.oneWriteRs))
+}
+
 // judged is the verdict of a target on a figure that may be noisy.
 func judged(met, steady bool) string {
 	if !steady {
@@ -156,20 +183,37 @@ type loadComparison struct {
 	mockRate, bareRate float64
 	steady             bool
 	note               string
+	// oneWrite is the median ratio against a bare server that also sends
+	// each answer in one system call, and oneWriteRate its median rate;
+	// both 0 when the answers are too short for it to differ.
+	oneWrite, oneWriteRate float64
+	oneWriteRs             []float64
 }
 
 // compareLoad runs the mock's path and a bare server answering answers in
 // turn under the same load of bodies, interleaved, in e.p.loadRounds
 // rounds of requests each, repeated while the ratios spread too widely.
+// When an answer is longer than onewrite.MinBody, every round also loads a
+// bare server that sends each answer in one system call, as the mock does.
 func compareLoad(ctx context.Context, e *env, what, path string, mock *mockserver.Server, bodies, answers [][]byte, conns, requests int) (loadComparison, error) {
 	var out loadComparison
+	urls := []string{"", mock.URL() + path} // bare, mock, then the one-write bare
 	bare, err := workload.StartBare(answers)
 	if err != nil {
 		return out, err
 	}
 	defer bare.Close()
-	var targets []func() (workload.LoadResult, error) // bare, then mock
-	for _, url := range []string{bare.URL + path, mock.URL() + path} {
+	urls[0] = bare.URL + path
+	if slices.ContainsFunc(answers, func(a []byte) bool { return len(a) > onewrite.MinBody }) {
+		bare1, err := workload.StartBareOneWrite(answers)
+		if err != nil {
+			return out, err
+		}
+		defer bare1.Close()
+		urls = append(urls, bare1.URL+path)
+	}
+	var targets []func() (workload.LoadResult, error)
+	for _, url := range urls {
 		hc := workload.NewHTTPClient(conns)
 		defer hc.CloseIdleConnections()
 		targets = append(targets, func() (workload.LoadResult, error) {
@@ -181,12 +225,12 @@ func compareLoad(ctx context.Context, e *env, what, path string, mock *mockserve
 			return out, err
 		}
 	}
-	var bareRates, mockRates []float64
+	var bareRates, mockRates, oneWriteRates []float64
 	rs, ok, note, err := steady(e, what, func() ([]float64, error) {
 		var rs []float64
-		out.cpuRs, bareRates, mockRates = nil, nil, nil
+		out.cpuRs, out.oneWriteRs, bareRates, mockRates, oneWriteRates = nil, nil, nil, nil, nil
 		for round := range e.p.loadRounds {
-			var rates, cpuPer [2]float64
+			rates, cpuPer := make([]float64, len(targets)), make([]float64, len(targets))
 			for k := range targets {
 				i := (k + round) % len(targets)
 				cpu := cpuTime()
@@ -199,11 +243,17 @@ func compareLoad(ctx context.Context, e *env, what, path string, mock *mockserve
 			}
 			rs, out.cpuRs = append(rs, rates[1]/rates[0]), append(out.cpuRs, cpuPer[0]/cpuPer[1])
 			bareRates, mockRates = append(bareRates, rates[0]), append(mockRates, rates[1])
+			if len(rates) > 2 {
+				out.oneWriteRs, oneWriteRates = append(out.oneWriteRs, rates[1]/rates[2]), append(oneWriteRates, rates[2])
+			}
 		}
 		return rs, nil
 	})
 	if err != nil {
 		return out, err
+	}
+	if len(out.oneWriteRs) > 0 {
+		out.oneWrite, out.oneWriteRate = median(out.oneWriteRs), median(oneWriteRates)
 	}
 	out.rs, out.ratio, out.cpu, out.steady, out.note = rs, median(rs), median(out.cpuRs), ok, note
 	out.mockRate, out.bareRate = median(mockRates), median(bareRates)
