@@ -16,6 +16,7 @@ import (
 	"time"
 
 	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/mockserver"
 )
 
@@ -93,7 +94,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout, stderr
 	}
 	hs := newHTTPServer(newHandler(mock.Handler()), logger)
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(onewrite.Listener{Listener: ln}) }()
 
 	fmt.Fprintln(stdout, listenPrefix+url)
 	if s := mock.RecordSummary(); s.Recording {
@@ -148,6 +149,7 @@ func newHTTPServer(h http.Handler, logger *slog.Logger) *http.Server {
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
+		ConnContext:       onewrite.ConnContext, // long answers leave in one system call (the mock's handler finds the connection)
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 }

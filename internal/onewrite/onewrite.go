@@ -15,12 +15,8 @@ package onewrite
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/http"
-	"os"
-	"strconv"
-	"strings"
 )
 
 // MinBody is the shortest body Send sends together with its header. net/http
@@ -65,29 +61,27 @@ func (c *Conn) Write(p []byte) (int, error) {
 
 // Send writes status and body as the answer to a request that arrived on c,
 // the header's fields already set, Content-Length among them. With c nil
-// (the request came some other way), a body of MinBody bytes or fewer, or
-// a ResponseWriter that cannot flush, it is an ordinary WriteHeader and
-// Write.
+// (the request came some other way), or a body of MinBody bytes or fewer,
+// it is an ordinary WriteHeader and Write.
 //
 // Otherwise Send flushes the header into c, which holds it, and the body's
-// write, which net/http passes straight to the connection, sends both. If
-// the body goes anywhere else (net/http drops the body of an answer to
-// HEAD), the header is sent on its own before Send returns. A write error
-// means the client went away: net/http closes the connection, and there is
-// nothing more to do.
+// write, which net/http passes straight to the connection, sends both. It
+// flushes through http.ResponseController, so a ResponseWriter wrapping
+// net/http's own works if it has an Unwrap method; one that can neither
+// flush nor unwrap flushes nothing, and the answer takes net/http's two
+// writes. If the body goes anywhere else (net/http drops the body of an
+// answer to HEAD), the header is sent on its own before Send returns. A
+// write error means the client went away: net/http closes the connection,
+// and there is nothing more to do.
 func Send(w http.ResponseWriter, c *Conn, status int, body []byte) {
-	f, ok := w.(http.Flusher)
-	if c == nil || len(body) <= MinBody || !ok {
-		w.WriteHeader(status)
-		_, _ = w.Write(body)
-		return
-	}
 	w.WriteHeader(status)
-	c.holding = true
-	f.Flush()
-	c.holding = false
+	if c != nil && len(body) > MinBody {
+		c.holding = true
+		_ = http.NewResponseController(w).Flush() // not supported: nothing is held
+		c.holding = false
+	}
 	_, _ = w.Write(body)
-	if len(c.held) > 0 {
+	if c != nil && len(c.held) > 0 {
 		_, _ = c.Write(nil)
 	}
 }
@@ -123,21 +117,4 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 func From(r *http.Request) *Conn {
 	c, _ := r.Context().Value(connKey{}).(*Conn)
 	return c
-}
-
-// WriteCalls returns the number of write system calls (write, writev and
-// the like) the process has made, from /proc/self/io, so that a test can
-// see the writes an answer takes. It fails where /proc/self/io is missing
-// (any system but Linux) or lacks the count.
-func WriteCalls() (int, error) {
-	b, err := os.ReadFile("/proc/self/io")
-	if err != nil {
-		return 0, err
-	}
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "syscw: "); ok {
-			return strconv.Atoi(v)
-		}
-	}
-	return 0, errors.New("/proc/self/io has no syscw line")
 }

@@ -29,11 +29,28 @@ var bodies = func() []byte {
 // lost, doubled or misplaced chunk shows.
 func body(n int) []byte { return bodies[:n:n] }
 
+// unwrapper hides the ResponseWriter's Flush but lets
+// http.ResponseController reach it, as cmd/newsmock's wrapper does.
+type unwrapper struct{ w http.ResponseWriter }
+
+func (u unwrapper) Header() http.Header         { return u.w.Header() }
+func (u unwrapper) Write(p []byte) (int, error) { return u.w.Write(p) }
+func (u unwrapper) WriteHeader(status int)      { u.w.WriteHeader(status) }
+func (u unwrapper) Unwrap() http.ResponseWriter { return u.w }
+
+// writer says how serve's handler passes on its ResponseWriter.
+type writer int
+
+const (
+	direct    writer = iota // net/http's own
+	unwrapped               // behind unwrapper
+	hidden                  // behind a wrapper that can neither flush nor unwrap
+)
+
 // serve starts a server on loopback whose handler answers /<status>/<size>
 // with size bytes through Send; with wrap, its listener is a Listener and
-// ConnContext is its hook. hideFlush passes the handler a ResponseWriter
-// without Flush.
-func serve(t *testing.T, wrap, hideFlush bool) string {
+// ConnContext is its hook.
+func serve(t *testing.T, wrap bool, how writer) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -48,7 +65,10 @@ func serve(t *testing.T, wrap, hideFlush bool) string {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "text/plain")
 		w.Header().Set("Content-Length", strconv.Itoa(size))
-		if hideFlush {
+		switch how {
+		case unwrapped:
+			w = unwrapper{w}
+		case hidden:
 			w = struct{ http.ResponseWriter }{w}
 		}
 		Send(w, From(r), status, body(size))
@@ -80,12 +100,13 @@ var sizes = []int{0, 1, 2047, 2048, 2049, MinBody - 1, MinBody, MinBody + 1, 8 <
 func TestSendAnswersWhole(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		name            string
-		wrap, hideFlush bool
-	}{{"Listener", true, false}, {"plain listener", false, false}, {"writer without Flush", true, true}} {
+		name string
+		wrap bool
+		how  writer
+	}{{"Listener", true, direct}, {"plain listener", false, direct}, {"writer with Unwrap", true, unwrapped}, {"writer without Flush or Unwrap", true, hidden}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			addr := serve(t, tc.wrap, tc.hideFlush)
+			addr := serve(t, tc.wrap, tc.how)
 			conn, err := net.Dial("tcp", addr)
 			if err != nil {
 				t.Fatal(err)
@@ -131,7 +152,7 @@ func TestSendAnswersWhole(t *testing.T) {
 // holds its own header, so none may see another's.
 func TestSendManyConnections(t *testing.T) {
 	t.Parallel()
-	addr := serve(t, true, false)
+	addr := serve(t, true, direct)
 	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 16, MaxIdleConnsPerHost: 16}}
 	defer client.CloseIdleConnections()
 	var wg sync.WaitGroup
@@ -243,54 +264,33 @@ func TestFrom(t *testing.T) {
 	}
 }
 
-// writeCalls is WriteCalls, skipping the test where it fails.
-func writeCalls(t *testing.T) int {
-	t.Helper()
-	n, err := WriteCalls()
-	if err != nil {
-		t.Skipf("cannot count write system calls: %v", err)
-	}
-	return n
-}
-
 // TestSendOneWriteSystemCall counts the write system calls of 200 answers
 // of 20,000 bytes, with and without Listener, over one kept-alive
 // connection whose client writes each request in one call. net/http alone
 // makes two writes an answer; through Send it makes one. It is not
 // parallel: other tests' writes would count too.
 func TestSendOneWriteSystemCall(t *testing.T) {
-	const answers = 200
-	count := func(wrap bool) int {
-		addr := serve(t, wrap, false)
-		conn, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		br := bufio.NewReaderSize(conn, 64<<10)
-		req := []byte("POST /200/20000 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
-		before := writeCalls(t)
-		for range answers {
-			if _, err := conn.Write(req); err != nil {
-				t.Fatal(err)
-			}
-			resp, err := http.ReadResponse(br, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n, err := io.Copy(io.Discard, resp.Body); n != 20_000 || err != nil {
-				t.Fatalf("body: %d bytes, %v", n, err)
-			}
-			resp.Body.Close()
-		}
-		return writeCalls(t) - before
+	if _, err := WriteCalls(); err != nil {
+		t.Skipf("cannot count write system calls: %v", err)
 	}
-	plain, one := count(false), count(true)
-	t.Logf("write system calls for %d requests and answers: %d with net/http alone, %d through Send", answers, plain, one)
+	const answers = 200
+	req := []byte("POST /200/20000 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+	count := func(wrap bool, how writer) int {
+		status, got, n, err := CountWrites(serve(t, wrap, how), req, answers)
+		if err != nil || status != http.StatusOK || !bytes.Equal(got, body(20_000)) {
+			t.Fatalf("answers: %d with %d bytes (%v); want 200 with 20,000 bytes", status, len(got), err)
+		}
+		return n
+	}
+	plain, one, unwrapped := count(false, direct), count(true, direct), count(true, unwrapped)
+	t.Logf("write system calls for %d requests and answers: %d with net/http alone, %d through Send, %d through Send and a wrapper with Unwrap",
+		answers, plain, one, unwrapped)
 	// Each request costs the client one write. A few more may come from
 	// the runtime (waking its network poller), so the bounds leave room.
-	if one > answers*2+answers/10 {
-		t.Errorf("%d write calls through Send for %d requests: want about %d (one for each request, one for each answer)", one, answers, 2*answers)
+	for _, n := range []int{one, unwrapped} {
+		if n > answers*2+answers/10 {
+			t.Errorf("%d write calls through Send for %d requests: want about %d (one for each request, one for each answer)", n, answers, 2*answers)
+		}
 	}
 	if plain-one < answers*9/10 {
 		t.Errorf("Send saved %d write calls over %d answers; want about one an answer (%d with net/http alone, %d through Send)", plain-one, answers, plain, one)
