@@ -152,7 +152,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		s.finish(x)
-		x.body = nil // a pooled exchange keeps no request body (nor the key in it)
+		x.body, x.conn = nil, nil // a pooled exchange keeps no request body (nor the key in it), nor its connection
 		exchanges.Put(x)
 		if abort {
 			panic(http.ErrAbortHandler)
