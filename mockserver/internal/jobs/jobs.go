@@ -72,6 +72,9 @@ type Store[Q any] struct {
 	// nothing.
 	lru job[Q]
 	seq uint64 // jobs submitted
+	// spare is the last job evicted from a full store, cleared, for the
+	// next Submit to fill.
+	spare *job[Q]
 }
 
 // New returns an empty store.
@@ -102,27 +105,40 @@ func (s *Store[Q]) unlink(j *job[Q]) {
 	j.prev, j.next = nil, nil
 }
 
-// Submit stores a job under id, which the caller makes unique, evicting
-// expired jobs and, when the store is full, the least recently used ones.
+// Submit stores a job under id, which the caller makes unique (a job
+// already stored under id is replaced), evicting expired jobs and, when the
+// store is full, the least recently used ones.
 func (s *Store[Q]) Submit(id string, owner Owner, q Q, outcome Outcome, now time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(now)
-	if j, ok := s.byID[id]; ok {
-		s.remove(j)
-	}
-	var j *job[Q]
-	for len(s.byID) >= max(s.cfg.Max, 1) {
-		j = s.front()
-		s.remove(j) // a full store: the new job reuses the memory of the last evicted
-	}
+	j := s.spare
+	s.spare = nil
 	if j == nil {
 		j = new(job[Q])
 	}
 	s.seq++
 	*j = job[Q]{seq: s.seq, id: id, owner: owner, query: q, outcome: outcome, created: now, used: now}
+	// The id is new, so the map grows; looking it up first would cost a
+	// map access on every submission. If it did not grow, the id was there
+	// and its old job, still in the ring, goes.
+	n := len(s.byID)
 	s.byID[id] = j
+	if len(s.byID) == n {
+		for o := s.lru.next; o != &s.lru; o = o.next {
+			if o.id == id {
+				s.unlink(o)
+				break
+			}
+		}
+	}
 	s.pushBack(j)
+	for len(s.byID) > max(s.cfg.Max, 1) {
+		old := s.front()
+		s.remove(old)
+		*old = job[Q]{} // nothing of it stays reachable
+		s.spare = old   // a full store: the next job reuses its memory
+	}
 }
 
 // Poll counts a poll of job id by owner and reports its state and query.
