@@ -287,43 +287,41 @@ func TestLRUAgainstModel(t *testing.T) {
 // that evicting it later cannot drop the new one).
 func TestSubmitSameIDReplaces(t *testing.T) {
 	t.Parallel()
-	ids := func(s *Store[string]) []string {
-		var out []string
-		for _, j := range s.List(t0) {
-			out = append(out, j.ID+"="+j.Query)
-		}
-		return out
-	}
 	s := New[string](Config{TTL: time.Hour, Max: 3})
+	expect := func(after string, want ...string) {
+		t.Helper()
+		var got []string
+		for _, j := range s.List(t0) {
+			got = append(got, j.ID+"="+j.Query)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("after %s (-want +got):\n%s", after, diff)
+		}
+	}
+	expectPoll := func(id, query string) {
+		t.Helper()
+		if p := pollAt(s, id, alice, t0); !p.OK || p.Query != query {
+			t.Errorf("poll of %s = %+v, want the query %q", id, p, query)
+		}
+	}
 	s.Submit("a", alice, "first", Succeed, t0)
 	s.Submit("b", alice, "b", Succeed, t0)
 	s.Submit("a", alice, "second", Succeed, t0)
-	if diff := cmp.Diff([]string{"b=b", "a=second"}, ids(s)); diff != "" {
-		t.Fatalf("after resubmitting a (-want +got):\n%s", diff)
-	}
+	expect("resubmitting a", "b=b", "a=second")
 	// Fill the store: the LRU end is b, then a; a stale entry for the old
 	// a would be evicted first and take the new a's index entry with it.
 	s.Submit("c", alice, "c", Succeed, t0)
 	s.Submit("d", alice, "d", Succeed, t0)
-	if diff := cmp.Diff([]string{"a=second", "c=c", "d=d"}, ids(s)); diff != "" {
-		t.Fatalf("after filling the store (-want +got):\n%s", diff)
-	}
-	if p := pollAt(s, "a", alice, t0); !p.OK || p.Query != "second" {
-		t.Errorf("poll of a = %+v, want the second query", p)
-	}
+	expect("filling the store", "a=second", "c=c", "d=d")
+	expectPoll("a", "second")
 	// The same id as the store's least recently used job, the store full.
 	s.Submit("c", alice, "c again", Succeed, t0)
-	if diff := cmp.Diff([]string{"a=second", "d=d", "c=c again"}, ids(s)); diff != "" {
-		t.Fatalf("after resubmitting c into a full store (-want +got):\n%s", diff)
-	}
-	// An id in the middle of a full store (LRU order d, a, c): d is
-	// evicted, a replaced; then e and f push out c and the new a only.
+	expect("resubmitting c into a full store", "a=second", "d=d", "c=c again")
+	// An id in the middle of a full store (LRU order d, a, c): a is
+	// replaced, which frees its place, so nothing is evicted; then e
+	// pushes out d, the least recently used.
 	s.Submit("a", alice, "third", Succeed, t0)
 	s.Submit("e", alice, "e", Succeed, t0)
-	if diff := cmp.Diff([]string{"c=c again", "a=third", "e=e"}, ids(s)); diff != "" {
-		t.Fatalf("after resubmitting a in the middle (-want +got):\n%s", diff)
-	}
-	if p := pollAt(s, "a", alice, t0); !p.OK || p.Query != "third" {
-		t.Errorf("poll of a = %+v, want the third query", p)
-	}
+	expect("resubmitting a in the middle", "c=c again", "a=third", "e=e")
+	expectPoll("a", "third")
 }
