@@ -121,8 +121,12 @@ func (r *Ring[T]) insert(e T, k uint64) {
 	if p == 0 { // older than everything kept
 		return
 	}
-	for i := 0; i < p-1; i++ { // the oldest goes; the ones before e move down
-		*r.at(i) = *r.at(i + 1)
+	// The oldest goes, and its slot becomes the ring's newest end: after
+	// the start moves on by one, the entries older than e are already in
+	// place, and only the n-p entries newer than e move up one.
+	r.next = (r.next + 1) % n
+	for i := n - 1; i >= p; i-- {
+		*r.at(i) = *r.at(i - 1)
 	}
 	*r.at(p - 1) = e
 }

@@ -2,6 +2,8 @@ package journal
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -189,5 +191,43 @@ func TestOrderedRingConcurrentAddsStaySorted(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestOrderedRingAgainstModel adds shuffled runs of seqs to rings of
+// several sizes, full and not, and checks each against a model: the size
+// highest seqs added so far, sorted, minus those that arrived after the
+// ring was full and newer entries had pushed their place out.
+func TestOrderedRingAgainstModel(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(17, 1))
+	for _, size := range []int{1, 2, 3, 7, 64} {
+		r := seqRing(size)
+		var kept []uint64 // the model
+		next := uint64(1)
+		for step := range 400 {
+			// A burst of requests finishing in a shuffled order: a late
+			// one is behind up to len(burst)-1 newer ones.
+			burst := make([]uint64, 1+rng.IntN(9))
+			for i := range burst {
+				burst[i] = next
+				next++
+			}
+			rng.Shuffle(len(burst), func(i, k int) { burst[i], burst[k] = burst[k], burst[i] })
+			for _, n := range burst {
+				r.Add(n)
+				if len(kept) == size && n < kept[0] {
+					continue // older than everything kept: not stored
+				}
+				kept = append(kept, n)
+				slices.Sort(kept)
+				if len(kept) > size {
+					kept = kept[1:]
+				}
+			}
+			if diff := cmp.Diff(kept, r.Snapshot()); diff != "" {
+				t.Fatalf("size %d, after burst %d %v (-want +got):\n%s", size, step, burst, diff)
+			}
+		}
 	}
 }
