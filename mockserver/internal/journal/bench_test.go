@@ -28,7 +28,11 @@ func BenchmarkOrderedRingAdd(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			r := NewOrdered(1000, func(e *benchRecord) uint64 { return e.seq })
 			var n uint64
-			add := func(seq uint64) { r.Add(benchRecord{seq: seq, body: "x"}) }
+			t0 := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+			add := func(seq uint64) {
+				r.Add(benchRecord{seq: seq, at: t0, requestID: "req-0123456789abcdef", method: "POST", path: "/api/v2/query-async",
+					fault: "", qid: "0123456789abcdef0123456789abcdef", status: 200, took: time.Millisecond, body: `{"api_key":"[redacted]"}`, raw: nil})
+			}
 			for range 1000 {
 				n++
 				add(n)
