@@ -358,3 +358,40 @@ func TestWriteJSONLError(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestArticleChunks keeps articles across chunk boundaries and checks that
+// they come back whole and in order, that no chunk outgrows maxChunk (so no
+// kept article is ever copied while loading), and that all empties the
+// collector.
+func TestArticleChunks(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, minChunk, minChunk + 1, 3*maxChunk + 5} {
+		var c articleChunks
+		for i := range n {
+			c.add(&Article{ID: strconv.Itoa(i)})
+		}
+		if c.n != n {
+			t.Fatalf("n = %d after %d adds", c.n, n)
+		}
+		for k, chunk := range c.chunks {
+			if cap(chunk) > maxChunk || cap(chunk) < minChunk {
+				t.Errorf("%d articles: chunk %d has capacity %d, want %d to %d", n, k, cap(chunk), minChunk, maxChunk)
+			}
+		}
+		if n > 2*maxChunk && cap(c.chunks[len(c.chunks)-2]) != maxChunk {
+			t.Errorf("%d articles: the chunks stop growing at %d, want %d", n, cap(c.chunks[len(c.chunks)-2]), maxChunk)
+		}
+		got := c.all()
+		if len(got) != n {
+			t.Fatalf("all returned %d articles, want %d", len(got), n)
+		}
+		for i := range got {
+			if got[i].ID != strconv.Itoa(i) {
+				t.Fatalf("%d articles: article %d has ID %q, want %q", n, i, got[i].ID, strconv.Itoa(i))
+			}
+		}
+		if c.n != 0 || c.chunks != nil {
+			t.Errorf("%d articles: all left n=%d and %d chunks, want an empty collector", n, c.n, len(c.chunks))
+		}
+	}
+}
