@@ -34,6 +34,15 @@ func verdict(ok bool) string {
 	return "NO"
 }
 
+// verdictWhy is verdict, pointing a missed target to the section of
+// BENCHMARKS.md that says why it is missed.
+func verdictWhy(ok bool, row string) string {
+	if ok {
+		return verdict(ok)
+	}
+	return verdict(ok) + " (why not: BENCHMARKS.md, row " + row + ")"
+}
+
 // env is what every row gets.
 type env struct {
 	p   params

@@ -189,10 +189,7 @@ func rowScale(ctx context.Context, e *env) []result {
 	lines[2].measured, _ = series(func(f scaleFigures) float64 { return float64(f.Load + f.New) }, ms)
 	lines[3].measured, _ = series(func(f scaleFigures) float64 { return float64(f.HWMKiB) }, mb)
 	lines[0].met, lines[2].met, lines[3].met = "-", "-", "-"
-	lines[1].met = verdict(ex < 1)
-	if ex >= 1 {
-		lines[1].met += " (why not: BENCHMARKS.md, row 9b)"
-	}
+	lines[1].met = verdictWhy(ex < 1, "9b")
 	last := figs[len(figs)-1]
 	docEx := growthExponent(xs, func() []float64 {
 		out := make([]float64, len(figs))

@@ -118,11 +118,7 @@ func rowStartup(_ context.Context, e *env) []result {
 	cold.measured = fmt.Sprintf("median %s (fastest %s, max %s) over %d processes; CPU time median %s; VmHWM median %.0f MB, max %.0f MB",
 		fmtMS(median(coldFirsts)), fmtMS(slices.Min(coldFirsts)), fmtMS(slices.Max(coldFirsts)), len(colds), fmtMS(median(coldCPUs)),
 		float64(median(coldHWM))/1024, float64(slices.Max(coldHWM))/1024)
-	coldMet := median(coldFirsts) < 120*time.Millisecond && slices.Max(coldHWM)*1024 < 60e6
-	cold.met = verdict(coldMet)
-	if !coldMet {
-		cold.met += " (why not: BENCHMARKS.md, row 7c)"
-	}
+	cold.met = verdictWhy(median(coldFirsts) < 120*time.Millisecond && slices.Max(coldHWM)*1024 < 60e6, "7c")
 	cold.notes = []string{
 		fmt.Sprintf("first New per process: %v (CPU time %v)", coldFirsts, coldCPUs),
 		"each process had an empty NEWSSEARCH_MOCK_CACHE directory: it generated and indexed the corpus, as every process did before the cache file, then wrote the file (about 32 MB). " +
