@@ -13,6 +13,7 @@ import (
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/keyphrase"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
+	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
 
 	"github.com/newssearch/newssearch-go/internal/jsonscan"
 	"github.com/newssearch/newssearch-go/internal/textutil"
@@ -285,6 +286,12 @@ func (f fields) date(name string, end bool) (time.Time, string, *apiError) {
 		name, quoteShort(s))
 }
 
+// matchAll is the query that matches every article (narrowed only by the
+// other filters): "*" alone, with or without surrounding spaces. Any other
+// query with no letter or digit in it ("!!!", control characters, invalid
+// UTF-8) has nothing to search for and is refused with a 400.
+const matchAll = "*"
+
 // searchParams is a validated search request.
 type searchParams struct {
 	corpus     *Corpus      // the corpus searched, read once per request
@@ -307,6 +314,9 @@ func (s *Server) parseSearch(f fields, async bool) (searchParams, *apiError) {
 		return p, badRequest("query is missing: say what to search for, e.g. %s", examples["query"])
 	case strings.TrimSpace(text) == "":
 		return p, badRequest("query is blank: say what to search for, e.g. %s", examples["query"])
+	case !analysis.HasTerm(text) && strings.TrimSpace(text) != matchAll:
+		return p, badRequest("query %s has no word to search for (no letter or digit): say what to search for, e.g. %s, "+
+			"or send \"query\": \"*\" for every article", quoteShort(text), examples["query"])
 	}
 	q.Text = text
 	if p.page, err = f.page(); err != nil {

@@ -305,11 +305,13 @@ func (s *Server) Client(opts ...newssearch.Option) *newssearch.Client {
 }
 
 // Reset returns the server to its state after New: it empties the journal,
-// forgets every job and rate-limit bucket, and restarts the request, job and
-// fault-rule counters, so a replayed sequence of requests gets the same ids
-// and faults again. Query ids issued before Reset become unknown (and may be
-// issued again). The clock, date shift and fault rules stay; ResetToStart
-// also puts back the fault rules and manual clock of New.
+// forgets every job and rate-limit bucket, and restarts the request and
+// fault-rule counters, so a replayed sequence of requests gets the same
+// request ids and faults again. Query ids are never issued twice by one
+// Server: those issued before Reset become unknown (get-results answers 404)
+// and new jobs get new ones, so an old id can never read a new job. The
+// clock, date shift and fault rules stay; ResetToStart also puts back the
+// fault rules and manual clock of New.
 func (s *Server) Reset() {
 	s.journal.Reset()
 	s.jobs.Reset()
@@ -317,8 +319,7 @@ func (s *Server) Reset() {
 		s.limiter.reset()
 	}
 	s.faults.Reset()
-	s.reqSeq.Store(0)
-	s.jobSeq.Store(0)
+	s.reqSeq.Store(0) // jobSeq goes on: query ids are unique for the server's life
 }
 
 // Close stops the server: it closes the socket and every connection,

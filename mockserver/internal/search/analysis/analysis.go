@@ -85,6 +85,20 @@ func Tokens(s string) []string {
 	}
 }
 
+// HasTerm reports whether s has at least one term: whether Tokens(s) would
+// be non-empty. It allocates nothing.
+func HasTerm(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError {
+			continue // invalid UTF-8 (or U+FFFD itself, which is no letter either)
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mc, r) {
+			return true
+		}
+	}
+	return false
+}
+
 // latin1 holds the base letters of U+00E0..U+00FF; '#' marks the letters
 // that fold to two letters and '-' the one that is not a letter.
 const latin1 = "aaaaaa#ceeeeiiiidnooooo-ouuuuy#y"
