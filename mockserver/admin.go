@@ -293,6 +293,8 @@ func (s *Server) adminFaults(*adminCall) (any, *apiError) {
 			fj.Job = "fail"
 		case JobStuck:
 			fj.Job = "stuck"
+		case JobRefuse:
+			fj.Job = "refuse"
 		}
 		rules[i] = faultRuleJSON{Index: i, Text: r.FaultRule.String(), Endpoint: r.Endpoint, Every: r.Every,
 			Probability: r.Probability, Times: r.Times, Fault: fj, Matched: r.Matched, Fired: r.Fired}
@@ -516,15 +518,17 @@ func parseFaultJSON(raw json.RawMessage) (Fault, error) {
 			err = decodeField(v, &f.Truncate, "true or false")
 		case "job":
 			var j string
-			if err = decodeField(v, &j, `"fail" or "stuck"`); err == nil {
+			if err = decodeField(v, &j, `"fail", "stuck" or "refuse"`); err == nil {
 				switch strings.ToLower(j) {
 				case "", "normal":
 				case "fail":
 					f.Job = JobFail
 				case "stuck":
 					f.Job = JobStuck
+				case "refuse":
+					f.Job = JobRefuse
 				default:
-					err = fmt.Errorf(` must be "fail" or "stuck", not %s`, quoteShort(j))
+					err = fmt.Errorf(` must be "fail", "stuck" or "refuse", not %s`, quoteShort(j))
 				}
 			}
 		default:

@@ -3,10 +3,13 @@ package mockserver
 import (
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	newssearch "github.com/newssearch/newssearch-go"
 )
 
 var queryIDPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
@@ -189,7 +192,7 @@ func TestJobFaults(t *testing.T) {
 		}
 	}
 	r := post(t, s, "/api/v2/query", map[string]any{"query": "*"}, FaultHeader, "job=fail")
-	want := failure{"FAILED", "X-Mock-Fault header: job=fail and job=stuck apply only to /api/v2/query-async: remove them from requests to /api/v2/query"}
+	want := failure{"FAILED", "X-Mock-Fault header: job=fail, job=stuck and job=refuse apply only to /api/v2/query-async: remove them from requests to /api/v2/query"}
 	if diff := cmp.Diff(want, decode[failure](t, r)); diff != "" || r.Status != 400 {
 		t.Fatalf("job fault on /query: %d (-want +got):\n%s", r.Status, diff)
 	}
@@ -206,5 +209,48 @@ func TestJobFaultRules(t *testing.T) {
 	// The job rule skips get-results and counts only submissions.
 	if diff := cmp.Diff([]string{"SUCCESS", "PENDING", "SUCCESS", "PENDING"}, states); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestJobRefuse: a job=refuse fault answers query-async the way the
+// vendor's client expects a refused submission (HTTP 200, state FAILED, a
+// message, no query_id) and creates no job; the SDK reports it as an error
+// carrying the message.
+func TestJobRefuse(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	const message = "the query was refused because a job=refuse fault was injected: " +
+		"submit it again without the fault (remove the X-Mock-Fault header or the fault rule)"
+	r := post(t, s, "/api/v2/query-async", map[string]any{"query": "*"}, FaultHeader, "job=refuse")
+	if diff := cmp.Diff(failure{"FAILED", message}, decode[failure](t, r)); diff != "" || r.Status != http.StatusOK {
+		t.Fatalf("job=refuse: status %d, want 200 (-want +got):\n%s", r.Status, diff)
+	}
+	if strings.Contains(string(r.Body), "query_id") {
+		t.Errorf("a refused submission has a query_id: %s", r.Body)
+	}
+	if n := s.jobs.Len(); n != 0 {
+		t.Fatalf("%d jobs after a refused submission, want 0", n)
+	}
+	if e := s.Journal()[0]; e.Status != http.StatusOK || e.QueryID != "" || !strings.Contains(e.Fault, "job=refuse") {
+		t.Errorf("journal entry %+v: want status 200, no query id and the fault named", e)
+	}
+	// Bad input is still bad input: the fault decides only how a valid
+	// submission is answered.
+	if r := post(t, s, "/api/v2/query-async", map[string]any{"query": ""}, FaultHeader, "job=refuse"); r.Status != http.StatusBadRequest {
+		t.Errorf("a blank query under job=refuse: status %d, want 400", r.Status)
+	}
+	// As a rule through the control API, once; the SDK sees the message.
+	add := call(t, s, http.MethodPost, "/_mock/faults", `{"endpoint": "query-async", "times": 1, "fault": {"job": "refuse"}}`,
+		"Content-Type", "application/json")
+	if add.Status != http.StatusOK || !strings.Contains(string(add.Body), `"job":"refuse"`) {
+		t.Fatalf("adding a job=refuse rule: %d %s", add.Status, add.Body)
+	}
+	c := s.Client()
+	_, err := c.SubmitQuery(t.Context(), newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "markets"}})
+	if err == nil || !strings.Contains(err.Error(), "job=refuse fault was injected") {
+		t.Fatalf("SubmitQuery under a job=refuse rule: err %v, want the mock's message", err)
+	}
+	if job, err := c.SubmitQuery(t.Context(), newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "markets"}}); err != nil || job.QueryID == "" {
+		t.Fatalf("after the rule's one firing: %v %+v", err, job)
 	}
 }

@@ -88,7 +88,7 @@
 //
 // A request asks for a fault with the FaultHeader (X-Mock-Fault) header,
 // e.g. "status=503", "status=429;retry-after=2", "latency=150ms", "drop",
-// "truncate", "job=fail" or "job=stuck"; see ParseFault. FaultRule values
+// "truncate", "job=fail", "job=stuck" or "job=refuse"; see ParseFault. FaultRule values
 // given to WithFaults or SetFaults inject faults by endpoint, on every Nth
 // matching request or with a seeded probability. Decisions depend only on
 // the seed and the order of requests.

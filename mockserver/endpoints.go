@@ -83,14 +83,18 @@ func (s *Server) serveQueryAsync(x *exchange, f fields) response {
 	if aerr != nil {
 		return s.errorResponse(aerr)
 	}
-	id := s.ids.query(s.jobSeq.Add(1))
 	outcome := jobs.Succeed
 	switch x.fault.Job {
 	case fault.JobFail:
 		outcome = jobs.Fail
 	case fault.JobStuck:
 		outcome = jobs.Stuck
+	case fault.JobRefuse:
+		buf := getBuf()
+		*buf = append(*buf, refusedSubmission...)
+		return ok(buf)
 	}
+	id := s.ids.query(s.jobSeq.Add(1))
 	jq := jobQuery{corpus: p.corpus, query: p.query, embeddings: p.embeddings, body: newLazyBody(x.body)}
 	s.jobs.Submit(id, x.owner, jq, outcome, x.now)
 	x.entry.QueryID = id
@@ -99,6 +103,12 @@ func (s *Server) serveQueryAsync(x *exchange, f fields) response {
 	*buf = append(append(b, id...), `","state":"SUCCESS"}`...)
 	return ok(buf)
 }
+
+// refusedSubmission is query-async's answer under a job=refuse fault: the
+// shape the vendor's client expects of a refused submission (HTTP 200, a
+// failure state and a message, no query_id).
+var refusedSubmission = errorBody("the query was refused because a job=refuse fault was injected: " +
+	"submit it again without the fault (remove the X-Mock-Fault header or the fault rule)")
 
 // maxEchoedID bounds the query_id kept in the journal.
 const maxEchoedID = 64

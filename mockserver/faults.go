@@ -12,7 +12,7 @@ import (
 // FaultHeader is the request header that asks for a fault on that one
 // request, in the syntax of ParseFault, e.g. "status=503",
 // "status=429;retry-after=2", "latency=150ms", "drop", "truncate",
-// "job=fail" or "job=stuck". An unparsable value is answered 400 with the
+// "job=fail", "job=stuck" or "job=refuse". An unparsable value is answered 400 with the
 // accepted syntax. A header fault takes precedence over fault rules.
 const FaultHeader = "X-Mock-Fault"
 
@@ -32,6 +32,10 @@ const (
 	JobFail
 	// JobStuck keeps the job PENDING until it expires.
 	JobStuck
+	// JobRefuse makes query-async itself fail the way the vendor's client
+	// expects a refused submission: HTTP 200 {"state": "FAILED", "message"},
+	// with no query_id and no job created.
+	JobRefuse
 )
 
 // Fault is what an injected fault does to one request. Latency comes first
@@ -71,7 +75,7 @@ func faultOf(a fault.Action) Fault {
 
 // ParseFault parses the FaultHeader syntax: items separated by ";" among
 // status=<400-599>, retry-after=<seconds>, latency=<duration>, drop,
-// truncate, job=fail and job=stuck. A blank string is the zero Fault.
+// truncate, job=fail, job=stuck and job=refuse. A blank string is the zero Fault.
 func ParseFault(s string) (Fault, error) {
 	a, err := fault.ParseHeader(s)
 	if err != nil {
@@ -193,7 +197,7 @@ func (s *Server) decideFault(header []string, ep *endpoint) (a fault.Action, sou
 			return a, "", badRequest("%s header: %s; accepted syntax: %s", FaultHeader, perr.Error(), fault.Syntax)
 		}
 		if a.Job != fault.JobNormal && !ep.createsJobs {
-			return a, "", badRequest("%s header: job=fail and job=stuck apply only to /api/v2/query-async: remove them from requests to %s",
+			return a, "", badRequest("%s header: job=fail, job=stuck and job=refuse apply only to /api/v2/query-async: remove them from requests to %s",
 				FaultHeader, ep.path)
 		}
 		return a, "header", nil

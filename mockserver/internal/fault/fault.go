@@ -25,6 +25,7 @@ const (
 	JobNormal Job = iota // the job runs and succeeds
 	JobFail              // the job ends FAILED once its pending period is over
 	JobStuck             // the job stays PENDING until it expires
+	JobRefuse            // query-async answers 200 with state FAILED and creates no job
 )
 
 // Limits on header and rule values.
@@ -71,6 +72,8 @@ func (a Action) String() string {
 		items = append(items, "job=fail")
 	case JobStuck:
 		items = append(items, "job=stuck")
+	case JobRefuse:
+		items = append(items, "job=refuse")
 	}
 	return strings.Join(items, ";")
 }
@@ -89,17 +92,17 @@ func (a Action) Validate() error {
 		return errors.New("retry-after needs a status to go with it, e.g. status=429;retry-after=2")
 	case a.Drop && (a.Status != 0 || a.Truncate || a.Job != JobNormal):
 		return errors.New("drop sends no response, so it cannot be combined with status, truncate or job")
-	case a.Job > JobStuck:
-		return fmt.Errorf("job outcome %d is unknown: use fail or stuck", a.Job)
+	case a.Job > JobRefuse:
+		return fmt.Errorf("job outcome %d is unknown: use fail, stuck or refuse", a.Job)
 	case a.Job != JobNormal && (a.Status != 0 || a.Truncate):
-		return errors.New("job=fail and job=stuck need the submission to succeed, so they cannot be combined with status or truncate")
+		return errors.New("job=fail, job=stuck and job=refuse decide how the submission is answered, so they cannot be combined with status or truncate")
 	}
 	return nil
 }
 
 // Syntax describes the X-Mock-Fault header grammar for error messages.
 const Syntax = `items separated by ";": status=<400-599>, retry-after=<seconds>, ` +
-	`latency=<duration, e.g. 150ms>, drop, truncate, job=fail, job=stuck; ` +
+	`latency=<duration, e.g. 150ms>, drop, truncate, job=fail, job=stuck, job=refuse; ` +
 	`e.g. "status=429;retry-after=2" or "latency=150ms;truncate"`
 
 // ParseHeader parses an X-Mock-Fault header value. A blank value is the zero
@@ -167,8 +170,10 @@ func (a *Action) set(name, value string, hasValue bool) error {
 			a.Job = JobFail
 		case "stuck":
 			a.Job = JobStuck
+		case "refuse":
+			a.Job = JobRefuse
 		default:
-			return fmt.Errorf("job=%q is unknown; write job=fail or job=stuck", value)
+			return fmt.Errorf("job=%q is unknown; write job=fail, job=stuck or job=refuse", value)
 		}
 	default:
 		return fmt.Errorf("unknown item %q", name)

@@ -28,6 +28,7 @@ func TestParseHeader(t *testing.T) {
 		{"status=502;truncate", Action{Status: 502, Truncate: true}},
 		{"job=fail", Action{Job: JobFail}},
 		{"job=STUCK;latency=5ms", Action{Job: JobStuck, Latency: 5 * time.Millisecond}},
+		{"job=refuse", Action{Job: JobRefuse}},
 	}
 	for _, tt := range tests {
 		got, err := ParseHeader(tt.in)
@@ -61,8 +62,9 @@ func TestParseHeaderErrors(t *testing.T) {
 		{"drop=yes", `"drop" takes no value; write just "drop"`},
 		{"drop;status=503", "drop sends no response, so it cannot be combined with status, truncate or job"},
 		{"drop;truncate", "drop sends no response, so it cannot be combined with status, truncate or job"},
-		{"job=maybe", `job="maybe" is unknown; write job=fail or job=stuck`},
-		{"job=fail;status=500", "job=fail and job=stuck need the submission to succeed, so they cannot be combined with status or truncate"},
+		{"job=refuse;drop", "drop sends no response, so it cannot be combined with status, truncate or job"},
+		{"job=maybe", `job="maybe" is unknown; write job=fail, job=stuck or job=refuse`},
+		{"job=fail;status=500", "job=fail, job=stuck and job=refuse decide how the submission is answered, so they cannot be combined with status or truncate"},
 	}
 	for _, tt := range tests {
 		_, err := ParseHeader(tt.in)
@@ -89,7 +91,7 @@ func TestRuleValidate(t *testing.T) {
 		{Rule{Times: -2, Action: act}, "field Times is -2: use a positive limit, or 0 for no limit"},
 		{Rule{}, "the rule has no action: set a latency, status, drop, truncate or job outcome"},
 		{Rule{Action: Action{Status: 302}}, "status 302 is out of range: use an HTTP error status from 400 to 599"},
-		{Rule{Action: Action{Job: 9}}, "job outcome 9 is unknown: use fail or stuck"},
+		{Rule{Action: Action{Job: 9}}, "job outcome 9 is unknown: use fail, stuck or refuse"},
 	}
 	for _, tt := range tests {
 		err := tt.r.Validate()
