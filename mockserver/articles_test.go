@@ -304,3 +304,24 @@ func BenchmarkAddArticles10000(b *testing.B) {
 		}
 	}
 }
+
+// TestUploadedArticleArrays: an article uploaded with only the required
+// fields is answered with the arrays api/openapi.yaml declares as arrays
+// ([]), never null (service-facts.md: arrays are arrays).
+func TestUploadedArticleArrays(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	const minimal = `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b2c", "title": "Harbour bridge reopens after repairs", ` +
+		`"url": "https://example.org/news/harbour-bridge", "site": "example.org", "datePublished": "2026-01-15 09:30:00"}]`
+	if r := call(t, s, http.MethodPost, "/_mock/articles", minimal, "Content-Type", "application/json"); r.Status != http.StatusOK {
+		t.Fatalf("upload: %d %s", r.Status, r.Body)
+	}
+	r := post(t, s, "/api/v2/query", map[string]any{"query": "harbour bridge", "sites": []string{"example.org"},
+		"start_date": "2026-01-01", "end_date": "2026-02-01"})
+	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"totalResults":1`) {
+		t.Fatalf("query: %d %.300s", r.Status, r.Body)
+	}
+	if body := string(r.Body); !strings.Contains(body, `"topics":[]`) || strings.Contains(body, `"topics":null`) {
+		t.Errorf("an article without topics is answered %.600s; want \"topics\":[]", body)
+	}
+}

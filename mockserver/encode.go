@@ -124,6 +124,9 @@ func encodeFragments(a *corpus.Article) *fragments {
 		Topics:    a.Topics,
 		Sentiment: wireSentiment{Title: a.Sentiment.Title, Description: a.Sentiment.Description},
 	}
+	if tail.Topics == nil {
+		tail.Topics = []string{} // an array in api/openapi.yaml, never null (an uploaded article may have none)
+	}
 	if a.Entities != nil {
 		tail.Entities = make([]wireEntity, len(a.Entities))
 		for i, e := range a.Entities {

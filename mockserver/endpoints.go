@@ -7,18 +7,68 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
+	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
-// jobQuery is what a job stores: its validated query, never its results.
+// jobQuery is what a job stores. A job submitted to the server's start-up
+// corpus, which lives as long as the server, keeps its validated query and
+// searches that corpus page by page. A job submitted after AddArticles keeps
+// its whole result instead (frozen), never the corpus version and search
+// index it ran against: those are released as soon as the server moves on,
+// so a job costs memory in proportion to its own results (the articles it
+// matched), not a corpus per job.
 type jobQuery struct {
-	corpus     *Corpus // the corpus when the job was submitted: its results stay those of it
+	corpus     *Corpus       // the start-up corpus; nil when frozen is set
+	frozen     *frozenResult // the result of a job submitted to any other corpus
 	query      search.Query
 	embeddings bool
 	body       lazyBody // the submitted body, for Jobs
+}
+
+// frozenResult is a job's whole result, taken from the corpus it was
+// submitted to: copies of the articles it matched, in result order, and
+// their scores. Its Corpus has no search index and is never searched.
+type frozenResult struct {
+	c      *Corpus
+	scores []float64
+}
+
+// freeze runs q over c and keeps its whole result.
+func freeze(c *Corpus, q search.Query) (*frozenResult, *apiError) {
+	res, err := c.index().Search(q, 0, c.Len())
+	if err != nil {
+		return nil, badRequest("%s", err.Error())
+	}
+	arts := make([]corpus.Article, len(res.Hits))
+	scores := make([]float64, len(res.Hits))
+	for i, h := range res.Hits {
+		arts[i] = c.c.Articles[h.Doc]
+		scores[i] = h.Score
+	}
+	return &frozenResult{c: &Corpus{
+		c:      &corpus.Corpus{Articles: arts},
+		frags:  make([]atomic.Pointer[fragments], len(arts)),
+		embeds: make([]atomic.Pointer[[]byte], len(arts)),
+	}, scores: scores}, nil
+}
+
+// appendFrozenPage writes the articles of one page of fr as a JSON array.
+func (s *Server) appendFrozenPage(b []byte, fr *frozenResult, page int, embeddings bool) []byte {
+	from := min(pageOffset(page), len(fr.scores))
+	to := min(from+PageSize, len(fr.scores))
+	b = append(b, '[')
+	for doc := from; doc < to; doc++ {
+		if doc > from {
+			b = append(b, ',')
+		}
+		b = s.appendArticle(fr.c, b, int32(doc), fr.scores[doc], embeddings)
+	}
+	return append(b, ']')
 }
 
 // page runs a validated query for one page and returns it encoded, from
@@ -96,6 +146,12 @@ func (s *Server) serveQueryAsync(x *exchange, f fields) response {
 	}
 	id := s.ids.query(s.jobSeq.Add(1))
 	jq := jobQuery{corpus: p.corpus, query: p.query, embeddings: p.embeddings, body: newLazyBody(x.body)}
+	if p.corpus != s.start {
+		if jq.frozen, aerr = freeze(p.corpus, p.query); aerr != nil {
+			return s.errorResponse(aerr)
+		}
+		jq.corpus = nil
+	}
 	s.jobs.Submit(id, x.owner, jq, outcome, x.now)
 	x.entry.QueryID = id
 	buf := getBuf()
@@ -152,19 +208,29 @@ func (s *Server) serveGetResults(x *exchange, f fields) response {
 		*buf = append(b, '}')
 		return ok(buf)
 	}
-	pg, aerr := s.page(jq.corpus, jq.query, page, jq.embeddings)
-	if aerr != nil {
-		putBuf(buf)
-		return s.errorResponse(aerr)
+	var pg *encodedPage
+	total := 0
+	if jq.frozen != nil {
+		total = len(jq.frozen.scores)
+	} else {
+		if pg, aerr = s.page(jq.corpus, jq.query, page, jq.embeddings); aerr != nil {
+			putBuf(buf)
+			return s.errorResponse(aerr)
+		}
+		total = pg.total
 	}
 	b = append(b, `,"page":`...)
 	b = strconv.AppendInt(b, int64(page), 10)
 	b = append(b, `,"totalResults":`...)
-	b = strconv.AppendInt(b, int64(pg.total), 10)
+	b = strconv.AppendInt(b, int64(total), 10)
 	b = append(b, `,"totalArticles":`...)
-	b = strconv.AppendInt(b, int64(pg.total), 10)
+	b = strconv.AppendInt(b, int64(total), 10)
 	b = append(b, `,"articles":`...)
-	b = append(b, pg.articles...)
+	if jq.frozen != nil {
+		b = s.appendFrozenPage(b, jq.frozen, page, jq.embeddings)
+	} else {
+		b = append(b, pg.articles...)
+	}
 	*buf = append(b, `,"state":"SUCCESS"}`...)
 	return ok(buf)
 }

@@ -160,6 +160,36 @@ func TestPrismValidatingProxy(t *testing.T) {
 		checkPassed(t, "vendor headlines", status, h, body)
 	})
 
+	// Articles a test uploads carry only the required fields, so their
+	// answers hold the defaults the mock fills in (no topics, image, category
+	// or entities): those must match the document too.
+	t.Run("UploadedArticles", func(t *testing.T) {
+		const minimal = `{"_id": "6a1c0a9e3b2d4c6e8f7a1b2c", "title": "Harbour bridge reopens after repairs", ` +
+			`"url": "https://example.org/news/harbour-bridge", "site": "example.org", "datePublished": "2026-01-15 09:30:00"}` + "\n" +
+			`{"_id": "6a1c0a9e3b2d4c6e8f7a1b2d", "title": "Harbour ferry timetable changes", "description": "", ` +
+			`"url": "https://example.org/news/harbour-ferry", "site": "example.org", "datePublished": "2026-01-16T08:00:00Z", ` +
+			`"topics": [], "image": null, "entities": null}` + "\n"
+		if n, err := srv.AddArticles(strings.NewReader(minimal)); err != nil || n != 2 {
+			t.Fatalf("AddArticles: %d, %v", n, err)
+		}
+		const search = `"query":"harbour","sites":["example.org"],"start_date":"2026-01-01","end_date":"2026-02-01"`
+		status, h, body := post(t, proxy+"/api/v2/query", `{"api_key":"k",`+search+`,"embeddings":true}`)
+		checkPassed(t, "query of uploaded articles", status, h, body)
+		if !strings.Contains(body, `"totalResults":2`) || !strings.Contains(body, `"topics":[]`) {
+			t.Errorf("query of uploaded articles: want both, with \"topics\":[]; got %.600s", body)
+		}
+		status, h, body = post(t, proxy+"/api/v2/query-async", `{"api_key":"k",`+search+`,"sort_order":"Date Published"}`)
+		checkPassed(t, "query-async of uploaded articles", status, h, body)
+		id := between(body, `"query_id":"`, `"`)
+		for i := range 2 { // pending, then done
+			status, h, body = post(t, proxy+"/api/v2/get-results", `{"api_key":"k","query_id":"`+id+`"}`)
+			checkPassed(t, fmt.Sprintf("get-results of uploaded articles %d", i+1), status, h, body)
+		}
+		if !strings.Contains(body, `"totalArticles":2`) {
+			t.Errorf("get-results of uploaded articles: want both; got %.600s", body)
+		}
+	})
+
 	t.Run("BadRequestsFlagged", func(t *testing.T) {
 		for _, tc := range []struct{ path, body, field string }{
 			{"/api/v2/query", `{"api_key":"k","query":"bank","page":0}`, "page"},

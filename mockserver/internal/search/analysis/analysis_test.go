@@ -46,3 +46,17 @@ func TestTokenizerReuse(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func TestHasTerm(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", " ", "!!!", "\x00", "\xff\xfe", "\ufffd", "*", "--- ...", "\u0301"} {
+		if analysis.HasTerm(s) || len(analysis.Tokens(s)) != 0 {
+			t.Errorf("HasTerm(%q) = %v, Tokens %q: want no term", s, analysis.HasTerm(s), analysis.Tokens(s))
+		}
+	}
+	for _, s := range []string{"a", " 7 ", "!!!x", "\xffcafé", "東京", "٣"} {
+		if !analysis.HasTerm(s) || len(analysis.Tokens(s)) == 0 {
+			t.Errorf("HasTerm(%q) = %v, Tokens %q: want a term", s, analysis.HasTerm(s), analysis.Tokens(s))
+		}
+	}
+}
