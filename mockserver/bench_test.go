@@ -127,3 +127,23 @@ type discardWriter struct {
 func (w *discardWriter) Header() http.Header         { return w.h }
 func (w *discardWriter) WriteHeader(status int)      { w.status = status }
 func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// BenchmarkNewLater measures New and Close once the default corpus is
+// built, with a loopback socket and without (the benchmark harness's row
+// 7b times the same in a fresh process; see BENCHMARKS.md).
+func BenchmarkNewLater(b *testing.B) {
+	DefaultCorpus()
+	for _, socket := range []bool{true, false} {
+		name := "socket"
+		var opts []Option
+		if !socket {
+			name, opts = "no-socket", []Option{WithoutListener()}
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				New(opts...).Close()
+			}
+		})
+	}
+}

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
 	"github.com/newssearch/newssearch-go/mockserver"
+	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
 // simOutEnv names the file TestPollScheduleSimulated writes its figures
@@ -205,7 +205,7 @@ func rowPollSimulated(ctx context.Context, e *env) []result {
 // the harness itself runs as a test, in a copy of this test binary) and
 // returns its figures for the short and the long job.
 func simulatePolls(ctx context.Context) ([]simFigures, error) {
-	root, err := moduleRoot(ctx)
+	bench, _, err := moduleDirs(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +215,7 @@ func simulatePolls(ctx context.Context) ([]simFigures, error) {
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "sim.json")
-	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-run", "^TestPollScheduleSimulated$", "./internal/benchcmp")
+	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-run", "^TestPollScheduleSimulated$", ".")
 	if testing.Testing() {
 		// Under go test (TestQuick) this binary already holds the test:
 		// running it spares compiling the package's tests a second time,
@@ -226,7 +226,7 @@ func simulatePolls(ctx context.Context) ([]simFigures, error) {
 		}
 		cmd = exec.CommandContext(ctx, exe, "-test.count=1", "-test.run=^TestPollScheduleSimulated$")
 	}
-	cmd.Dir = root
+	cmd.Dir = bench
 	cmd.Env = append(os.Environ(), simOutEnv+"="+out)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go test -run TestPollScheduleSimulated: %w: %s", err, strings.TrimSpace(string(b)))

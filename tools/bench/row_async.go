@@ -7,8 +7,8 @@ import (
 	"time"
 
 	newssearch "github.com/newssearch/newssearch-go"
-	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
 	"github.com/newssearch/newssearch-go/mockserver"
+	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
 // rowDrain compares draining a finished job one page at a time with

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	newssearch "github.com/newssearch/newssearch-go"
-	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
 	"github.com/newssearch/newssearch-go/mockserver"
+	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
 // rowOverhead compares the SDK's Search with the same call written by hand

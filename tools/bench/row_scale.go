@@ -15,8 +15,8 @@ import (
 	"time"
 
 	newssearch "github.com/newssearch/newssearch-go"
-	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
 	"github.com/newssearch/newssearch-go/mockserver"
+	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
 // Scaling: the mock over generated corpora of 1, 5 and 10 times the
@@ -124,7 +124,7 @@ func rowScale(ctx context.Context, e *env) []result {
 		{order: 92, id: "9c", what: "Scaling: start-up (LoadCorpusFile, then New building the index) at 1x, 5x, 10x", baseline: "the 1x corpus", target: "- (growth exponent reported)"},
 		{order: 93, id: "9d", what: "Scaling: peak resident size (VmHWM) of a process serving the corpus at 1x, 5x, 10x", baseline: "the 1x corpus", target: "- (growth exponent reported)"},
 	}
-	root, err := moduleRoot(ctx)
+	_, sdk, err := moduleDirs(ctx)
 	if err != nil {
 		return failure(err, lines...)
 	}
@@ -143,7 +143,7 @@ func rowScale(ctx context.Context, e *env) []result {
 		path := filepath.Join(dir, fmt.Sprintf("corpus-%dx.jsonl", k))
 		t := time.Now()
 		cmd := exec.CommandContext(ctx, "go", "run", "./mockserver/internal/corpus/gencorpus", "-n", strconv.Itoa(n), "-o", path)
-		cmd.Dir = root
+		cmd.Dir = sdk
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return failure(fmt.Errorf("gencorpus -n %d: %w: %s", n, err, out), lines...)
 		}

@@ -1,4 +1,4 @@
-package newssearch_test
+package main
 
 import (
 	"context"
@@ -8,20 +8,24 @@ import (
 	"time"
 
 	newssearch "github.com/newssearch/newssearch-go"
-	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
 	"github.com/newssearch/newssearch-go/mockserver"
+	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
-// These benchmarks measure the SDK the way internal/benchcmp does, one
-// subject at a time, for go test -bench and -cpuprofile/-memprofile. The
-// ratios against their baselines, interleaved and repeated, come from
-// "go run ./internal/benchcmp"; see BENCHMARKS.md. Suggested runs:
+// These benchmarks measure the SDK the way the harness's rows 4 to 8 do,
+// one subject at a time, for go test -bench and -cpuprofile/-memprofile.
+// The ratios against their baselines, interleaved and repeated, come from
+// "go run ." in this directory; see BENCHMARKS.md. Suggested runs, from
+// tools/bench:
 //
 //	go test -run '^$' -bench 'BenchmarkSDKOverhead' -benchmem .
 //	go test -run '^$' -bench 'BenchmarkDrainJob|BenchmarkSearchRange90Days|BenchmarkPollShortJob' -benchtime 3x .
+//
+// Decoding alone (BenchmarkDecodeSearch, an unexported function) is
+// measured in the SDK's own package: bench_test.go at the repository root.
 
 // perfLatency is the latency the mock adds to asynchronous requests in
-// the drain and range benchmarks, as in benchcmp.
+// the drain and range benchmarks, as in the harness's rows 5 and 6.
 const perfLatency = 20 * time.Millisecond
 
 // perfClient returns an SDK client with the SDK's own defaults for s.
@@ -38,7 +42,7 @@ func perfClient(b *testing.B, s *mockserver.Server) *newssearch.Client {
 // (net/http + encoding/json into a plain struct, reading the body whole or
 // streaming it), against a bare loopback server answering the mock's bytes
 // for a full page. Allocations include the in-process server's few per
-// request (benchcmp runs the server in a child process instead).
+// request (the harness's row 4 runs the server in a child process instead).
 func BenchmarkSDKOverhead(b *testing.B) {
 	ctx := context.Background()
 	q, answer, err := workload.FullPageQuery(ctx)

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
 	"github.com/newssearch/newssearch-go/mockserver"
+	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
 // rowWrk repeats row 3's comparison with an external load generator, wrk,
@@ -24,7 +24,7 @@ func rowWrk(ctx context.Context, e *env) []result {
 		target:   "at least 0.95 at 8, 16 and 32 connections"}
 	wrk, err := exec.LookPath("wrk")
 	if err != nil {
-		r.measured, r.met = "skipped: wrk is not installed (Debian/Ubuntu: sudo apt-get install wrk; then go run ./internal/benchcmp -rows wrk)", "-"
+		r.measured, r.met = "skipped: wrk is not installed (Debian/Ubuntu: sudo apt-get install wrk; then, in tools/bench, go run . -rows wrk)", "-"
 		return []result{r}
 	}
 	taskset, err := exec.LookPath("taskset")

@@ -1,18 +1,25 @@
-// Command benchcmp measures the SDK and the mock server side by side with
-// their baselines and prints a markdown table of the figures and ratios
-// against their targets (see BENCHMARKS.md at the module root).
+// Command bench is the benchmark harness: it measures the SDK and the mock
+// server side by side with their baselines and prints a markdown table of
+// the figures and ratios against their targets (see BENCHMARKS.md at the
+// repository root).
 //
-// Usage, from the module root:
+// It is a module of its own (github.com/newssearch/newssearch-go/tools/bench,
+// whose go.mod replaces the SDK's module with the checkout at ../..), so that
+// the SDK's module ships none of it. Usage, from this directory:
 //
-//	go run ./internal/benchcmp [-quick] [-rows search,throughput,...]
+//	go run . [-quick] [-rows search,throughput,...]
+//
+// or from the repository root, go -C tools/bench run . [flags].
 //
 // Machines are shared and noisy, so every comparison runs baseline and
 // subject interleaved, in several rounds, and reports the median of the
 // per-round ratios. The start-up row and the SDK-overhead servers run in
 // child processes: the program re-executes itself, selected by the
-// BENCHCMP_CHILD environment variable. The search-scaling row builds its
-// five times larger corpus with "go run ./mockserver/internal/corpus/gencorpus",
-// so it needs the go command and the module source.
+// BENCHCMP_CHILD environment variable. The search and scaling rows build
+// their larger corpora with "go run ./mockserver/internal/corpus/gencorpus"
+// in the SDK's module (this module may not import the mock's internal
+// packages), and the simulated poll row runs a go test of this package, so
+// the harness needs the go command and the source of both modules.
 //
 // -quick runs every row with tiny counts and short waits: the figures mean
 // nothing, it only proves the harness works (the package test uses it).
@@ -40,7 +47,7 @@ func main() {
 // progress to stderr. It returns the exit status: 0, 1 if a row failed to
 // measure, 2 for bad flags.
 func run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("benchcmp", flag.ContinueOnError)
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	quick := fs.Bool("quick", false, "tiny counts and short waits: checks the harness, the figures mean nothing")
 	rows := fs.String("rows", strings.Join(rowNames(), ","), "comma-separated rows to run, of: "+strings.Join(rowNames(), ", "))
@@ -48,12 +55,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "benchcmp: unexpected argument %q: pass flags only (see -h)\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "bench: unexpected argument %q: pass flags only (see -h)\n", fs.Arg(0))
 		return 2
 	}
 	selected, err := selectRows(*rows)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchcmp: %v\n", err)
+		fmt.Fprintf(stderr, "bench: %v\n", err)
 		return 2
 	}
 	p := fullParams()

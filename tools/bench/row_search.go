@@ -5,18 +5,18 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	newssearch "github.com/newssearch/newssearch-go"
-	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
 	"github.com/newssearch/newssearch-go/mockserver"
+	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
 // rowSearch times searches served in process by the mock's handler over
@@ -188,12 +188,12 @@ func meanMatches(ctx context.Context, servers []*mockserver.Server, qs []workloa
 // loadCorpus generates a corpus of n articles with the mock's own
 // generator (the default seed and span) and loads it.
 func loadCorpus(ctx context.Context, n int) (*mockserver.Corpus, error) {
-	root, err := moduleRoot(ctx)
+	_, sdk, err := moduleDirs(ctx)
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, "go", "run", "./mockserver/internal/corpus/gencorpus", "-n", strconv.Itoa(n), "-o", "-")
-	cmd.Dir = root
+	cmd.Dir = sdk
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
@@ -211,15 +211,37 @@ func loadCorpus(ctx context.Context, n int) (*mockserver.Corpus, error) {
 	return c, loadErr
 }
 
-// moduleRoot returns the directory of the main module's go.mod.
-func moduleRoot(ctx context.Context) (string, error) {
-	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+// The harness's module and the SDK's module, which its go.mod replaces
+// with the checkout at ../..
+const (
+	benchModule = "github.com/newssearch/newssearch-go/tools/bench"
+	sdkModule   = "github.com/newssearch/newssearch-go"
+)
+
+// moduleDirs returns the directories of the harness's module (where the
+// poll row runs its go test) and of the SDK's module (where the search and
+// scaling rows run gencorpus), as the go command sees them from the
+// working directory, which must be inside tools/bench.
+func moduleDirs(ctx context.Context) (bench, sdk string, err error) {
+	out, err := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Path}}\t{{.Dir}}", benchModule, sdkModule).Output()
 	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w (the search row needs the go command)", err)
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = fmt.Errorf("%w: %s", err, strings.TrimSpace(string(exit.Stderr)))
+		}
+		return "", "", fmt.Errorf("go list -m: %w (run the harness from its module: cd tools/bench && go run .)", err)
 	}
-	mod := strings.TrimSpace(string(out))
-	if mod == "" || mod == "/dev/null" {
-		return "", fmt.Errorf("not inside the module: run benchcmp from the module root (go run ./internal/benchcmp)")
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		path, dir, _ := strings.Cut(line, "\t")
+		switch path {
+		case benchModule:
+			bench = dir
+		case sdkModule:
+			sdk = dir
+		}
 	}
-	return filepath.Dir(mod), nil
+	if bench == "" || sdk == "" {
+		return "", "", fmt.Errorf("go list -m found no directory for %s or %s in %q (run the harness from its module: cd tools/bench && go run .)", benchModule, sdkModule, out)
+	}
+	return bench, sdk, nil
 }

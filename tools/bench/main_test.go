@@ -14,11 +14,11 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
 	"github.com/newssearch/newssearch-go/mockserver"
+	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
-// TestMain lets the test binary serve as benchcmp's child processes, which
+// TestMain lets the test binary serve as the harness's child processes, which
 // the harness starts by re-executing itself.
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(childEnv); mode != "" {
@@ -74,7 +74,7 @@ func TestQuick(t *testing.T) {
 // pending 60 s, and the vendor's fixed 1 s loop once for each. On the fake
 // clock the requests take no time, so lateness is exact. It logs the
 // figures and, when simOutEnv names a file, writes them there as JSON for
-// benchcmp's table; it asserts nothing about them.
+// the harness's table (row 8c); it asserts nothing about them.
 func TestPollScheduleSimulated(t *testing.T) {
 	t.Parallel()
 	mockserver.DefaultCorpus() // build the shared corpus outside the bubbles

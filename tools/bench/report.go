@@ -54,7 +54,7 @@ type env struct {
 
 // logf reports progress on stderr.
 func (e *env) logf(format string, args ...any) {
-	fmt.Fprintf(e.log, "benchcmp: "+format+"\n", args...)
+	fmt.Fprintf(e.log, "bench: "+format+"\n", args...)
 }
 
 // row is a group of table lines measured together. background, if set,
@@ -185,7 +185,7 @@ func (r *report) failed() bool {
 
 // print writes the table and the notes as markdown.
 func (r *report) print(w io.Writer) {
-	fmt.Fprintf(w, "## benchcmp results\n\n")
+	fmt.Fprintf(w, "## Benchmark harness results (tools/bench)\n\n")
 	if r.quick {
 		fmt.Fprintf(w, "**-quick run: tiny counts and short waits; these figures mean nothing.**\n\n")
 	}

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
 	"github.com/newssearch/newssearch-go/mockserver"
+	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
 // Child processes. The program (or its test binary, through TestMain)
@@ -40,10 +40,10 @@ func runChild(mode string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case modeScale:
 		err = childScale(stdout)
 	default:
-		err = fmt.Errorf("unknown %s=%q: this variable is for benchcmp's own child processes; unset it", childEnv, mode)
+		err = fmt.Errorf("unknown %s=%q: this variable is for the harness's own child processes; unset it", childEnv, mode)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "benchcmp child %s: %v\n", mode, err)
+		fmt.Fprintf(stderr, "bench child %s: %v\n", mode, err)
 		return 1
 	}
 	return 0

@@ -1,10 +1,20 @@
-// Package workload builds what the performance harness (internal/benchcmp)
-// and the go test benchmarks measure: realistic search queries over the
+// Package workload builds what the benchmark harness (tools/bench) and its
+// go test benchmarks measure: realistic search queries over the
 // mock server's corpus, an in-process caller of the mock's handler, a bare
 // net/http server answering pre-encoded bytes, a load generator, the
 // hand-written net/http + encoding/json Search call the SDK is compared
 // with, an asynchronous job of a chosen size, and the vendor SDK's polling
 // loop. It measures nothing itself: callers time what it returns.
+//
+// Its bare servers send their answers through the SDK module's
+// internal/onewrite, the very code the mock's server writes with, so that
+// the one-write baseline cannot drift from the mock. That import crosses
+// modules, and is allowed: Go decides who may import an internal package by
+// import path, not by module (golang.org/issue/23970), and this module's
+// path, github.com/newssearch/newssearch-go/tools/bench, lies under the
+// SDK's. The mock's own internal packages (mockserver/internal/...) lie
+// under mockserver and stay out of reach; the harness runs the corpus
+// generator with go run instead.
 package workload
 
 import (

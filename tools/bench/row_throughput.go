@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
 	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/mockserver"
+	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
 // rowThroughput compares the requests per second the mock answers over

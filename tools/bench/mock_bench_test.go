@@ -1,37 +1,35 @@
-package mockserver_test
+package main
 
 import (
 	"context"
-	"io"
 	"slices"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/newssearch/newssearch-go/internal/benchcmp/workload"
 	"github.com/newssearch/newssearch-go/mockserver"
-	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
+	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
-// These benchmarks measure the mock the way internal/benchcmp does, one
-// subject at a time, for go test -bench and -cpuprofile/-memprofile. The
-// interleaved ratios come from "go run ./internal/benchcmp"; see
-// BENCHMARKS.md. Suggested runs:
+// These benchmarks measure the mock the way the harness's rows 1 to 3 do,
+// one subject at a time, for go test -bench and -cpuprofile/-memprofile.
+// The interleaved ratios come from "go run ." in this directory; see
+// BENCHMARKS.md. Suggested runs, from tools/bench:
 //
-//	go test -run '^$' -bench 'BenchmarkInProcessSearch' ./mockserver
-//	go test -run '^$' -bench 'BenchmarkLoopbackThroughput' -cpuprofile cpu.out ./mockserver
+//	go test -run '^$' -bench 'BenchmarkInProcessSearch' .
+//	go test -run '^$' -bench 'BenchmarkLoopbackThroughput' -cpuprofile cpu.out .
+//
+// BenchmarkNewLater, which needs nothing of the harness, stays with the
+// mock, in mockserver/bench_test.go.
 
 // largeCorpus is the default corpus's configuration with five times the
 // articles over the same days, loaded as a mock corpus once per process.
+// Like row 2's, it comes from the mock's own generator through
+// "go run ./mockserver/internal/corpus/gencorpus" (loadCorpus): this module
+// cannot import mockserver/internal/corpus.
 var largeCorpus = sync.OnceValues(func() (*mockserver.Corpus, error) {
-	cfg := corpus.DefaultConfig()
-	cfg.Articles *= 5
-	c := corpus.Generate(cfg)
-	r, w := io.Pipe()
-	go func() { w.CloseWithError(corpus.WriteJSONL(w, c)) }()
-	defer r.Close()
-	return mockserver.LoadCorpus(r)
+	return loadCorpus(context.Background(), 5*mockserver.DefaultCorpus().Len())
 })
 
 // BenchmarkInProcessSearch serves /api/v2/query through the mock's handler
@@ -137,24 +135,5 @@ func BenchmarkLoopbackThroughput(b *testing.B) {
 				b.ReportMetric(res.PerSecond(), "req/s")
 			})
 		}
-	}
-}
-
-// BenchmarkNewLater measures New and Close once the default corpus is
-// built, with a loopback socket and without.
-func BenchmarkNewLater(b *testing.B) {
-	mockserver.DefaultCorpus()
-	for _, socket := range []bool{true, false} {
-		name := "socket"
-		var opts []mockserver.Option
-		if !socket {
-			name, opts = "no-socket", []mockserver.Option{mockserver.WithoutListener()}
-		}
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				mockserver.New(opts...).Close()
-			}
-		})
 	}
 }
