@@ -66,6 +66,7 @@ type Server struct {
 	data            atomic.Pointer[Corpus] // the corpus searched now: start, or start plus AddArticles
 	addMu           sync.Mutex             // serialises AddArticles and ResetArticles
 	maxArticlesBody int64                  // WithMaxArticlesBody
+	articlesBody    chan struct{}          // held while a POST /_mock/articles reads and adds its body
 	shift           time.Duration
 	clock           func() time.Time
 	manual          *manualClock // nil unless WithManualClock
@@ -160,6 +161,7 @@ func Start(opts ...Option) (*Server, error) {
 		journal:          newJournal(cfg.journalSize),
 		journalOn:        cfg.journalSize > 0,
 		maxArticlesBody:  cfg.maxArticlesBody,
+		articlesBody:     make(chan struct{}, 1),
 		headlineClusters: cfg.headlineClusters,
 		headlineArticles: cfg.headlineArticles,
 	}
