@@ -106,7 +106,7 @@ func (r adminRoute) match(path string) (id string, ok bool) {
 // serveAdmin answers the /_mock/ endpoints.
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h["X-Request-Id"] = []string{"mock-" + strconv.FormatUint(s.adminSeq.Add(1), 10)}
+	h["X-Request-Id"] = []string{s.adminID()}
 	h["Content-Type"] = []string{"application/json"}
 	if r.URL.Path == OpenAPIPath {
 		s.serveOpenAPI(w, r)
@@ -140,7 +140,13 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 			"%s does not accept %s: use %s", r.URL.Path, quoteShort(r.Method), strings.Join(allowed, " or ")))
 	default:
 		var aerr *apiError
+		if r.Method == http.MethodPost {
+			if msg := checkControlBody(r, route.pattern); msg != "" {
+				aerr = &apiError{status: http.StatusUnsupportedMediaType, msg: msg}
+			}
+		}
 		switch {
+		case aerr != nil:
 		case route.pattern == adminPrefix+"articles" && r.Method == http.MethodPost:
 			// adminAddArticles reads its (large) body itself.
 		case r.Method == http.MethodPost || r.Method == http.MethodPut:
@@ -158,6 +164,10 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	}
 	writeRaw(w, onewrite.From(r), status, 0, body, len(body))
 }
+
+// adminID returns the X-Request-Id of the next answer that is not the
+// API's: "mock-" and a counter.
+func (s *Server) adminID() string { return "mock-" + strconv.FormatUint(s.adminSeq.Add(1), 10) }
 
 // serveOpenAPI answers GET and HEAD with the OpenAPI document; it runs after
 // serveAdmin has set the request id.

@@ -111,6 +111,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.inflight.Done()
+	if s.guard(w, r) {
+		return
+	}
 	if strings.HasPrefix(r.URL.Path, adminPrefix) || r.URL.Path == OpenAPIPath {
 		s.serveAdmin(w, r)
 		return

@@ -82,6 +82,7 @@ type config struct {
 	maxArticlesBody  int64
 	noListener       bool
 	addr             string
+	allowedHosts     []string // WithAllowedHosts, lower case
 	headlineClusters int
 	headlineArticles int
 	record           recordConfig // record.go
@@ -278,7 +279,8 @@ func WithoutListener() Option {
 }
 
 // WithAddr sets the TCP address New listens on (default DefaultAddr, a free
-// loopback port).
+// loopback port). A host name given here, such as "mock.internal:8080", is
+// allowed in the Host header of requests (see WithAllowedHosts).
 func WithAddr(addr string) Option {
 	return func(c *config) {
 		if strings.TrimSpace(addr) == "" {
@@ -286,6 +288,34 @@ func WithAddr(addr string) Option {
 			return
 		}
 		c.addr = addr
+	}
+}
+
+// WithAllowedHosts adds host names that requests arriving on a socket may
+// carry in their Host header: a name such as "mock.internal" (any port),
+// "*.example.test" for every name under example.test, or "*" for any name.
+// Without it the server answers only to IP addresses, localhost and
+// *.localhost (and the host WithAddr names), and refuses any other Host with
+// a 421, so that a web page whose domain is made to resolve to 127.0.0.1
+// (DNS rebinding) cannot reach it. Use it for a name the server is reached
+// by on purpose, such as a container's service name. Requests through
+// Transport, and a handler called directly, are not checked. It is
+// newsmock's -allow-host; several calls add up.
+func WithAllowedHosts(hosts ...string) Option {
+	return func(c *config) {
+		if len(hosts) == 0 {
+			c.fail(`WithAllowedHosts(): give at least one host name, such as "mock.internal", or leave the option out`)
+			return
+		}
+		for _, h := range hosts {
+			if problem := checkHostPattern(h); problem != "" {
+				c.fail("WithAllowedHosts(%q): the host %s", h, problem)
+				return
+			}
+		}
+		for _, h := range hosts {
+			c.allowedHosts = append(c.allowedHosts, strings.TrimSuffix(strings.ToLower(h), "."))
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,6 +68,7 @@ type Server struct {
 	addMu           sync.Mutex             // serialises AddArticles and ResetArticles
 	maxArticlesBody int64                  // WithMaxArticlesBody
 	articlesBody    chan struct{}          // held while a POST /_mock/articles reads and adds its body
+	allowedHosts    []string               // WithAllowedHosts, and the host of WithAddr
 	shift           time.Duration
 	clock           func() time.Time
 	manual          *manualClock // nil unless WithManualClock
@@ -162,6 +164,7 @@ func Start(opts ...Option) (*Server, error) {
 		journalOn:        cfg.journalSize > 0,
 		maxArticlesBody:  cfg.maxArticlesBody,
 		articlesBody:     make(chan struct{}, 1),
+		allowedHosts:     cfg.allowedHosts,
 		headlineClusters: cfg.headlineClusters,
 		headlineArticles: cfg.headlineArticles,
 	}
@@ -217,6 +220,11 @@ func Start(opts ...Option) (*Server, error) {
 
 // listen opens the socket and serves it in the background.
 func (s *Server) listen(addr string) error {
+	if host, _, err := net.SplitHostPort(addr); err == nil && hostName(host) != "" {
+		if _, perr := netip.ParseAddr(hostName(host)); perr != nil {
+			s.allowedHosts = append(s.allowedHosts, hostName(host)) // the name it is reached by
+		}
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("mockserver: cannot listen on %s: %w (pass a free address to WithAddr, or use WithoutListener)", addr, err)
