@@ -203,3 +203,15 @@ func checkControlBody(r *http.Request, pattern string) string {
 	}
 	return msg
 }
+
+// maybeLoopback reports whether host, of a listening address, may name
+// this machine only: a loopback IP address, localhost, or a name to
+// resolve (listen checks the address it resolved to). An empty host, or
+// an unspecified or other IP address, listens beyond this machine.
+func maybeLoopback(host string) bool {
+	name := hostName(host)
+	if ip, err := netip.ParseAddr(name); err == nil {
+		return ip.Unmap().IsLoopback()
+	}
+	return name != ""
+}

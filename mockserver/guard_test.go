@@ -373,3 +373,38 @@ func TestAllowedHostsOption(t *testing.T) {
 		}
 	}
 }
+
+// TestListenBeyondLoopback: WithAddr on an address other machines can
+// reach needs WithAllowRemote, and the error says so.
+func TestListenBeyondLoopback(t *testing.T) {
+	t.Parallel()
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
+		_, err := Start(WithAddr(addr))
+		want := fmt.Sprintf("mockserver: WithAddr(%q) listens beyond this machine, where anyone who can reach the port "+
+			"could change the server through its /_mock/ endpoints: listen on a loopback address such as \"127.0.0.1:0\", "+
+			"or add mockserver.WithAllowRemote() if other machines must reach it", addr)
+		if err == nil || err.Error() != want {
+			t.Errorf("WithAddr(%q): %v\nwant %s", addr, err, want)
+		}
+	}
+	for _, addr := range []string{"127.0.0.1:0", "localhost:0", "127.0.0.5:0"} {
+		s, err := Start(WithAddr(addr))
+		if err != nil {
+			t.Errorf("WithAddr(%q): %v", addr, err)
+			continue
+		}
+		s.Close()
+	}
+	s, err := Start(WithAddr("0.0.0.0:0"), WithAllowRemote())
+	if err != nil {
+		t.Fatalf("WithAddr(0.0.0.0:0), WithAllowRemote(): %v", err)
+	}
+	t.Cleanup(s.Close)
+	port := s.URL()[strings.LastIndexByte(s.URL(), ':')+1:]
+	if r := do(t, s, http.MethodGet, "http://127.0.0.1:"+port+"/_mock/health", ""); r.Status != http.StatusOK {
+		t.Errorf("GET /_mock/health on 0.0.0.0: %d %s", r.Status, r.Body)
+	}
+	// The Host check still holds on every interface.
+	wantFailure(t, "Host attacker.example on 0.0.0.0", do(t, s, http.MethodGet, "http://127.0.0.1:"+port+"/_mock/health", "", "Host", "attacker.example"),
+		http.StatusMisdirectedRequest, hostMsg("attacker.example", "attacker.example"))
+}

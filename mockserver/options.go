@@ -82,6 +82,7 @@ type config struct {
 	maxArticlesBody  int64
 	noListener       bool
 	addr             string
+	allowRemote      bool     // WithAllowRemote
 	allowedHosts     []string // WithAllowedHosts, lower case
 	headlineClusters int
 	headlineArticles int
@@ -279,8 +280,12 @@ func WithoutListener() Option {
 }
 
 // WithAddr sets the TCP address New listens on (default DefaultAddr, a free
-// loopback port). A host name given here, such as "mock.internal:8080", is
-// allowed in the Host header of requests (see WithAllowedHosts).
+// loopback port). An address beyond this machine (every interface, as
+// ":8080" or "0.0.0.0:0", or a network address) lets anyone who can reach
+// it change the server through its /_mock/ endpoints: it also needs
+// WithAllowRemote, and Start fails without it. A host name given here, such
+// as "mock.internal:8080", is allowed in the Host header of requests (see
+// WithAllowedHosts).
 func WithAddr(addr string) Option {
 	return func(c *config) {
 		if strings.TrimSpace(addr) == "" {
@@ -289,6 +294,14 @@ func WithAddr(addr string) Option {
 		}
 		c.addr = addr
 	}
+}
+
+// WithAllowRemote lets WithAddr listen on an address other machines can
+// reach, such as "0.0.0.0:8080" in a container. Anyone who can reach it can
+// then use the server and change it through its /_mock/ endpoints: give it
+// only on a network you trust. It is newsmock's -allow-remote.
+func WithAllowRemote() Option {
+	return func(c *config) { c.allowRemote = true }
 }
 
 // WithAllowedHosts adds host names that requests arriving on a socket may

@@ -211,16 +211,26 @@ func Start(opts ...Option) (*Server, error) {
 		s.httpClient = &http.Client{Transport: s.Transport()}
 		return s, nil
 	}
-	if err := s.listen(cfg.addr); err != nil {
+	if err := s.listen(cfg.addr, cfg.allowRemote); err != nil {
 		s.cancel()
 		return nil, err
 	}
 	return s, nil
 }
 
-// listen opens the socket and serves it in the background.
-func (s *Server) listen(addr string) error {
-	if host, _, err := net.SplitHostPort(addr); err == nil && hostName(host) != "" {
+// listen opens the socket and serves it in the background. Without
+// allowRemote it listens only on a loopback address.
+func (s *Server) listen(addr string, allowRemote bool) error {
+	remote := func() error {
+		return fmt.Errorf("mockserver: WithAddr(%q) listens beyond this machine, where anyone who can reach the port "+
+			"could change the server through its /_mock/ endpoints: listen on a loopback address such as %q, "+
+			"or add mockserver.WithAllowRemote() if other machines must reach it", addr, DefaultAddr)
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err == nil && !allowRemote && !maybeLoopback(host) {
+		return remote()
+	}
+	if err == nil && hostName(host) != "" {
 		if _, perr := netip.ParseAddr(hostName(host)); perr != nil {
 			s.allowedHosts = append(s.allowedHosts, hostName(host)) // the name it is reached by
 		}
@@ -228,6 +238,10 @@ func (s *Server) listen(addr string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("mockserver: cannot listen on %s: %w (pass a free address to WithAddr, or use WithoutListener)", addr, err)
+	}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !allowRemote && !tcp.IP.IsLoopback() {
+		ln.Close() // a name that resolved beyond this machine; nothing was served
+		return remote()
 	}
 	s.url = "http://" + ln.Addr().String()
 	s.httpServer = &http.Server{
