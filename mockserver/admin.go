@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,6 +33,7 @@ const adminPrefix = "/_mock/"
 
 // adminCall is one request to a control endpoint.
 type adminCall struct {
+	w    http.ResponseWriter
 	r    *http.Request
 	body []byte
 	id   string // the last segment of a templated path ({id}, {index})
@@ -103,7 +106,7 @@ func (r adminRoute) match(path string) (id string, ok bool) {
 // serveAdmin answers the /_mock/ endpoints.
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h["X-Request-Id"] = []string{"mock-" + strconv.FormatUint(s.adminSeq.Add(1), 10)}
+	h["X-Request-Id"] = []string{s.adminID()}
 	h["Content-Type"] = []string{"application/json"}
 	if r.URL.Path == OpenAPIPath {
 		s.serveOpenAPI(w, r)
@@ -115,7 +118,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	}
 	var allowed []string
 	var route *adminRoute
-	call := &adminCall{r: r}
+	call := &adminCall{w: w, r: r}
 	for i := range adminRoutes {
 		id, ok := adminRoutes[i].match(r.URL.Path)
 		if !ok {
@@ -137,10 +140,15 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 			"%s does not accept %s: use %s", r.URL.Path, quoteShort(r.Method), strings.Join(allowed, " or ")))
 	default:
 		var aerr *apiError
+		if r.Method == http.MethodPost {
+			if msg := checkControlBody(r, route.pattern); msg != "" {
+				aerr = &apiError{status: http.StatusUnsupportedMediaType, msg: msg}
+			}
+		}
 		switch {
+		case aerr != nil:
 		case route.pattern == adminPrefix+"articles" && r.Method == http.MethodPost:
-			call.body, aerr = readBodyUpTo(w, r, s.maxArticlesBody,
-				"the articles are more than %d bytes: send them in several POST /_mock/articles calls")
+			// adminAddArticles reads its (large) body itself.
 		case r.Method == http.MethodPost || r.Method == http.MethodPut:
 			call.body, aerr = readBody(w, r)
 		}
@@ -156,6 +164,10 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	}
 	writeRaw(w, onewrite.From(r), status, 0, body, len(body))
 }
+
+// adminID returns the X-Request-Id of the next answer that is not the
+// API's: "mock-" and a counter.
+func (s *Server) adminID() string { return "mock-" + strconv.FormatUint(s.adminSeq.Add(1), 10) }
 
 // serveOpenAPI answers GET and HEAD with the OpenAPI document; it runs after
 // serveAdmin has set the request id.
@@ -707,10 +719,46 @@ func (s *Server) articleCounts(batch int) any {
 	}{"SUCCESS", s.Articles(), batch}
 }
 
+// freeMemoryAfter is the size of an articles body after which the server
+// hands the memory it took back to the system at once (a body of
+// DefaultMaxArticlesBody would otherwise stay in the process for minutes).
+const freeMemoryAfter = 32 << 20
+
+// articlesTooBig is the 413 message of POST /_mock/articles.
+const articlesTooBig = "the articles are more than %d bytes: send them in several POST /_mock/articles calls"
+
+// adminAddArticles reads the body itself, in blocks (readBodyBlocks), one
+// request at a time: AddArticles adds one batch at a time anyway, and
+// several large bodies read at once would each hold memory up to the limit.
 func (s *Server) adminAddArticles(c *adminCall) (any, *apiError) {
-	n, err := s.AddArticles(bytes.NewReader(c.body))
-	if err != nil {
-		return nil, badRequest("%s", strings.TrimPrefix(err.Error(), "mockserver: AddArticles: "))
+	select {
+	case s.articlesBody <- struct{}{}:
+		defer func() { <-s.articlesBody }()
+	case <-c.r.Context().Done():
+		return nil, &apiError{status: http.StatusServiceUnavailable, msg: "the request was cancelled while it waited " +
+			"for another POST /_mock/articles to finish: send it again"}
 	}
-	return s.articleCounts(n), nil
+	v, read, aerr := s.addArticlesFromBody(c)
+	if read >= freeMemoryAfter {
+		debug.FreeOSMemory() // the body is garbage now, whether it was added or refused
+	}
+	return v, aerr
+}
+
+// addArticlesFromBody reads the body and adds its articles. It returns how
+// many bytes it read; nothing of the body is reachable once it returns.
+func (s *Server) addArticlesFromBody(c *adminCall) (any, int64, *apiError) {
+	blocks, read, aerr := readBodyBlocks(c.w, c.r, s.maxArticlesBody, articlesTooBig)
+	if aerr != nil {
+		return nil, read, aerr
+	}
+	readers := make([]io.Reader, len(blocks))
+	for i, b := range blocks {
+		readers[i] = bytes.NewReader(b)
+	}
+	n, err := s.AddArticles(io.MultiReader(readers...))
+	if err != nil {
+		return nil, read, badRequest("%s", strings.TrimPrefix(err.Error(), "mockserver: AddArticles: "))
+	}
+	return s.articleCounts(n), read, nil
 }

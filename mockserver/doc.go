@@ -47,7 +47,8 @@
 // (the message names the field, what was wrong and how to fix it), 401
 // missing or unknown api_key, 404 unknown path or unknown, expired or foreign
 // query_id, 405 wrong method (with Allow), 413 body over MaxBodyBytes, 429
-// rate limited (with Retry-After), and 5xx only for injected faults. The
+// rate limited (with Retry-After), 403 and 421 for requests a web page sent
+// (see below), and 5xx only for injected faults. The
 // API key is never echoed, logged or stored. Unknown JSON fields are
 // ignored; null counts as absent. Enumerated values (toggle_state,
 // sort_order, language) are matched ignoring case.
@@ -107,6 +108,23 @@
 // (Jobs, ForceJob, ExpireJob), a manual clock (WithManualClock, Now,
 // AdvanceClock, SetClock), GET /_mock/record and the inspector page. Tests in any language
 // can so steer a running newsmock.
+//
+// # Web pages cannot drive it
+//
+// A server running on a developer's machine must not be steered by a web
+// page open in their browser. So a POST to a control endpoint needs
+// Content-Type: application/json (or JSON Lines for articles), or the
+// ControlHeader header with any type: both are what a page cannot send to
+// another site without a CORS preflight, and the server grants none (415
+// otherwise). A request whose Origin or Sec-Fetch-Site header says it comes
+// from a page of another site is a 403, on the control endpoints and the
+// API alike, except GET of the inspector and OpenAPIPath. A request on a
+// socket whose Host is not an IP address, localhost, *.localhost, the host
+// of WithAddr or one of WithAllowedHosts is a 421 (DNS rebinding). WithAddr
+// beyond this machine needs WithAllowRemote. A body announced over its
+// limit is a 413 before any of it is read. Refused requests change nothing
+// and are not journaled. Programs (the SDK, curl, tests) send no Origin or
+// Sec-Fetch-Site and are not affected; nor is Transport, whatever its host.
 //
 // # testing/synctest
 //

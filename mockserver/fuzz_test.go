@@ -106,8 +106,10 @@ func checkFailure(t *testing.T, rec *httptest.ResponseRecorder) string {
 // faults are outside this property (FuzzFaultHeader covers that header).
 // Property: no panic and no 5xx; every answer is JSON with Content-Type
 // application/json and an X-Request-Id; a failure is 400, 401, 404, 405 (with
-// Allow) or 413 and has exactly the {"state":"FAILED","message":…} body,
-// whose message never holds the key; a success says SUCCESS or PENDING.
+// Allow), 413, 403 (only for a request with an Origin or Sec-Fetch-Site
+// header) or 415 (only for a POST to /_mock/) and has exactly the
+// {"state":"FAILED","message":…} body, whose message never holds the key; a
+// success says SUCCESS or PENDING.
 func FuzzEndpoint(f *testing.F) {
 	srv, qid := fuzzServer(f)
 	f.Add(uint8(0), "POST", "application/json", "", "", []byte(`{"api_key":"$KEY","query":"election","page":2}`), uint8(0))
@@ -153,7 +155,14 @@ func FuzzEndpoint(f *testing.F) {
 			if err := json.Unmarshal(rec.Body.Bytes(), &ok); err != nil || (ok.State != "SUCCESS" && ok.State != "PENDING") {
 				t.Fatalf("%s %s %q: HTTP 200 with body %s", method, path, body, rec.Body)
 			}
-		case http.StatusBadRequest, http.StatusUnauthorized, http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusRequestEntityTooLarge:
+		case http.StatusBadRequest, http.StatusUnauthorized, http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusRequestEntityTooLarge,
+			http.StatusForbidden, http.StatusUnsupportedMediaType:
+			if rec.Code == http.StatusForbidden && h.Get("Origin") == "" && h.Get("Sec-Fetch-Site") == "" {
+				t.Fatalf("%s %s: 403 without an Origin or Sec-Fetch-Site header: %s", method, path, rec.Body)
+			}
+			if rec.Code == http.StatusUnsupportedMediaType && (method != http.MethodPost || !strings.HasPrefix(path, "/_mock/")) {
+				t.Fatalf("%s %s: 415, which only control POSTs get: %s", method, path, rec.Body)
+			}
 			if msg := checkFailure(t, rec); strings.Contains(msg, fuzzKey) {
 				t.Fatalf("%s %s: the message %q holds the API key", method, path, msg)
 			}

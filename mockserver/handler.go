@@ -111,6 +111,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.inflight.Done()
+	if s.guard(w, r) {
+		return
+	}
 	if strings.HasPrefix(r.URL.Path, adminPrefix) || r.URL.Path == OpenAPIPath {
 		s.serveAdmin(w, r)
 		return
@@ -231,13 +234,17 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
 }
 
 // readBodyUpTo reads at most limit bytes of the body; a longer one is a 413
-// with tooBigMsg (a format taking limit).
+// with tooBigMsg (a format taking limit). A body whose Content-Length
+// announces more is refused before a byte of it is read (tooLarge).
 func readBodyUpTo(w http.ResponseWriter, r *http.Request, limit int64, tooBigMsg string) ([]byte, *apiError) {
 	if r.Body == nil {
 		return nil, nil
 	}
+	if r.ContentLength > limit {
+		return nil, tooLarge(w, r, limit, tooBigMsg)
+	}
 	body := r.Body
-	if n := r.ContentLength; n >= 0 && n <= limit {
+	if n := r.ContentLength; n >= 0 {
 		// The usual case: the length is announced, so read it into one
 		// buffer of that size (io.ReadAll would grow one several times).
 		// One byte of room more shows whether the body is longer than
@@ -257,11 +264,73 @@ func readBodyUpTo(w http.ResponseWriter, r *http.Request, limit int64, tooBigMsg
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		return nil, &apiError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(tooBigMsg, limit)}
+		return nil, tooLarge(w, r, limit, tooBigMsg)
 	case err != nil:
 		return nil, badRequest("the request body could not be read (%v): send the whole body with the request", err)
 	}
 	return b, nil
+}
+
+// Sizes of the blocks readBodyBlocks reads a body of unknown length into:
+// the first is small, and each is twice the last, up to the largest.
+const (
+	firstBodyBlock = 64 << 10
+	maxBodyBlock   = 4 << 20
+)
+
+// readBodyBlocks reads at most limit bytes of the body, as readBodyUpTo
+// does, into blocks rather than one buffer: a body of unknown length
+// (chunked) is never copied to grow a buffer, so reading it takes its own
+// size in memory and no more. It returns the blocks and how many bytes it
+// read, also when it refuses the body.
+func readBodyBlocks(w http.ResponseWriter, r *http.Request, limit int64, tooBigMsg string) ([][]byte, int64, *apiError) {
+	if r.Body == nil {
+		return nil, 0, nil
+	}
+	if r.ContentLength > limit {
+		return nil, 0, tooLarge(w, r, limit, tooBigMsg)
+	}
+	body := http.MaxBytesReader(w, r.Body, limit)
+	size := int64(firstBodyBlock)
+	if r.ContentLength >= 0 {
+		size = r.ContentLength + 1 // all of it, and room to see that it ends
+	}
+	var blocks [][]byte
+	var read int64
+	cur := make([]byte, 0, size)
+	for {
+		if len(cur) == cap(cur) {
+			blocks = append(blocks, cur)
+			size = min(2*int64(cap(cur)), maxBodyBlock)
+			cur = make([]byte, 0, size)
+		}
+		m, err := body.Read(cur[len(cur):cap(cur)])
+		cur = cur[:len(cur)+m]
+		read += int64(m)
+		var tooBig *http.MaxBytesError
+		switch {
+		case err == io.EOF:
+			if len(cur) > 0 {
+				blocks = append(blocks, cur)
+			}
+			return blocks, read, nil
+		case errors.As(err, &tooBig):
+			return nil, read, tooLarge(w, r, limit, tooBigMsg)
+		case err != nil:
+			return nil, read, badRequest("the request body could not be read (%v): send the whole body with the request", err)
+		}
+	}
+}
+
+// tooLarge is the 413 of a body over limit. Its answer closes the
+// connection (HTTP/1), so that the server neither reads the rest of the
+// body nor waits for it: a client that announced a large body gets the 413
+// at once, before it sends the body.
+func tooLarge(w http.ResponseWriter, r *http.Request, limit int64, tooBigMsg string) *apiError {
+	if r.ProtoMajor == 1 {
+		w.Header().Set("Connection", "close")
+	}
+	return &apiError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(tooBigMsg, limit)}
 }
 
 // authenticate checks the api_key member and returns its hash. Accepted

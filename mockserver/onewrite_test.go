@@ -33,7 +33,7 @@ func TestSocketAnswersInOneWrite(t *testing.T) {
 		t.Fatalf("in process: %d with %d bytes; want 200 with more than %d bytes", rec.Code, len(want), onewrite.MinBody)
 	}
 	const answers = 100
-	req := "POST /api/v2/query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " +
+	req := "POST /api/v2/query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: " +
 		strconv.Itoa(len(body)) + "\r\n\r\n" + body
 	status, got, n, err := onewrite.CountWrites(strings.TrimPrefix(s.URL(), "http://"), []byte(req), answers)
 	if err != nil || status != http.StatusOK || !bytes.Equal(got, want) {

@@ -82,6 +82,8 @@ type config struct {
 	maxArticlesBody  int64
 	noListener       bool
 	addr             string
+	allowRemote      bool     // WithAllowRemote
+	allowedHosts     []string // WithAllowedHosts, lower case
 	headlineClusters int
 	headlineArticles int
 	record           recordConfig // record.go
@@ -278,7 +280,12 @@ func WithoutListener() Option {
 }
 
 // WithAddr sets the TCP address New listens on (default DefaultAddr, a free
-// loopback port).
+// loopback port). An address beyond this machine (every interface, as
+// ":8080" or "0.0.0.0:0", or a network address) lets anyone who can reach
+// it change the server through its /_mock/ endpoints: it also needs
+// WithAllowRemote, and Start fails without it. A host name given here, such
+// as "mock.internal:8080", is allowed in the Host header of requests (see
+// WithAllowedHosts).
 func WithAddr(addr string) Option {
 	return func(c *config) {
 		if strings.TrimSpace(addr) == "" {
@@ -286,6 +293,42 @@ func WithAddr(addr string) Option {
 			return
 		}
 		c.addr = addr
+	}
+}
+
+// WithAllowRemote lets WithAddr listen on an address other machines can
+// reach, such as "0.0.0.0:8080" in a container. Anyone who can reach it can
+// then use the server and change it through its /_mock/ endpoints: give it
+// only on a network you trust. It is newsmock's -allow-remote.
+func WithAllowRemote() Option {
+	return func(c *config) { c.allowRemote = true }
+}
+
+// WithAllowedHosts adds host names that requests arriving on a socket may
+// carry in their Host header: a name such as "mock.internal" (any port),
+// "*.example.test" for every name under example.test, or "*" for any name.
+// Without it the server answers only to IP addresses, localhost and
+// *.localhost (and the host WithAddr names), and refuses any other Host with
+// a 421, so that a web page whose domain is made to resolve to 127.0.0.1
+// (DNS rebinding) cannot reach it. Use it for a name the server is reached
+// by on purpose, such as a container's service name. Requests through
+// Transport, and a handler called directly, are not checked. It is
+// newsmock's -allow-host; several calls add up.
+func WithAllowedHosts(hosts ...string) Option {
+	return func(c *config) {
+		if len(hosts) == 0 {
+			c.fail(`WithAllowedHosts(): give at least one host name, such as "mock.internal", or leave the option out`)
+			return
+		}
+		for _, h := range hosts {
+			if problem := checkHostPattern(h); problem != "" {
+				c.fail("WithAllowedHosts(%q): the host %s", h, problem)
+				return
+			}
+		}
+		for _, h := range hosts {
+			c.allowedHosts = append(c.allowedHosts, strings.TrimSuffix(strings.ToLower(h), "."))
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -66,6 +67,8 @@ type Server struct {
 	data            atomic.Pointer[Corpus] // the corpus searched now: start, or start plus AddArticles
 	addMu           sync.Mutex             // serialises AddArticles and ResetArticles
 	maxArticlesBody int64                  // WithMaxArticlesBody
+	articlesBody    chan struct{}          // held while a POST /_mock/articles reads and adds its body
+	allowedHosts    []string               // WithAllowedHosts, and the host of WithAddr
 	shift           time.Duration
 	clock           func() time.Time
 	manual          *manualClock // nil unless WithManualClock
@@ -160,6 +163,8 @@ func Start(opts ...Option) (*Server, error) {
 		journal:          newJournal(cfg.journalSize),
 		journalOn:        cfg.journalSize > 0,
 		maxArticlesBody:  cfg.maxArticlesBody,
+		articlesBody:     make(chan struct{}, 1),
+		allowedHosts:     cfg.allowedHosts,
 		headlineClusters: cfg.headlineClusters,
 		headlineArticles: cfg.headlineArticles,
 	}
@@ -206,18 +211,37 @@ func Start(opts ...Option) (*Server, error) {
 		s.httpClient = &http.Client{Transport: s.Transport()}
 		return s, nil
 	}
-	if err := s.listen(cfg.addr); err != nil {
+	if err := s.listen(cfg.addr, cfg.allowRemote); err != nil {
 		s.cancel()
 		return nil, err
 	}
 	return s, nil
 }
 
-// listen opens the socket and serves it in the background.
-func (s *Server) listen(addr string) error {
+// listen opens the socket and serves it in the background. Without
+// allowRemote it listens only on a loopback address.
+func (s *Server) listen(addr string, allowRemote bool) error {
+	remote := func() error {
+		return fmt.Errorf("mockserver: WithAddr(%q) listens beyond this machine, where anyone who can reach the port "+
+			"could change the server through its /_mock/ endpoints: listen on a loopback address such as %q, "+
+			"or add mockserver.WithAllowRemote() if other machines must reach it", addr, DefaultAddr)
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err == nil && !allowRemote && !maybeLoopback(host) {
+		return remote()
+	}
+	if err == nil && hostName(host) != "" {
+		if _, perr := netip.ParseAddr(hostName(host)); perr != nil {
+			s.allowedHosts = append(s.allowedHosts, hostName(host)) // the name it is reached by
+		}
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("mockserver: cannot listen on %s: %w (pass a free address to WithAddr, or use WithoutListener)", addr, err)
+	}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !allowRemote && !tcp.IP.IsLoopback() {
+		ln.Close() // a name that resolved beyond this machine; nothing was served
+		return remote()
 	}
 	s.url = "http://" + ln.Addr().String()
 	s.httpServer = &http.Server{

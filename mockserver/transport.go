@@ -53,7 +53,7 @@ func (s *Server) roundTrip(req *http.Request) (*http.Response, error) {
 		in.Body = http.NoBody
 	}
 	in.RequestURI = req.URL.RequestURI()
-	in.RemoteAddr = "in-process"
+	in.RemoteAddr = inProcessRemoteAddr
 	if in.Proto == "" {
 		in.Proto, in.ProtoMajor, in.ProtoMinor = "HTTP/1.1", 1, 1
 	}

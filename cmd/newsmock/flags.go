@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"net/netip"
 	"os"
 	"slices"
 	"strconv"
@@ -23,6 +25,8 @@ const defaultAddr = "127.0.0.1:8080"
 // config is what the command line asks for.
 type config struct {
 	addr             string
+	allowRemote      bool
+	allowHosts       []string
 	urlFile          string
 	keys             string // comma-separated; never printed
 	corpusPath       string
@@ -68,6 +72,8 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	}
 	fs := flag.NewFlagSet("newsmock", flag.ContinueOnError)
 	fs.Var(addrValue{&cfg.addr}, "addr", "`host:port` to listen on; port 0 picks a free port")
+	fs.BoolVar(&cfg.allowRemote, "allow-remote", false, "let -addr listen beyond this machine (e.g. 0.0.0.0:8080 in a container): anyone who can reach the port can then change the mock through /_mock/")
+	fs.Var(hostsValue{&cfg.allowHosts}, "allow-host", "comma-separated host `names` requests may carry in their Host header besides localhost, *.localhost and IP addresses, e.g. mock.internal or *.example.test (* allows any); repeatable")
 	fs.StringVar(&cfg.urlFile, "url-file", "", "also write the server's URL to this `file` once it listens (removed on exit)")
 	fs.StringVar(&cfg.keys, "keys", "", "comma-separated API `keys` the server accepts (default: any non-empty key)")
 	fs.StringVar(&cfg.corpusPath, "corpus", "", "serve the articles of this JSON Lines `file` instead of the embedded corpus")
@@ -115,6 +121,9 @@ func parseFlags(args []string) (*config, *flag.FlagSet, error) {
 	if burstSet && cfg.rateLimit == 0 {
 		return nil, fs, errors.New("-burst needs -rate-limit: set -rate-limit too, or drop -burst")
 	}
+	if err := cfg.checkAddr(); err != nil {
+		return nil, fs, err
+	}
 	if err := cfg.record.check(cfg); err != nil {
 		return nil, fs, err
 	}
@@ -158,8 +167,62 @@ Faults for one request: send the header %s: ITEM;ITEM... with items
 Faults by rule: -fault 'endpoint=query;every=3;status=503' (the same items plus
   endpoint=<name>, every=<n>, probability=<0..1>, times=<n>; repeatable).
 
+A POST to /_mock/ needs Content-Type: application/json, or the header
+%s: 1 with any type (for the -fault rule syntax as text), e.g.
+  curl -H 'Content-Type: application/json' -d '{"endpoint": "query", "times": 2, "fault": {"status": 503}}' http://127.0.0.1:8080/_mock/faults
+  curl -H '%s: 1' -H 'Content-Type: text/plain' -d 'endpoint=headlines;every=3;latency=200ms' http://127.0.0.1:8080/_mock/faults
+  curl -X POST -H 'Content-Type: application/json' http://127.0.0.1:8080/_mock/reset
+so that no web page can send one. Requests from web pages of other sites
+(Origin, Sec-Fetch-Site) are refused with 403, and requests whose Host is not
+localhost, *.localhost, an IP address or a name given to -allow-host with 421
+(DNS rebinding). -addr beyond this machine needs -allow-remote.
+
 Reference: docs/mockserver.md in github.com/newssearch/newssearch-go.
-`, mockserver.FaultHeader, mockserver.FaultHeader)
+`, mockserver.FaultHeader, mockserver.FaultHeader, mockserver.ControlHeader, mockserver.ControlHeader)
+}
+
+// checkAddr refuses an -addr beyond this machine without -allow-remote. A
+// host name is resolved: it must name loopback addresses only (serve checks
+// the address it listens on as well).
+func (c *config) checkAddr() error {
+	if c.allowRemote {
+		return nil
+	}
+	host, _, _ := net.SplitHostPort(c.addr) // addrValue has checked it
+	if ip, err := netip.ParseAddr(host); err == nil || host == "" {
+		if err == nil && ip.Unmap().IsLoopback() {
+			return nil
+		}
+		return remoteAddrError(c.addr)
+	}
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return nil // net.Listen says what is wrong with the name
+	}
+	for _, a := range addrs {
+		if !a.Unmap().IsLoopback() {
+			return remoteAddrError(c.addr)
+		}
+	}
+	return nil
+}
+
+// remoteAddrError is the refusal of an -addr beyond this machine.
+func remoteAddrError(addr string) error {
+	where := "an address other machines can reach"
+	if host, _, _ := net.SplitHostPort(addr); host == "" {
+		where = "every network interface"
+	} else if ip, err := netip.ParseAddr(host); err == nil && ip.IsUnspecified() {
+		where = "every network interface"
+	}
+	return fmt.Errorf("-addr %s listens on %s, where anyone who can reach the port could change the mock "+
+		"(faults, jobs, clock, articles) through /_mock/: listen on a loopback address such as %s (the default), "+
+		"or add -allow-remote if other machines must reach it (in a container, for example)", addr, where, defaultAddr)
 }
 
 // keyList splits -keys. It returns nil for "accept any non-empty key".
@@ -199,6 +262,15 @@ func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
 		mockserver.WithMaxJobs(c.maxJobs),
 		mockserver.WithJournalSize(c.journalSize),
 		mockserver.WithHeadlineLimits(c.headlineClusters, c.headlineArticles),
+	}
+	hosts := c.allowHosts
+	if host, _, _ := net.SplitHostPort(c.addr); host != "" {
+		if _, err := netip.ParseAddr(host); err != nil {
+			hosts = append(hosts, host) // the name -addr gives: newsmock is reached by it
+		}
+	}
+	if len(hosts) > 0 {
+		opts = append(opts, mockserver.WithAllowedHosts(hosts...))
 	}
 	if keys, _ := c.keyList(); keys != nil { // parseFlags has checked them
 		opts = append(opts, mockserver.WithAPIKeys(keys...))
@@ -369,6 +441,42 @@ func (r recordFlags) check(c *config) error {
 		return errors.New("-record makes a recording and -corpus and -headlines serve one: record first, then serve it in another run")
 	}
 	return nil
+}
+
+// hostsValue is -allow-host: comma-separated host names; each use adds to
+// them.
+type hostsValue struct{ p *[]string }
+
+func (v hostsValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strings.Join(*v.p, ",")
+}
+
+func (v hostsValue) Set(s string) error {
+	for h := range strings.SplitSeq(s, ",") {
+		h = strings.TrimSpace(h)
+		name := strings.TrimPrefix(h, "*.")
+		switch {
+		case h == "*":
+		case h == "":
+			return errors.New("a host name is blank: give names separated by commas, e.g. mock.internal,*.example.test")
+		case strings.Contains(h, "/"):
+			return fmt.Errorf("%q is a URL: give the host name alone, e.g. mock.internal", h)
+		case strings.Contains(name, ":") && !isIP(strings.Trim(name, "[]")):
+			return fmt.Errorf("%q has a port: give the name alone, e.g. %s (every port is allowed)", h, strings.Split(name, ":")[0])
+		case strings.ContainsAny(name, "* \t"):
+			return fmt.Errorf(`%q is not a host name: give a name such as mock.internal, *.example.test for every name under it, or * for any`, h)
+		}
+		*v.p = append(*v.p, h)
+	}
+	return nil
+}
+
+func isIP(s string) bool {
+	_, err := netip.ParseAddr(s)
+	return err == nil
 }
 
 // listValue is a comma-separated list; each use adds to it.

@@ -6,15 +6,18 @@
 //	go run github.com/newssearch/newssearch-go/cmd/newsmock -addr 127.0.0.1:0
 //
 // It listens on 127.0.0.1:8080 unless -addr says otherwise (port 0 picks a
-// free one) and prints one line to standard output once it accepts
-// connections:
+// free one; an address beyond this machine needs -allow-remote) and prints
+// one line to standard output once it accepts connections:
 //
 //	newsmock listening on http://127.0.0.1:43123
 //
 // (-url-file also writes the URL to a file). It serves the four endpoints of
 // /api/v2/, the mock's control endpoints under /_mock/ and the service's
 // OpenAPI document at GET /openapi.yaml. Logs go to standard error and never
-// show an API key.
+// show an API key. No web page can drive it: requests from pages of other
+// sites, Host names other than localhost, *.localhost, IP addresses and
+// those of -allow-host, and control POSTs that are not JSON (or lack the
+// X-Newsmock-Control header) are refused.
 //
 // With -record URL -record-to FILE it is a recording proxy instead: every
 // request goes to the service at URL unchanged and its answer comes back

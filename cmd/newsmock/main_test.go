@@ -233,7 +233,7 @@ func TestHelpAndVersion(t *testing.T) {
 	if code != exitOK || stderr != "" || !strings.HasPrefix(stdout, "Usage: newsmock [flags]\n") {
 		t.Errorf("-h: exit code %d, stderr %q, stdout %q; want 0, nothing, and the usage", code, stderr, stdout)
 	}
-	for _, name := range []string{"addr", "url-file", "keys", "corpus", "pending", "pending-polls", "seed", "rate-limit",
+	for _, name := range []string{"addr", "allow-remote", "allow-host", "url-file", "keys", "corpus", "pending", "pending-polls", "seed", "rate-limit",
 		"burst", "fault", "no-date-shift", "job-ttl", "max-jobs", "journal-size", "headline-clusters",
 		"headline-articles", "log-level", "drain-timeout", "version"} {
 		if !strings.Contains(stdout, "\n  -"+name+" ") && !strings.Contains(stdout, "\n  -"+name+"\n") {

@@ -19,7 +19,7 @@ func TestAnswersInOneWrite(t *testing.T) {
 	}
 	r := start(t, "-addr", "127.0.0.1:0")
 	body := `{"api_key":"` + mockserver.DefaultAPIKey + `","query":"earthquake"}`
-	req := "POST /api/v2/query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " +
+	req := "POST /api/v2/query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: " +
 		strconv.Itoa(len(body)) + "\r\n\r\n" + body
 	const answers = 100
 	status, got, n, err := onewrite.CountWrites(strings.TrimPrefix(r.url, "http://"), []byte(req), answers)

@@ -84,6 +84,12 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout, stderr
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w; pass a free address to -addr, e.g. 127.0.0.1:0 for any free port", cfg.addr, err)
 	}
+	tcp, ok := ln.Addr().(*net.TCPAddr)
+	remote := ok && !tcp.IP.IsLoopback()
+	if remote && !cfg.allowRemote {
+		ln.Close() // a host name that resolved beyond this machine; nothing was served
+		return remoteAddrError(cfg.addr)
+	}
 	url := "http://" + dialAddr(ln.Addr())
 	if cfg.urlFile != "" {
 		if err := writeFileAtomic(cfg.urlFile, url+"\n"); err != nil {
@@ -100,7 +106,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout, stderr
 	if s := mock.RecordSummary(); s.Recording {
 		defer func() { fmt.Fprintf(stderr, "newsmock: recording summary\n%s", mock.RecordSummary()) }()
 	}
-	logStart(logger, cfg, mock, url)
+	logStart(logger, cfg, mock, url, remote)
 
 	select {
 	case err := <-served: // Serve only returns early on an accept error
@@ -118,8 +124,9 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout, stderr
 	return nil
 }
 
-// logStart logs the configuration, without the keys.
-func logStart(logger *slog.Logger, cfg *config, mock *mockserver.Server, url string) {
+// logStart logs the configuration, without the keys, and warns when the
+// server listens beyond this machine (remote).
+func logStart(logger *slog.Logger, cfg *config, mock *mockserver.Server, url string, remote bool) {
 	keys := "any non-empty key"
 	if list, _ := cfg.keyList(); list != nil {
 		keys = strconv.Itoa(len(list)) + " accepted"
@@ -134,8 +141,8 @@ func logStart(logger *slog.Logger, cfg *config, mock *mockserver.Server, url str
 		}
 		logger.Info("newsmock: serving", attrs...)
 	}
-	if host, _, _ := net.SplitHostPort(cfg.addr); !isLoopback(host) {
-		logger.Warn("newsmock: listening beyond this machine; anyone who can reach the port can use the mock", "addr", cfg.addr)
+	if remote {
+		logger.Warn("newsmock: listening beyond this machine (-allow-remote): anyone who can reach the port can use the mock and change it through /_mock/", "addr", cfg.addr)
 	}
 }
 
@@ -202,15 +209,6 @@ func dialAddr(a net.Addr) string {
 		return a.String()
 	}
 	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
-}
-
-// isLoopback reports whether host names this machine only.
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // writeFileAtomic writes content to path through a temporary file and a

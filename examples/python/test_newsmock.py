@@ -16,6 +16,7 @@ import os
 import pathlib
 import re
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
@@ -44,6 +45,7 @@ class Newsmock:
     """A running newsmock on a free loopback port."""
 
     def __init__(self, binary, *flags):
+        # A later -addr in flags wins over this one.
         self.proc = subprocess.Popen([binary, "-addr", "127.0.0.1:0", "-log-level", "off", *flags],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = []
@@ -61,21 +63,34 @@ class Newsmock:
         self.proc.stdout.close()
         self.proc.stderr.close()
 
-    def control(self, method, path, body=None, expect=200):
-        """Calls a /_mock/ endpoint and returns the decoded answer."""
-        data = None
-        if body is not None:
-            data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-        req = urllib.request.Request(self.url + path, data=data, method=method)
+    def control(self, method, path, body=None, expect=200, headers=None):
+        """Calls a /_mock/ endpoint and returns the decoded answer. A body
+        that is not a string is sent as JSON; a string (a fault rule in
+        -fault syntax, JSON Lines) as text/plain with X-Newsmock-Control: 1.
+        Every request says Content-Type: application/json unless headers
+        (or a string body) say otherwise: newsmock refuses a control POST
+        of a type a web page could send."""
+        data, sent = None, {"Content-Type": "application/json"}
+        if isinstance(body, str):
+            data, sent = body.encode(), {"Content-Type": "text/plain", "X-Newsmock-Control": "1"}
+        elif body is not None:
+            data = json.dumps(body).encode()
+        sent.update(headers or {})
+        status, answer = self.send(method, path, data, sent)
+        if status != expect:
+            raise AssertionError(f"{method} {path}: status {status}, want {expect}: {answer}")
+        return answer
+
+    def send(self, method, path, data=None, headers=None):
+        """Sends a request with exactly these headers (and those urllib
+        adds); returns the status and the decoded answer."""
+        req = urllib.request.Request(self.url + path, data=data, method=method, headers=headers or {})
         try:
             with urllib.request.urlopen(req, timeout=30) as resp:
                 status, payload = resp.status, resp.read()
         except urllib.error.HTTPError as e:
             status, payload = e.code, e.read()
-        answer = json.loads(payload)
-        if status != expect:
-            raise AssertionError(f"{method} {path}: status {status}, want {expect}: {answer}")
-        return answer
+        return status, json.loads(payload)
 
     def count(self, query):
         return self.control("GET", "/_mock/journal?count=true&" + query)["count"]
@@ -224,6 +239,149 @@ class RealClockTest(unittest.TestCase):
                 mock.close()
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+CROSS_SITE = ("the mock takes no request from a web page of another site (this one has {}), so that a page "
+              "open in your browser cannot change its faults, jobs, clock or articles, nor use its API: send requests "
+              "from a program or a test (curl, your test suite), which send neither header, or use the inspector the "
+              "mock serves at /_mock/ui; a proxy between a browser and the mock must pass on the browser's Host header")
+
+
+class GuardTest(unittest.TestCase):
+    """What a web page open in the developer's browser, or a typo in -addr,
+    could do to a running newsmock, and what it gets instead."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="newsmock-py-")
+        cls.binary = newsmock_binary(cls.tmp)
+        cls.mock = Newsmock(cls.binary, "-clock", "manual=" + START)
+        cls.host = cls.mock.url.removeprefix("http://")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.mock.close()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        self.mock.control("POST", "/_mock/reset")
+
+    def assert_unchanged(self):
+        self.assertEqual(self.mock.control("GET", "/_mock/faults")["rules"], [])
+        self.assertEqual(self.mock.control("GET", "/_mock/clock")["now"], START)
+        self.assertEqual(self.mock.control("GET", "/_mock/jobs")["jobs"], [])
+        self.assertEqual(self.mock.count(""), 0)
+
+    def test_cross_site_requests_are_refused(self):
+        evil = CROSS_SITE.format(f'Origin: "http://evil.example", not this server\'s "{self.host}"')
+        for method, path, data, headers in [
+            ("POST", "/_mock/faults", b"status=503", {"Content-Type": "text/plain", "Origin": "http://evil.example"}),
+            ("POST", "/_mock/faults", b'{"fault": {"status": 503}}', {"Content-Type": "application/json", "Origin": "http://evil.example"}),
+            ("PUT", "/_mock/faults", b"[]", {"Origin": "http://evil.example"}),
+            ("POST", "/_mock/clock", b'{"advance": "2h"}', {"Content-Type": "application/json", "Origin": "http://evil.example"}),
+            ("POST", "/api/v2/query-async", b'{"api_key": "k", "query": "cars"}', {"Content-Type": "text/plain", "Origin": "http://evil.example"}),
+        ]:
+            with self.subTest(method=method, path=path, headers=headers):
+                status, answer = self.mock.send(method, path, data, headers)
+                self.assertEqual((status, answer), (403, {"state": "FAILED", "message": evil}))
+        status, answer = self.mock.send("DELETE", "/_mock/articles", None, {"Sec-Fetch-Site": "cross-site"})
+        self.assertEqual((status, answer["message"]), (403, CROSS_SITE.format('Sec-Fetch-Site: "cross-site"')))
+        status, answer = self.mock.send("POST", "/_mock/reset", None, {"Content-Type": "application/json", "Sec-Fetch-Site": "same-site"})
+        self.assertEqual((status, answer["message"]), (403, CROSS_SITE.format('Sec-Fetch-Site: "same-site"')))
+        self.assert_unchanged()
+        # The same origin, and a person's own navigation, pass.
+        self.assertEqual(self.mock.send("GET", "/_mock/faults", None, {"Origin": self.mock.url})[0], 200)
+        self.assertEqual(self.mock.send("GET", "/_mock/faults", None, {"Sec-Fetch-Site": "none"})[0], 200)
+
+    def test_text_and_form_posts_are_refused(self):
+        fix = (": the mock takes control requests only in a form that a web page cannot send it, so that a page open "
+               "in your browser cannot change it; with curl add -H 'Content-Type: application/json'")
+        status, answer = self.mock.send("POST", "/_mock/faults", b"endpoint=query;status=503", {"Content-Type": "text/plain"})
+        self.assertEqual((status, answer["message"]), (415, 'POST /_mock/faults needs Content-Type: application/json '
+                         '(this request has Content-Type "text/plain")' + fix + "; to send a rule in newsmock's -fault "
+                         "text syntax, send the header X-Newsmock-Control: 1 with it"))
+        # urllib's default for a body is a form, as curl's is.
+        status, answer = self.mock.send("POST", "/_mock/clock", b'{"advance": "2h"}')
+        self.assertEqual((status, answer["message"]), (415, 'POST /_mock/clock needs Content-Type: application/json '
+                         '(this request has Content-Type "application/x-www-form-urlencoded")' + fix))
+        self.assert_unchanged()
+        # The same rule as JSON, or as text with X-Newsmock-Control, is taken.
+        self.mock.control("POST", "/_mock/faults", "endpoint=headlines;every=1000;status=503")
+        self.mock.control("POST", "/_mock/faults", {"endpoint": "headlines", "every": 1000, "fault": {"status": 502}})
+        self.assertEqual(len(self.mock.control("GET", "/_mock/faults")["rules"]), 2)
+
+    def test_preflight_grants_nothing(self):
+        req = urllib.request.Request(self.mock.url + "/_mock/faults", method="OPTIONS", headers={
+            "Origin": "http://evil.example", "Access-Control-Request-Method": "PUT",
+            "Access-Control-Request-Headers": "content-type"})
+        try:
+            urllib.request.urlopen(req, timeout=30)
+            self.fail("the preflight succeeded")
+        except urllib.error.HTTPError as e:
+            self.assertEqual(e.code, 403)
+            self.assertEqual([h for h in e.headers if h.lower().startswith("access-control-")], [])
+
+    def test_other_host_names_are_refused(self):
+        status, answer = self.mock.send("GET", "/_mock/health", None, {"Host": "attacker.example"})
+        self.assertEqual((status, answer["message"]), (421, 'the Host header "attacker.example" is not a name this mock '
+                         "answers to: it answers to localhost, *.localhost, IP addresses and the names given to newsmock "
+                         "-allow-host (mockserver.WithAllowedHosts in Go), so that a web page whose domain is made to "
+                         "resolve to this machine (DNS rebinding) cannot reach it; if you reach the mock by this name on "
+                         "purpose, start newsmock with -allow-host attacker.example"))
+        for host in ["localhost", "app.localhost", "127.0.0.1", "[::1]"]:
+            with self.subTest(host=host):
+                self.assertEqual(self.mock.send("GET", "/_mock/health", None, {"Host": host})[0], 200)
+        other = Newsmock(self.binary, "-allow-host", "newsmock.internal")
+        try:
+            self.assertEqual(other.send("GET", "/_mock/health", None, {"Host": "newsmock.internal:8080"})[0], 200)
+            self.assertEqual(other.send("GET", "/_mock/health", None, {"Host": "attacker.example"})[0], 421)
+        finally:
+            other.close()
+
+    def test_binding_every_interface_needs_allow_remote(self):
+        for addr in ["0.0.0.0:0", ":0"]:
+            with self.subTest(addr=addr):
+                run = subprocess.run([self.binary, "-addr", addr, "-log-level", "off"], capture_output=True, text=True, timeout=60)
+                self.assertEqual(run.returncode, 2)
+                self.assertEqual(run.stdout, "")
+                self.assertEqual(run.stderr, f"newsmock: -addr {addr} listens on every network interface, where anyone "
+                                 "who can reach the port could change the mock (faults, jobs, clock, articles) through "
+                                 "/_mock/: listen on a loopback address such as 127.0.0.1:8080 (the default), or add "
+                                 "-allow-remote if other machines must reach it (in a container, for example)\n"
+                                 "Run newsmock -h to list the flags.\n")
+        remote = Newsmock(self.binary, "-addr", "0.0.0.0:0", "-allow-remote")
+        try:
+            self.assertTrue(remote.url.startswith("http://127.0.0.1:"), remote.url)
+            self.assertEqual(remote.control("GET", "/_mock/health")["state"], "SUCCESS")
+        finally:
+            remote.close()
+
+    def send_head_only(self, path, length):
+        """Sends only the header of a POST announcing length bytes, and
+        reads the answer to the end, when the server closes."""
+        host, port = self.host.rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=30) as conn:
+            conn.sendall(f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
+                         f"Content-Length: {length}\r\n\r\n".encode())
+            answer = b""
+            while True:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        return head.decode(), json.loads(body)
+
+    def test_oversized_upload_is_refused_before_its_body(self):
+        for path, length, message in [
+            ("/_mock/articles", 300 << 20, "the articles are more than 268435456 bytes: send them in several POST /_mock/articles calls"),
+            ("/api/v2/query", 2 << 20, "the request body is larger than 1 MiB (1048576 bytes): send only the documented fields"),
+        ]:
+            with self.subTest(path=path):
+                head, body = self.send_head_only(path, length)  # not a byte of the body is sent
+                self.assertTrue(head.startswith("HTTP/1.1 413 "), head)
+                self.assertIn("\r\nConnection: close\r\n", head + "\r\n")
+                self.assertEqual(body, {"state": "FAILED", "message": message})
 
 
 def readme_section():

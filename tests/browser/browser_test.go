@@ -41,6 +41,7 @@ var browserFlags = []chromedp.ExecAllocatorOption{
 	chromedp.Flag("disable-dev-shm-usage", true),
 	chromedp.Flag("disable-extensions", true),
 	chromedp.Flag("no-proxy-server", true),
+	chromedp.Flag("host-resolver-rules", "MAP "+rebound+" 127.0.0.1"), // TestRebindingIsRefused
 	chromedp.Flag("force-color-profile", "srgb"),
 	chromedp.Flag("force-prefers-color-scheme", "light"),
 	chromedp.WindowSize(1280, 800),
