@@ -8,7 +8,8 @@ type SyntaxError struct {
 	// one past the last character when the input ended too early.
 	Pos int
 	// Msg says what is wrong at Pos and how to fix it. A phrase it suggests
-	// (in single quotes, after "e.g." or "write") is itself accepted.
+	// (in single quotes, after "e.g." or "write") is accepted by Check and by
+	// any Rules.Terms that finds a term in a letter or a digit.
 	Msg string
 	// Rule is set when the expression is well formed but breaks one of the
 	// Rules passed to Parse (too long, nested too deep, a phrase without
