@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -69,16 +70,20 @@ func TestKeyPhrasesChecked(t *testing.T) {
 		{"not not 'x'", ""},
 		{"'a' and ('b' or ('c' and not 'd'))", ""},
 		{"'élan vital' or 'ça va'", ""},
-		{"'elon", "character 1: the quote opened here is never closed; end the phrase with '"},
-		{"('elon' or 'musk'", "character 1: the '(' opened here is never closed; add a ')'"},
-		{"'elon')", "character 7: unmatched ')' with no '(' before it"},
-		{"'elon' 'musk'", "character 8: expected and, or or the end after a phrase, found a phrase"},
-		{"'elon' AND 'musk'", `character 8: expected and, or or the end after a phrase, found "AND"`},
-		{"NOT 'musk'", `character 1: "NOT" must be written in lower case`},
-		{"elon", `character 1: the bare word "elon" is not a phrase; put phrases in single quotes, e.g. 'elon'`},
-		{"'elon' and", "character 11: expected a quoted phrase, found the end"},
-		{"()", "character 2: expected a quoted phrase, found ')'"},
-		{"or 'x'", `character 1: expected a quoted phrase, found "or"`},
+		{"''", ""},                                  // what a phrase must hold is the service's to say
+		{"'!!!' or 'a'", ""},                        // likewise
+		{"'" + strings.Repeat("x", 5000) + "'", ""}, // and how long an expression may be
+		{"'elon", "character 1: the quote that opens this phrase is never closed; end the phrase with another '"},
+		{"('elon' or 'musk'", `character 1: the "(" opened here is never closed; add a ")" to close it`},
+		{"'elon')", `character 7: unmatched ")": there is no "(" before it to close; remove it or add a "("`},
+		{"'elon' 'musk'", `character 8: missing operator before this phrase; join phrases with "and" or "or"`},
+		{"'elon' AND 'musk'", `character 8: "AND" must be written in lower case; write "and"`},
+		{"NOT 'musk'", `character 1: "NOT" must be written in lower case; write "not"`},
+		{"elon", `character 1: unknown word "elon"; put phrases in single quotes, e.g. 'elon'`},
+		{`"elon musk"`, "character 1: phrases take plain single quotes ('), not double quotes; write 'elon musk'"},
+		{"'elon' and", `character 11: expected a quoted phrase, "(" or "not" after "and", found the end of the input`},
+		{"()", `character 2: empty parentheses "()"; put a quoted phrase between them`},
+		{"or 'x'", `character 1: expected a quoted phrase, "(" or "not" at the start, found "or"`},
 	}
 	for _, tt := range tests {
 		var sent int

@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/newssearch/newssearch-go/mockserver/internal/keyphrase"
+	"github.com/newssearch/newssearch-go/internal/keyphrase"
+	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
 const exampleSearch = `{"api_key": "<your key>", "query": "electric cars"}`
@@ -164,10 +165,10 @@ func TestBadInput(t *testing.T) {
 // the server passes it on unchanged.
 func keyPhraseMessage(t *testing.T, expr string) string {
 	t.Helper()
-	_, err := keyphrase.Parse(expr)
+	_, err := search.ParseKeyPhrases(expr)
 	var se *keyphrase.SyntaxError
-	if !errors.As(err, &se) || !strings.Contains(se.Error(), "position 18") {
-		t.Fatalf("keyphrase.Parse(%q) = %v, want a syntax error at position 18", expr, err)
+	if !errors.As(err, &se) || !strings.Contains(se.Error(), "position 1:") {
+		t.Fatalf("search.ParseKeyPhrases(%q) = %v, want a syntax error at position 1", expr, err)
 	}
 	return se.Error()
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/newssearch/newssearch-go/mockserver/internal/keyphrase"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
 
@@ -357,7 +356,7 @@ func (s *Server) parseSearch(f fields, async bool) (searchParams, *apiError) {
 		return p, err
 	}
 	if strings.TrimSpace(phrases) != "" {
-		if _, perr := keyphrase.Parse(phrases); perr != nil {
+		if _, perr := search.ParseKeyPhrases(phrases); perr != nil {
 			return p, badRequest("%s", perr.Error())
 		}
 		q.KeyPhrases = phrases

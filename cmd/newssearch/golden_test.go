@@ -106,6 +106,8 @@ func TestGolden(t *testing.T) {
 		{name: "err_reversed_dates", args: []string{"search", "x", "--from", "2025-03-02", "--to", "2025-03-01"}},
 		{name: "err_traffic_rank", args: []string{"search", "x", "--traffic-rank", "120"}},
 		{name: "err_sync_key_phrases", args: []string{"search", "x", "--key-phrases", "'x'"}},
+		{name: "err_key_phrases_quotes", args: []string{"async", "x", "--since", "1d", "--key-phrases", `"elon musk" or 'tesla'`}},
+		{name: "err_key_phrases_upper", args: []string{"range", "x", "--since", "7d", "--key-phrases", "'elon' AND 'musk'"}},
 		{name: "err_range_no_start", args: []string{"range", "x"}},
 		{name: "err_range_window", args: []string{"range", "x", "--since", "7d", "--window", "fortnight"}},
 		{name: "err_unknown_flag", args: []string{"search", "x", "--colour"}},

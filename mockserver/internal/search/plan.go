@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/newssearch/newssearch-go/mockserver/internal/keyphrase"
+	"github.com/newssearch/newssearch-go/internal/keyphrase"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
 )
 

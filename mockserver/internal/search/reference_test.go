@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/newssearch/newssearch-go/internal/keyphrase"
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
-	"github.com/newssearch/newssearch-go/mockserver/internal/keyphrase"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
 )
@@ -58,7 +58,7 @@ func randomExpr(r *rand.Rand, depth int) string {
 	case 0:
 		return "not " + randomExpr(r, depth-1)
 	case 1:
-		return "(" + randomExpr(r, depth-1) + " AND " + randomExpr(r, depth-1) + ")"
+		return "(" + randomExpr(r, depth-1) + " and " + randomExpr(r, depth-1) + ")"
 	}
 	return "(" + randomExpr(r, depth-1) + " or " + randomExpr(r, depth-1) + ")"
 }
@@ -172,7 +172,7 @@ func (ref *reference) search(t *testing.T, q search.Query) ([]int, []float64) {
 	var expr *keyphrase.Expr
 	if q.KeyPhrases != "" {
 		var err error
-		if expr, err = keyphrase.Parse(q.KeyPhrases); err != nil {
+		if expr, err = search.ParseKeyPhrases(q.KeyPhrases); err != nil {
 			t.Fatal(err)
 		}
 	}

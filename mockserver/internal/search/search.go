@@ -5,7 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/newssearch/newssearch-go/mockserver/internal/keyphrase"
+	"github.com/newssearch/newssearch-go/internal/keyphrase"
+	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
 )
 
 // Order is the order of search results. Both orders are total, so pages of
@@ -27,7 +28,7 @@ type Query struct {
 	// at the end of the text). Text without any letters or digits, such as
 	// "", matches every document.
 	Text string
-	// KeyPhrases is a key_phrases expression (see package keyphrase) the
+	// KeyPhrases is a key_phrases expression (see ParseKeyPhrases) the
 	// matches must satisfy; "" or only spaces means none.
 	KeyPhrases string
 	// Sites keeps only articles of these site domains. Comparison ignores
@@ -71,6 +72,22 @@ type Result struct {
 	Hits []Hit
 }
 
+// keyPhraseRules are the mock's own rules for key_phrases, beyond the
+// grammar the SDK checks too.
+var keyPhraseRules = keyphrase.Rules{
+	MaxLength: 4096,
+	MaxDepth:  64,
+	Terms:     analysis.Tokens, // a phrase is matched by its terms, as the index spells them
+}
+
+// ParseKeyPhrases parses a key_phrases expression as the mock judges it:
+// the grammar of keyphrase.Check, at most 4096 characters, parentheses and
+// 'not' nested at most 64 deep, and every phrase with a term of package
+// analysis. Every error is a *keyphrase.SyntaxError.
+func ParseKeyPhrases(s string) (*keyphrase.Expr, error) {
+	return keyphrase.Parse(s, keyPhraseRules)
+}
+
 // Search runs the query and returns the hits at positions offset (from 0) to
 // offset+limit-1 of its ordered result, with the total number of matches.
 // A negative offset counts as 0 and a negative limit as 0. The only error is
@@ -78,7 +95,7 @@ type Result struct {
 func (ix *Index) Search(q Query, offset, limit int) (Result, error) {
 	var expr *keyphrase.Expr
 	if strings.TrimSpace(q.KeyPhrases) != "" {
-		e, err := keyphrase.Parse(q.KeyPhrases)
+		e, err := ParseKeyPhrases(q.KeyPhrases)
 		if err != nil {
 			return Result{}, err
 		}

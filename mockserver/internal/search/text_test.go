@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/newssearch/newssearch-go/mockserver/internal/keyphrase"
+	"github.com/newssearch/newssearch-go/internal/keyphrase"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
@@ -74,7 +74,7 @@ func TestKeyPhrases(t *testing.T) {
 		{"or", "", "'elon' or 'musk'", []int{5, 6}},
 		{"and not", "", "('elon' or 'musk') and not 'sam altman'", nil},
 		{"and not some", "", "'tesla' and not 'sam altman'", []int{7}},
-		{"operators in any case", "", "'ELON' Or 'protests' AND NOT 'spacex'", []int{5, 6, 7}},
+		{"phrases in any case", "", "'ELON' or 'Protests' and not 'SpaceX'", []int{5, 6, 7}},
 		{"not first", "", "not 'tesla' and not 'cars'", []int{4, 6}},
 		{"not alone", "", "not 'electric'", []int{4, 5, 6, 7}},
 		{"precedence", "", "'cafe' or 'tesla' and 'protests'", []int{4, 7}},
@@ -111,7 +111,7 @@ func TestKeyPhrasesSyntaxError(t *testing.T) {
 	if !errors.As(err, &se) {
 		t.Fatalf("Search error = %v (%T), want a *keyphrase.SyntaxError", err, err)
 	}
-	if diff := cmp.Diff(&keyphrase.SyntaxError{Pos: 18, Msg: "expected ')' to close the '(' at position 1"}, se); diff != "" {
+	if diff := cmp.Diff(&keyphrase.SyntaxError{Pos: 1, Msg: `the "(" opened here is never closed; add a ")" to close it`}, se); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(search.Result{}, res); diff != "" {

@@ -1,13 +1,15 @@
 // Package keyphrase parses and evaluates the key_phrases filter language of
-// the search service: single-quoted phrases joined by the operators and, or
-// and not (in any letter case), grouped with parentheses, for example
+// the search service: single-quoted phrases joined by the lower-case
+// operators and, or and not, grouped with parentheses, for example
 //
 //	('elon' or 'musk') and not 'sam altman'
 //
-// Precedence is not > and > or. A phrase is its words in sequence; words are
-// split, lower-cased and folded with package analysis, so matching ignores
-// case and common diacritics. Parse reports every mistake as a *SyntaxError
-// that points at the offending character.
+// Precedence is not > and > or. This is the one parser of the module: the
+// SDK calls Check, which judges the grammar only, and the mock server calls
+// Parse with its Rules (its length and nesting limits and its term
+// analysis). Every mistake is a *SyntaxError that points at the offending
+// character and says how to fix it; Check and Parse report the same grammar
+// mistake in the same words.
 package keyphrase
 
 import (
@@ -15,20 +17,31 @@ import (
 	"strings"
 )
 
-// MaxLength is the longest expression Parse accepts, in characters.
-const MaxLength = 4096
-
-// MaxDepth is how deeply parentheses and 'not' operators may nest.
-const MaxDepth = 64
+// Rules are the limits and term analysis a service adds to the grammar.
+// The zero value adds nothing: Parse(s, Rules{}) accepts exactly what
+// Check accepts.
+type Rules struct {
+	// MaxLength is the longest expression accepted, in characters; 0 means
+	// no limit.
+	MaxLength int
+	// MaxDepth is how deeply parentheses and 'not' operators may nest; 0
+	// means no limit.
+	MaxDepth int
+	// Terms splits a phrase into the words it matches by (for example
+	// lower-cased and stripped of punctuation). A phrase for which it returns
+	// none is an error. nil keeps every phrase as one term, its text as
+	// written, and accepts an empty phrase.
+	Terms func(phrase string) []string
+}
 
 // Phrase is one distinct quoted phrase of an expression.
 type Phrase struct {
 	// Text is the phrase as written between the quotes (of its first
 	// occurrence).
 	Text string
-	// Terms are the phrase's words as package analysis spells them; a
-	// document matches the phrase when these occur consecutively in one
-	// field. Never empty.
+	// Terms are the phrase's words as Rules.Terms spells them; a document
+	// matches the phrase when these occur consecutively in one field. Never
+	// empty.
 	Terms []string
 	// Pos is the 1-based character position of the phrase's opening quote.
 	Pos int
@@ -127,7 +140,7 @@ func (n *node) required() []int {
 // normalised words (the form it matches by, so phrases that match alike
 // print alike), lower-case operators, single spaces, and parentheses only
 // where precedence needs them. The spaces it puts around operators can make
-// it longer than the input, even past MaxLength.
+// it longer than the input, even past Rules.MaxLength.
 func (e *Expr) String() string {
 	var b strings.Builder
 	e.root.write(&b, e.phrases, kindOr)
