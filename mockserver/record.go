@@ -19,6 +19,7 @@ import (
 
 	newssearch "github.com/newssearch/newssearch-go"
 	"github.com/newssearch/newssearch-go/internal/onewrite"
+	"github.com/newssearch/newssearch-go/internal/redact"
 	"github.com/newssearch/newssearch-go/mockserver/internal/record"
 )
 
@@ -134,13 +135,16 @@ type recorder struct {
 	client   *http.Client
 	files    [2]string // corpus, headlines
 	rec      *record.Recorder
+	keys     []string // the server's own (WithAPIKeys), scrubbed like a request's
 
 	writeErrors    int
 	lastWriteError string
 }
 
-// newRecorder opens the recording files; cfg.upstream is set.
-func newRecorder(cfg recordConfig, clock func() time.Time) (*recorder, error) {
+// newRecorder opens the recording files; cfg.upstream is set. keys are
+// the server's accepted keys (WithAPIKeys), which are scrubbed from what
+// is recorded like the request's own.
+func newRecorder(cfg recordConfig, keys []string, clock func() time.Time) (*recorder, error) {
 	u, _ := url.Parse(cfg.upstream) // checked by WithRecord
 	if cfg.headlinesPath == "" {
 		cfg.headlinesPath = record.HeadlinesPathFor(cfg.corpusPath)
@@ -166,7 +170,7 @@ func newRecorder(cfg recordConfig, clock func() time.Time) (*recorder, error) {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}
 	}
-	return &recorder{upstream: u, client: client, files: [2]string{cfg.corpusPath, cfg.headlinesPath}, rec: rec}, nil
+	return &recorder{upstream: u, client: client, files: [2]string{cfg.corpusPath, cfg.headlinesPath}, rec: rec, keys: keys}, nil
 }
 
 // jsonNames returns the JSON member names of a struct's fields.
@@ -202,14 +206,26 @@ func copyHeaders(dst, src http.Header, drop ...string) {
 
 // serveRecord passes one request to the upstream and its answer back,
 // recording what it holds.
+//
+// The request's API keys, and the server's own (WithAPIKeys), are removed
+// in every form (see package redact) from all the recorder keeps or shows:
+// the journal entry (body, path, request and query ids), the log, the
+// recording files, the summary and the error answers it makes itself. The
+// upstream's answer goes back to the client unchanged: the client sent the
+// key.
 func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	n := s.reqSeq.Add(1)
-	x := &exchange{started: time.Now(), conn: onewrite.From(r), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method, Path: r.URL.Path}}
+	x := &exchange{started: time.Now(), conn: onewrite.From(r), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method}}
 	x.entry.Time = s.clock()
 	rc := s.rec
-	endpoint := strings.TrimPrefix(r.URL.Path, "/api/v2/")
-	if routes[r.URL.Path] == nil {
-		endpoint = r.URL.Path
+	red := record.Redactor(rc.keys...) // the request's keys are added once its body is read
+	path := func() string { return red.String(r.URL.Path) }
+	x.entry.Path = path()
+	endpoint := func() string {
+		if routes[r.URL.Path] == nil {
+			return path()
+		}
+		return strings.TrimPrefix(r.URL.Path, "/api/v2/")
 	}
 	abort := false
 	defer func() {
@@ -219,20 +235,22 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	fail := func(status int, outcome, msg string) {
-		rc.rec.Exchange(endpoint, outcome)
+		rc.rec.Exchange(endpoint(), outcome)
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-Request-Id", x.entry.RequestID)
-		b := errorBody(msg)
+		b := errorBody(red.String(msg))
 		x.entry.Status = status
 		writeRaw(w, x.conn, status, 0, b, len(b))
 	}
-	var aerr *apiError
-	if x.body, aerr = readBody(w, r); aerr != nil {
+	body, aerr := readBody(w, r)
+	if aerr != nil {
 		fail(aerr.status, strconv.Itoa(aerr.status), aerr.msg)
 		return
 	}
-	keys := record.APIKeys(x.body)
-	if endpoint == EndpointGetResults {
+	red = record.Redactor(append(record.APIKeys(body), rc.keys...)...)
+	x.entry.Path = path()
+	x.body = red.Bytes(body) // the journal's copy; the journal redacts api_key members too
+	if routes[r.URL.Path] != nil && endpoint() == EndpointGetResults {
 		x.entry.QueryID = record.QueryID(x.body, maxEchoedID)
 	}
 	target := *rc.upstream
@@ -243,32 +261,32 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	ctx := httptrace.WithClientTrace(r.Context(), &httptrace.ClientTrace{
 		WroteRequest: func(i httptrace.WroteRequestInfo) { wrote = wrote || i.Err == nil },
 	})
-	req, err := http.NewRequestWithContext(ctx, r.Method, target.String(), bytes.NewReader(x.body))
+	req, err := http.NewRequestWithContext(ctx, r.Method, target.String(), bytes.NewReader(body))
 	if err != nil {
 		fail(http.StatusBadGateway, "unreachable", fmt.Sprintf("the recording proxy could not build the upstream request (%v): check the upstream URL given to -record", err))
 		return
 	}
 	copyHeaders(req.Header, r.Header, "Accept-Encoding")
-	if r.Body == nil || r.ContentLength == 0 && len(x.body) == 0 {
+	if r.Body == nil || r.ContentLength == 0 && len(body) == 0 {
 		req.Body, req.ContentLength = http.NoBody, 0
 	}
 	resp, err := rc.client.Do(req)
 	if err != nil {
 		if wrote || errors.Is(r.Context().Err(), context.Canceled) {
-			rc.rec.Exchange(endpoint, "dropped")
+			rc.rec.Exchange(endpoint(), "dropped")
 			x.entry.Fault = "upstream: dropped the connection"
-			s.logger.Warn("mockserver record: the upstream dropped the connection; dropping the client's", "path", r.URL.Path, "error", err.Error())
+			s.logger.Warn("mockserver record: the upstream dropped the connection; dropping the client's", "path", path(), "error", red.String(err.Error()))
 			abort = true
 			return
 		}
-		s.logger.Warn("mockserver record: the upstream cannot be reached", "upstream", rc.upstream.Redacted(), "error", err.Error())
+		s.logger.Warn("mockserver record: the upstream cannot be reached", "upstream", red.String(rc.upstream.Redacted()), "error", red.String(err.Error()))
 		fail(http.StatusBadGateway, "unreachable", fmt.Sprintf(
 			"the recording proxy cannot reach the upstream %s (%v): check the URL given to -record and the network", rc.upstream.Redacted(), err))
 		return
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxUpstreamAnswer+1))
-	if err == nil && len(body) > MaxUpstreamAnswer {
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, MaxUpstreamAnswer+1))
+	if err == nil && len(answer) > MaxUpstreamAnswer {
 		fail(http.StatusBadGateway, "too large", fmt.Sprintf(
 			"the upstream's answer is larger than %d bytes, which the recording proxy does not take: narrow the request", MaxUpstreamAnswer))
 		return
@@ -278,45 +296,48 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	if _, ok := h["Content-Type"]; !ok {
 		h["Content-Type"] = nil // as the upstream sent it: none, not a sniffed one
 	}
-	if id := resp.Header.Get("X-Request-Id"); id != "" && len(id) <= 128 {
+	// The upstream's request id, scrubbed before its length is judged: a
+	// key is never cut in two.
+	if id := red.String(resp.Header.Get("X-Request-Id")); id != "" && len(id) <= 128 {
 		x.entry.RequestID = id
 	}
 	x.entry.Status = resp.StatusCode
 	if err != nil { // cut short: pass on what came, then cut the client off too
-		rc.rec.Exchange(endpoint, "truncated")
+		rc.rec.Exchange(endpoint(), "truncated")
 		x.entry.Fault = "upstream: truncated the answer"
-		s.logger.Warn("mockserver record: the upstream cut its answer short; cutting the client's", "path", r.URL.Path, "error", err.Error())
+		s.logger.Warn("mockserver record: the upstream cut its answer short; cutting the client's", "path", path(), "error", red.String(err.Error()))
 		if resp.ContentLength > 0 {
 			h.Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
 		}
 		s.finish(x)
 		w.WriteHeader(resp.StatusCode)
-		_, _ = w.Write(body)
+		_, _ = w.Write(answer)
 		_ = http.NewResponseController(w).Flush()
 		abort = true
 		return
 	}
-	rc.rec.Exchange(endpoint, strconv.Itoa(resp.StatusCode))
-	if endpoint == EndpointQueryAsync && resp.StatusCode/100 == 2 {
-		x.entry.QueryID = record.QueryID(body, maxEchoedID)
+	rc.rec.Exchange(endpoint(), strconv.Itoa(resp.StatusCode))
+	if endpoint() == EndpointQueryAsync && resp.StatusCode/100 == 2 {
+		x.entry.QueryID = record.QueryID(red.Bytes(answer), maxEchoedID) // scrubbed, then judged by length
 	}
 	if resp.StatusCode/100 == 2 {
-		if err := rc.rec.Answer(endpoint, keys, body); err != nil {
-			s.recordWriteError(err)
+		if err := rc.rec.Answer(endpoint(), red, answer); err != nil {
+			s.recordWriteError(red, err)
 		}
 	}
 	s.finish(x)
-	writeRaw(w, x.conn, resp.StatusCode, 0, body, len(body))
+	writeRaw(w, x.conn, resp.StatusCode, 0, answer, len(answer))
 }
 
 // recordWriteError notes a recording file that could not be written; the
 // client still gets its answer.
-func (s *Server) recordWriteError(err error) {
+func (s *Server) recordWriteError(red *redact.Redactor, err error) {
+	msg := red.String(err.Error())
 	s.mu.Lock()
 	s.rec.writeErrors++
-	s.rec.lastWriteError = err.Error()
+	s.rec.lastWriteError = msg
 	s.mu.Unlock()
-	s.logger.Error("mockserver record: could not write the recording; this answer's articles are not recorded", "error", err.Error())
+	s.logger.Error("mockserver record: could not write the recording; this answer's articles are not recorded", "error", msg)
 }
 
 // RecordSummary is what a recording server (WithRecord) has seen since it

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/newssearch/newssearch-go/internal/redact"
 	"github.com/newssearch/newssearch-go/internal/textutil"
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
@@ -30,6 +31,18 @@ var Required = []string{"_id", "title", "url", "site", "datePublished"}
 // from what is recorded; a shorter key could match ordinary text. Members
 // named api_key are redacted whatever their value.
 const MinScrubbedKey = 8
+
+// Redactor returns the redactor of a request's keys (see APIKeys) and of
+// any other key the server knows: those of at least MinScrubbedKey bytes.
+func Redactor(keys ...string) *redact.Redactor {
+	long := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if len(k) >= MinScrubbedKey {
+			long = append(long, k)
+		}
+	}
+	return redact.New(long...)
+}
 
 // maxRejections bounds the rejections a Summary lists.
 const maxRejections = 20
@@ -157,21 +170,22 @@ type batch struct {
 	added    []corpus.Article
 	dropStub map[string]bool
 	endpoint string
-	keys     []string
+	red      *redact.Redactor
 }
 
 // Answer records a successful answer of endpoint ("query", "get-results" or
-// "headlines"; others hold no articles), given the request's API keys (see
-// APIKeys) so that they can be scrubbed. A body that is not JSON is ignored. The error is
-// the file system's; the Recorder is then as if the answer had not come.
-func (r *Recorder) Answer(endpoint string, keys []string, body []byte) error {
+// "headlines"; others hold no articles), with red, the redactor of the
+// request's API keys (see Redactor), which removes them from all that is
+// kept. A body that is not JSON is ignored. The error is the file system's;
+// the Recorder is then as if the answer had not come.
+func (r *Recorder) Answer(endpoint string, red *redact.Redactor, body []byte) error {
 	if !json.Valid(body) {
 		return nil
 	}
 	env := members(body)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	b := &batch{endpoint: endpoint, keys: keys, dropStub: map[string]bool{}}
+	b := &batch{endpoint: endpoint, red: red, dropStub: map[string]bool{}}
 	switch endpoint {
 	case "query", "get-results":
 		arts := get(env, "articles")
@@ -217,7 +231,7 @@ func (r *Recorder) Answer(endpoint string, keys []string, body []byte) error {
 	}
 	if endpoint == "headlines" {
 		r.st.HeadlineAnswers++
-		ans := compact(scrub(body, keys))
+		ans := compact(scrub(body, red))
 		if !json.Valid(ans) || bytes.Equal(ans, r.lastHeadlines) {
 			return nil
 		}
@@ -252,20 +266,23 @@ func (r *Recorder) undo(b *batch) {
 func (r *Recorder) countFields(b *batch, prefix string, ms []member) {
 	for _, m := range ms {
 		if m.name != "page" && textutil.JSONType(m.value) == "number" {
-			r.counts[[2]string{b.endpoint, scrubString(prefix+m.name, b.keys)}]++
+			r.counts[[2]string{b.endpoint, b.red.String(prefix + m.name)}]++
 		}
 	}
 }
 
 // observe counts an article's unmodeled members and its date format,
-// scrubbing names and examples of the batch's keys.
+// scrubbing names and examples of the batch's keys. A date is scrubbed
+// before its format is named, so that the shape of an unknown format
+// (digits as 9, letters as a) never shows that of a key.
 func (r *Recorder) observe(b *batch, where string, modeled map[string]bool, ms []member) {
 	for _, m := range ms {
 		if !modeled[m.name] {
-			r.unmodeled[[2]string{where, scrubString(m.name, b.keys)}]++
+			r.unmodeled[[2]string{where, b.red.String(m.name)}]++
 		}
 		if m.name == "datePublished" {
 			s, ok := str(m.value)
+			s = b.red.String(s)
 			format := "JSON " + textutil.JSONType(m.value)
 			if ok {
 				format = dateFormat(s)
@@ -274,7 +291,7 @@ func (r *Recorder) observe(b *batch, where string, modeled map[string]bool, ms [
 			if d := r.dates[k]; d != nil {
 				d.Count++
 			} else if ok {
-				r.dates[k] = &DateFormat{Where: where, Format: format, Example: scrubString(s, b.keys), Count: 1}
+				r.dates[k] = &DateFormat{Where: where, Format: format, Example: s, Count: 1}
 			} else {
 				r.dates[k] = &DateFormat{Where: where, Format: format, Count: 1}
 			}
@@ -329,7 +346,7 @@ func (r *Recorder) keep(b *batch, id string, ms []member, first []byte) {
 			parts = append(parts, m.whole)
 		}
 	}
-	line := compact(scrub(object(parts), b.keys))
+	line := compact(scrub(object(parts), b.red))
 	if !json.Valid(line) {
 		r.reject(b, id, "it held the API key outside a JSON string, so it was not recorded")
 		return
@@ -354,43 +371,14 @@ func (r *Recorder) keep(b *batch, id string, ms []member, first []byte) {
 func (r *Recorder) reject(b *batch, id, reason string) {
 	r.st.ArticlesRejected++
 	if len(r.st.Rejections) < maxRejections {
-		r.st.Rejections = append(r.st.Rejections, Rejection{ID: scrubString(id, b.keys), Endpoint: b.endpoint, Reason: scrubString(reason, b.keys)})
+		r.st.Rejections = append(r.st.Rejections, Rejection{ID: b.red.String(id), Endpoint: b.endpoint, Reason: b.red.String(reason)})
 	}
 }
 
 // scrub redacts every api_key member of v, at any depth, and every
-// occurrence of each key (raw or as JSON escapes it) long enough.
-func scrub(v []byte, keys []string) []byte {
-	return []byte(scrubString(journal.Redact(v, math.MaxInt), keys))
-}
-
-// scrubString replaces every occurrence of each key in s (see scrub).
-func scrubString(s string, keys []string) string {
-	for _, key := range keys {
-		if len(key) < MinScrubbedKey {
-			continue
-		}
-		for _, form := range keyForms(key) {
-			s = strings.ReplaceAll(s, form, "[redacted]")
-		}
-	}
-	return s
-}
-
-// keyForms are the ways key can appear in JSON text.
-func keyForms(key string) []string {
-	forms := []string{key}
-	for _, html := range []bool{true, false} {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(html)
-		_ = enc.Encode(key) // a string always encodes
-		q := strings.TrimSuffix(b.String(), "\n")
-		if f := q[1 : len(q)-1]; !slices.Contains(forms, f) {
-			forms = append(forms, f)
-		}
-	}
-	return forms
+// occurrence of red's keys, in every form (see package redact).
+func scrub(v []byte, red *redact.Redactor) []byte {
+	return red.Bytes([]byte(journal.Redact(v, math.MaxInt)))
 }
 
 // Date layouts dateFormat recognises, by the name it gives them.

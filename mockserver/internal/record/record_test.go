@@ -125,13 +125,17 @@ func TestAnswerKeepsTheFileOnAWriteError(t *testing.T) {
 func TestScrub(t *testing.T) {
 	t.Parallel()
 	const key = `K<"&>\EY-12345`
-	in := `{"a":"K\u003c\"\u0026\u003e\\EY-12345","b":"K<\"&>\\EY-12345","c":{"Api_Key":[1]}}`
-	want := `{"a":"[redacted]","b":"[redacted]","c":{"Api_Key":"[redacted]"}}`
-	if got := string(scrub([]byte(in), []string{key})); got != want {
+	in := `{"a":"K\u003c\"\u0026\u003e\\EY-12345","b":"K<\"&>\\EY-12345","c":{"Api_Key":[1]},` +
+		`"d":"\u004b\u003c\u0022\u0026\u003e\u005c\u0045\u0059\u002d\u0031\u0032\u0033\u0034\u0035","e":"K%3C%22%26%3E%5CEY-12345"}`
+	want := `{"a":"[redacted]","b":"[redacted]","c":{"Api_Key":"[redacted]"},"d":"[redacted]","e":"[redacted]"}`
+	if got := string(scrub([]byte(in), Redactor(key))); got != want {
 		t.Errorf("scrub = %s\nwant   %s", got, want)
 	}
-	if got := string(scrub([]byte(`{"a":"short"}`), []string{"short"})); got != `{"a":"short"}` {
+	if got := string(scrub([]byte(`{"a":"short"}`), Redactor("short"))); got != `{"a":"short"}` {
 		t.Errorf("a key under %d bytes is scrubbed: %s", MinScrubbedKey, got)
+	}
+	if got := string(scrub([]byte(`{"a":"the latest-key-12345x"}`), Redactor("latest-key-12345"))); got != `{"a":"the latest-key-12345x"}` {
+		t.Errorf("a key inside a word is scrubbed: %s", got)
 	}
 }
 
