@@ -80,13 +80,14 @@ type Recorder struct {
 	counts                map[[2]string]int // endpoint, name
 	requests, outcomes    map[string]int
 
-	testMidWrite func() // set by tests only: see commit
+	testMidWrite func() error // set by tests only: see appendLines
 }
 
 // Open returns a Recorder that appends to the files of cfg, reading what
-// they already hold so that a restarted recording goes on de-duplicating,
-// and removing the temporary files of a commit a crash cut short.
-// A corpus file the loader would refuse is an error naming its line.
+// they already hold so that a restarted recording goes on de-duplicating.
+// A last line that a write stopped part-way left torn is cut off first
+// (see appendLines). A corpus file the loader would refuse is an error
+// naming its line.
 func Open(cfg Config) (*Recorder, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
@@ -103,12 +104,19 @@ func Open(cfg Config) (*Recorder, error) {
 		}
 		r.drop[f] = true
 	}
-	removeStale(cfg.CorpusPath)
-	removeStale(cfg.HeadlinesPath)
+	for _, path := range []string{cfg.CorpusPath, cfg.HeadlinesPath} {
+		if err := repairTail(path); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
 	err := eachLine(cfg.CorpusPath, func(_ int, line []byte) error {
 		a, err := r.check.Check(line)
 		if err != nil {
 			return err
+		}
+		if old, ok := str(get(members(line), "_replaces")); ok {
+			delete(r.stubs, strings.ToLower(old))
+			r.inFile--
 		}
 		r.urls[a.URL] = a.ID
 		if a.ID == stubID(a.URL) {
@@ -125,7 +133,7 @@ func Open(cfg Config) (*Recorder, error) {
 		if err != nil {
 			return err
 		}
-		r.lastHeadlines = ans
+		r.lastHeadlines = bytes.Clone(ans)
 		r.headlineLines++
 		return nil
 	})
@@ -168,7 +176,7 @@ func (r *Recorder) Exchange(endpoint, outcome string) {
 type batch struct {
 	lines    []byte
 	added    []corpus.Article
-	dropStub map[string]bool
+	replaced map[string]string // _id of a headline stub a full article replaces -> its URL
 	endpoint string
 	red      *redact.Redactor
 }
@@ -185,7 +193,7 @@ func (r *Recorder) Answer(endpoint string, red *redact.Redactor, body []byte) er
 	env := members(body)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	b := &batch{endpoint: endpoint, red: red, dropStub: map[string]bool{}}
+	b := &batch{endpoint: endpoint, red: red, replaced: map[string]string{}}
 	switch endpoint {
 	case "query", "get-results":
 		arts := get(env, "articles")
@@ -210,19 +218,11 @@ func (r *Recorder) Answer(endpoint string, red *redact.Redactor, body []byte) er
 		return nil
 	}
 	if len(b.lines) > 0 {
-		var skip func([]byte) bool
-		if len(b.dropStub) > 0 {
-			skip = func(line []byte) bool {
-				id, _ := str(get(members(line), "_id"))
-				return b.dropStub[strings.ToLower(id)]
-			}
-		}
-		if err := commit(r.cfg.CorpusPath, b.lines, skip, r.testMidWrite); err != nil {
+		if err := appendLines(r.cfg.CorpusPath, b.lines, r.testMidWrite); err != nil {
 			r.undo(b)
 			return err
 		}
-		for id := range b.dropStub {
-			r.check.Forget(id)
+		for id := range b.replaced {
 			delete(r.stubs, id)
 			r.inFile--
 		}
@@ -237,7 +237,7 @@ func (r *Recorder) Answer(endpoint string, red *redact.Redactor, body []byte) er
 		}
 		stamp, _ := json.Marshal(r.cfg.Clock().UTC().Format(time.RFC3339Nano))
 		line := append(append(append([]byte(`{"recorded_at":`), stamp...), `,"answer":`...), ans...)
-		if err := commit(r.cfg.HeadlinesPath, append(line, "}\n"...), nil, r.testMidWrite); err != nil {
+		if err := appendLines(r.cfg.HeadlinesPath, append(line, "}\n"...), r.testMidWrite); err != nil {
 			return err
 		}
 		r.lastHeadlines = ans
@@ -246,17 +246,18 @@ func (r *Recorder) Answer(endpoint string, red *redact.Redactor, body []byte) er
 	return nil
 }
 
-// undo forgets the articles of a batch that could not be written.
+// undo forgets the articles of a batch that could not be written, and
+// gives the stubs they replaced their URLs back.
 func (r *Recorder) undo(b *batch) {
+	for id, url := range b.replaced {
+		r.urls[url] = id
+	}
 	for _, a := range b.added {
 		r.check.Forget(a.ID)
 		delete(r.stubs, a.ID)
 		if r.urls[a.URL] == a.ID {
 			delete(r.urls, a.URL)
 		}
-	}
-	for id := range b.dropStub {
-		r.urls[r.stubs[id]] = id
 	}
 }
 
@@ -336,14 +337,28 @@ func (r *Recorder) headlineArticle(b *batch, el []byte) {
 }
 
 // keep checks an article's line and adds it to the batch, or lists why not.
+// first, for a headline stub, is the member giving its made-up _id. A full
+// article whose URL has a stub in the file replaces it: its line ends with
+// "_replaces": "<the stub's _id>", which the corpus loader honours, since
+// the file is only appended to. A "_replaces" member the service sent is
+// left out: the name is the recorder's.
 func (r *Recorder) keep(b *batch, id string, ms []member, first []byte) {
-	parts := make([][]byte, 0, len(ms)+1)
+	parts := make([][]byte, 0, len(ms)+2)
 	if first != nil {
 		parts = append(parts, first)
 	}
 	for _, m := range ms {
-		if !r.drop[m.name] {
+		if !r.drop[m.name] && m.name != "_replaces" {
 			parts = append(parts, m.whole)
+		}
+	}
+	stub := ""
+	if u, ok := str(get(ms, "url")); ok && first == nil {
+		if old, ok := r.urls[b.red.String(u)]; ok && r.stubs[old] != "" {
+			if _, done := b.replaced[old]; !done {
+				stub = old
+				parts = append(parts, []byte(`"_replaces":"`+old+`"`))
+			}
 		}
 	}
 	line := compact(scrub(object(parts), b.red))
@@ -356,8 +371,8 @@ func (r *Recorder) keep(b *batch, id string, ms []member, first []byte) {
 		r.reject(b, id, err.Error())
 		return
 	}
-	if old, ok := r.urls[a.URL]; ok && r.stubs[old] != "" && first == nil {
-		b.dropStub[old] = true // the full article replaces its stub
+	if stub != "" {
+		b.replaced[stub] = r.stubs[stub]
 	}
 	if first != nil {
 		r.stubs[a.ID] = a.URL
