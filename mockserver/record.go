@@ -32,6 +32,7 @@ type recordConfig struct {
 	upstream      string
 	corpusPath    string
 	headlinesPath string
+	refusedPath   string
 	drop          []string
 	client        *http.Client
 }
@@ -99,6 +100,21 @@ func WithRecordHeadlines(path string) Option {
 	}
 }
 
+// WithRecordRefused sets the file a recording server keeps the exchanges
+// the upstream refused in (answers of status 400 or more, and answers whose
+// state is FAILED), one JSON object per line; by default it is the corpus
+// path with ".jsonl" replaced by ".refused.jsonl". A replay does not serve
+// them: the file is there to read.
+func WithRecordRefused(path string) Option {
+	return func(c *config) {
+		if strings.TrimSpace(path) == "" {
+			c.fail("WithRecordRefused(%q): pass a file path, or leave the option out", path)
+			return
+		}
+		c.record.refusedPath = path
+	}
+}
+
 // WithRecordDrop makes a recording server leave the named article members
 // out of the corpus it writes, e.g. "bodyText" and "embeddings", to keep it
 // small. The members the corpus needs (_id, title, url, site and
@@ -133,7 +149,7 @@ func WithRecordClient(client *http.Client) Option {
 type recorder struct {
 	upstream *url.URL
 	client   *http.Client
-	files    [2]string // corpus, headlines
+	files    [3]string // corpus, headlines, refused
 	rec      *record.Recorder
 	keys     []string // the server's own (WithAPIKeys), scrubbed like a request's
 
@@ -149,8 +165,11 @@ func newRecorder(cfg recordConfig, keys []string, clock func() time.Time) (*reco
 	if cfg.headlinesPath == "" {
 		cfg.headlinesPath = record.HeadlinesPathFor(cfg.corpusPath)
 	}
+	if cfg.refusedPath == "" {
+		cfg.refusedPath = record.RefusedPathFor(cfg.corpusPath)
+	}
 	rec, err := record.Open(record.Config{
-		CorpusPath: cfg.corpusPath, HeadlinesPath: cfg.headlinesPath, Drop: cfg.drop,
+		CorpusPath: cfg.corpusPath, HeadlinesPath: cfg.headlinesPath, RefusedPath: cfg.refusedPath, Drop: cfg.drop,
 		Modeled: jsonNames(reflect.TypeFor[newssearch.Article]()), HeadlineModeled: jsonNames(reflect.TypeFor[newssearch.HeadlineArticle]()),
 		Clock: clock,
 	})
@@ -170,7 +189,7 @@ func newRecorder(cfg recordConfig, keys []string, clock func() time.Time) (*reco
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}
 	}
-	return &recorder{upstream: u, client: client, files: [2]string{cfg.corpusPath, cfg.headlinesPath}, rec: rec, keys: keys}, nil
+	return &recorder{upstream: u, client: client, files: [3]string{cfg.corpusPath, cfg.headlinesPath, cfg.refusedPath}, rec: rec, keys: keys}, nil
 }
 
 // jsonNames returns the JSON member names of a struct's fields.
@@ -320,10 +339,15 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	if endpoint() == EndpointQueryAsync && resp.StatusCode/100 == 2 {
 		x.entry.QueryID = record.QueryID(red.Bytes(answer), maxEchoedID) // scrubbed, then judged by length
 	}
-	if resp.StatusCode/100 == 2 {
-		if err := rc.rec.Answer(endpoint(), red, answer); err != nil {
-			s.recordWriteError(red, err)
-		}
+	switch {
+	case resp.StatusCode >= 400 || resp.StatusCode/100 == 2 && record.Failed(answer):
+		err = rc.rec.Refused(record.Refusal{Endpoint: endpoint(), Method: r.Method, Path: path(), Status: resp.StatusCode,
+			Header: resp.Header, Request: body, Answer: answer}, red)
+	case resp.StatusCode/100 == 2:
+		err = rc.rec.Answer(endpoint(), red, answer)
+	}
+	if err != nil {
+		s.recordWriteError(red, err)
 	}
 	s.finish(x)
 	writeRaw(w, x.conn, resp.StatusCode, 0, answer, len(answer))
@@ -337,7 +361,7 @@ func (s *Server) recordWriteError(red *redact.Redactor, err error) {
 	s.rec.writeErrors++
 	s.rec.lastWriteError = msg
 	s.mu.Unlock()
-	s.logger.Error("mockserver record: could not write the recording; this answer's articles are not recorded", "error", msg)
+	s.logger.Error("mockserver record: could not write the recording; this answer is not recorded", "error", msg)
 }
 
 // RecordSummary is what a recording server (WithRecord) has seen since it
@@ -348,9 +372,11 @@ type RecordSummary struct {
 	Recording bool `json:"recording"`
 	// Upstream is the upstream's URL, without any password.
 	Upstream string `json:"upstream,omitempty"`
-	// CorpusFile and HeadlinesFile are the files recorded into.
+	// CorpusFile, HeadlinesFile and RefusedFile are the files recorded
+	// into.
 	CorpusFile    string `json:"corpus_file,omitempty"`
 	HeadlinesFile string `json:"headlines_file,omitempty"`
+	RefusedFile   string `json:"refused_file,omitempty"`
 	// RequestsProxied counts the requests passed to the upstream;
 	// Requests splits them by endpoint ("query", …, or the path of any
 	// other), Outcomes by what came back: the HTTP status, "dropped",
@@ -376,6 +402,11 @@ type RecordSummary struct {
 	// written again).
 	HeadlineAnswers int `json:"headline_answers"`
 	HeadlinesInFile int `json:"headlines_in_file"`
+	// RefusedRecorded counts the exchanges the upstream refused (a status
+	// of 400 or more, or a FAILED state) that this server recorded;
+	// RefusedInFile those the refused file holds.
+	RefusedRecorded int `json:"refused_recorded"`
+	RefusedInFile   int `json:"refused_in_file"`
 	// UnmodeledFields are the article members the SDK's Article (or, for
 	// headline articles, HeadlineArticle) has no field for, with how often
 	// each was seen.
@@ -385,8 +416,8 @@ type RecordSummary struct {
 	// CountFields are the numeric members of search and get-results
 	// answers other than page ("totalResults", "results.totalResults", …).
 	CountFields []RecordField `json:"count_fields"`
-	// WriteErrors counts answers whose articles could not be written;
-	// LastWriteError is the last such error.
+	// WriteErrors counts answers that could not be written; LastWriteError
+	// is the last such error.
 	WriteErrors    int    `json:"write_errors"`
 	LastWriteError string `json:"last_write_error,omitempty"`
 }
@@ -427,11 +458,12 @@ func (s *Server) RecordSummary() RecordSummary {
 	}
 	in := s.rec.rec.Summary()
 	out := RecordSummary{
-		Recording: true, Upstream: s.rec.upstream.Redacted(), CorpusFile: s.rec.files[0], HeadlinesFile: s.rec.files[1],
+		Recording: true, Upstream: s.rec.upstream.Redacted(), CorpusFile: s.rec.files[0], HeadlinesFile: s.rec.files[1], RefusedFile: s.rec.files[2],
 		RequestsProxied: in.RequestsProxied, Requests: in.Requests, Outcomes: in.Outcomes,
 		ArticlesSeen: in.ArticlesSeen, ArticlesRecorded: in.ArticlesRecorded, ArticlesInFile: in.ArticlesInFile,
 		Duplicates: in.Duplicates, HeadlineStubs: in.HeadlineStubs, ArticlesRejected: in.ArticlesRejected,
 		Rejections: []RecordRejection{}, HeadlineAnswers: in.HeadlineAnswers, HeadlinesInFile: in.HeadlinesInFile,
+		RefusedRecorded: in.RefusedRecorded, RefusedInFile: in.RefusedInFile,
 		UnmodeledFields: recordFields(in.UnmodeledFields), DateFormats: []RecordDateFormat{}, CountFields: recordFields(in.CountFields),
 	}
 	for _, r := range in.Rejections {
@@ -468,6 +500,7 @@ func (r RecordSummary) String() string {
 		fmt.Fprintf(&b, "  rejected %q from %s: %s\n", rj.ID, rj.Endpoint, rj.Reason)
 	}
 	fmt.Fprintf(&b, "headline answers: %d seen, %d in the file\n", r.HeadlineAnswers, r.HeadlinesInFile)
+	fmt.Fprintf(&b, "refused answers: %d recorded, %d in %s\n", r.RefusedRecorded, r.RefusedInFile, r.RefusedFile)
 	b.WriteString("fields the SDK does not model:")
 	if len(r.UnmodeledFields) == 0 {
 		b.WriteString(" none")

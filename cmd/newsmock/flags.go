@@ -48,8 +48,8 @@ type config struct {
 
 // recordFlags are the flags of a recording (-record and its companions).
 type recordFlags struct {
-	upstream, to, headlines string
-	drop                    []string
+	upstream, to, headlines, refused string
+	drop                             []string
 }
 
 // newFlagSet defines the flags, filling cfg with their defaults.
@@ -91,6 +91,7 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	fs.StringVar(&cfg.record.upstream, "record", "", "proxy every request to the service at this `URL` unchanged and record its articles into -record-to")
 	fs.StringVar(&cfg.record.to, "record-to", "", "JSON Lines `file` -record adds the articles to (a corpus for -corpus)")
 	fs.StringVar(&cfg.record.headlines, "record-headlines", "", "`file` -record keeps headline answers in (default: -record-to with .headlines.jsonl)")
+	fs.StringVar(&cfg.record.refused, "record-refused", "", "`file` -record keeps the answers the service refused in (default: -record-to with .refused.jsonl)")
 	fs.Var(listValue{&cfg.record.drop}, "record-drop", "comma-separated article `fields` -record leaves out, e.g. bodyText,embeddings")
 	return fs
 }
@@ -216,6 +217,9 @@ func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
 		opts = append(opts, mockserver.WithRecord(r.upstream, r.to), mockserver.WithRecordDrop(r.drop...))
 		if r.headlines != "" {
 			opts = append(opts, mockserver.WithRecordHeadlines(r.headlines))
+		}
+		if r.refused != "" {
+			opts = append(opts, mockserver.WithRecordRefused(r.refused))
 		}
 	}
 	if c.headlinesPath != "" {
@@ -359,8 +363,8 @@ var notWhileRecording = []string{"burst", "fault", "headline-articles", "headlin
 // without -record-to, or with the flags that serve a recording.
 func (r recordFlags) check(c *config) error {
 	switch {
-	case r.upstream == "" && (r.to != "" || r.headlines != "" || r.drop != nil):
-		return errors.New("-record-to, -record-headlines and -record-drop need -record: add -record URL of the service to record from")
+	case r.upstream == "" && (r.to != "" || r.headlines != "" || r.refused != "" || r.drop != nil):
+		return errors.New("-record-to, -record-headlines, -record-refused and -record-drop need -record: add -record URL of the service to record from")
 	case r.upstream == "":
 		return nil
 	case r.to == "":

@@ -23,8 +23,9 @@ func TestRecordFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-record", "http://127.0.0.1:1"}, "-record needs -record-to: name the JSON Lines file to record into, e.g. -record-to news.jsonl"},
-		{[]string{"-record-to", "a.jsonl"}, "-record-to, -record-headlines and -record-drop need -record: add -record URL of the service to record from"},
-		{[]string{"-record-drop", "bodyText"}, "-record-to, -record-headlines and -record-drop need -record: add -record URL of the service to record from"},
+		{[]string{"-record-to", "a.jsonl"}, "-record-to, -record-headlines, -record-refused and -record-drop need -record: add -record URL of the service to record from"},
+		{[]string{"-record-refused", "r.jsonl"}, "-record-to, -record-headlines, -record-refused and -record-drop need -record: add -record URL of the service to record from"},
+		{[]string{"-record-drop", "bodyText"}, "-record-to, -record-headlines, -record-refused and -record-drop need -record: add -record URL of the service to record from"},
 		{[]string{"-record", "http://127.0.0.1:1", "-record-to", "a.jsonl", "-corpus", "b.jsonl"}, "-record makes a recording and -corpus and -headlines serve one: record first, then serve it in another run"},
 		{[]string{"-record-drop", "a,,b"}, `invalid value "a,,b" for flag -record-drop: a field name is blank: write names separated by commas, e.g. bodyText,embeddings`},
 		{[]string{"-record", "http://127.0.0.1:1", "-record-to", "a.jsonl", "-fault", "status=503", "-keys", "k", "-pending-polls", "3", "-seed", "4"},

@@ -53,6 +53,9 @@ type Config struct {
 	CorpusPath string
 	// HeadlinesPath is the JSON Lines file of headline answers.
 	HeadlinesPath string
+	// RefusedPath is the JSON Lines file of the exchanges the upstream
+	// refused (see Refused); "" is RefusedPathFor(CorpusPath).
+	RefusedPath string
 	// Drop lists article members not to record.
 	Drop []string
 	// Modeled and HeadlineModeled are the members the SDK's Article and
@@ -73,12 +76,12 @@ type Recorder struct {
 	stubs         map[string]string // _id of a headline stub -> its URL
 	lastHeadlines []byte            // the last headline answer recorded
 
-	inFile, headlineLines int
-	st                    Summary
-	unmodeled             map[[2]string]int // where, name
-	dates                 map[[2]string]*DateFormat
-	counts                map[[2]string]int // endpoint, name
-	requests, outcomes    map[string]int
+	inFile, headlineLines, refusedLines int
+	st                                  Summary
+	unmodeled                           map[[2]string]int // where, name
+	dates                               map[[2]string]*DateFormat
+	counts                              map[[2]string]int // endpoint, name
+	requests, outcomes                  map[string]int
 
 	testMidWrite func() error // set by tests only: see appendLines
 }
@@ -92,6 +95,9 @@ func Open(cfg Config) (*Recorder, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
+	if cfg.RefusedPath == "" {
+		cfg.RefusedPath = RefusedPathFor(cfg.CorpusPath)
+	}
 	r := &Recorder{
 		cfg: cfg, drop: map[string]bool{}, check: corpus.NewChecker(),
 		urls: map[string]string{}, stubs: map[string]string{},
@@ -104,7 +110,7 @@ func Open(cfg Config) (*Recorder, error) {
 		}
 		r.drop[f] = true
 	}
-	for _, path := range []string{cfg.CorpusPath, cfg.HeadlinesPath} {
+	for _, path := range []string{cfg.CorpusPath, cfg.HeadlinesPath, cfg.RefusedPath} {
 		if err := repairTail(path); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -139,6 +145,13 @@ func Open(cfg Config) (*Recorder, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s %w; record into a new file, or fix that line", cfg.HeadlinesPath, err)
+	}
+	err = eachLine(cfg.RefusedPath, func(_ int, line []byte) error {
+		r.refusedLines++
+		return refusedLine(line)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s %w; record into a new file, or fix that line", cfg.RefusedPath, err)
 	}
 	return r, nil
 }
@@ -184,10 +197,12 @@ type batch struct {
 // Answer records a successful answer of endpoint ("query", "get-results" or
 // "headlines"; others hold no articles), with red, the redactor of the
 // request's API keys (see Redactor), which removes them from all that is
-// kept. A body that is not JSON is ignored. The error is the file system's;
-// the Recorder is then as if the answer had not come.
+// kept. A body that is not JSON is ignored, and so is one whose state is
+// FAILED (record it with Refused), and a headline answer the headlines
+// loader would refuse. The error is the file system's; the Recorder is
+// then as if the answer had not come.
 func (r *Recorder) Answer(endpoint string, red *redact.Redactor, body []byte) error {
-	if !json.Valid(body) {
+	if !json.Valid(body) || Failed(body) {
 		return nil
 	}
 	env := members(body)
@@ -232,8 +247,8 @@ func (r *Recorder) Answer(endpoint string, red *redact.Redactor, body []byte) er
 	if endpoint == "headlines" {
 		r.st.HeadlineAnswers++
 		ans := compact(scrub(body, red))
-		if !json.Valid(ans) || bytes.Equal(ans, r.lastHeadlines) {
-			return nil
+		if _, err := headlineAnswer(append(append([]byte(`{"answer":`), ans...), '}')); err != nil || bytes.Equal(ans, r.lastHeadlines) {
+			return nil // an answer the headlines loader would refuse, or a repeat
 		}
 		stamp, _ := json.Marshal(r.cfg.Clock().UTC().Format(time.RFC3339Nano))
 		line := append(append(append([]byte(`{"recorded_at":`), stamp...), `,"answer":`...), ans...)
@@ -441,6 +456,8 @@ type Summary struct {
 	HeadlineStubs    int
 	HeadlineAnswers  int
 	HeadlinesInFile  int
+	RefusedRecorded  int
+	RefusedInFile    int
 	ArticlesRejected int
 	Rejections       []Rejection
 	UnmodeledFields  []Field
@@ -473,7 +490,7 @@ func (r *Recorder) Summary() Summary {
 	for _, n := range r.requests {
 		s.RequestsProxied += n
 	}
-	s.ArticlesInFile, s.HeadlinesInFile = r.inFile, r.headlineLines
+	s.ArticlesInFile, s.HeadlinesInFile, s.RefusedInFile = r.inFile, r.headlineLines, r.refusedLines
 	s.Rejections = slices.Clone(r.st.Rejections)
 	s.UnmodeledFields = fields(r.unmodeled)
 	s.CountFields = fields(r.counts)

@@ -234,7 +234,7 @@ func TestFileLoadsAtEveryMoment(t *testing.T) {
 			midWrites++
 		}
 		switch {
-		case err != nil && !(len(b) > 0 && n == 0 && strings.Count(string(b), "\n") == 0):
+		case err != nil && strings.Count(string(b), "\n") > 0: // before its first whole line the file loads nothing
 			return fmt.Errorf("read %d: %d articles, error %v", reads, n, err)
 		case !bytes.HasPrefix(b, last):
 			return fmt.Errorf("read %d: the file no longer begins with what it held before", reads)
@@ -473,3 +473,5 @@ func TestLastHeadlinesSkipsATornLine(t *testing.T) {
 		t.Errorf("a bad line that no write cut short: %v", err)
 	}
 }
+
+func writeFile(path, content string) error { return os.WriteFile(path, []byte(content), 0o644) }
