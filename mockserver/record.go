@@ -3,6 +3,7 @@ package mockserver
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,8 @@ import (
 	newssearch "github.com/newssearch/newssearch-go"
 	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/internal/redact"
+	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
+	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 	"github.com/newssearch/newssearch-go/mockserver/internal/record"
 )
 
@@ -67,10 +70,22 @@ type recordConfig struct {
 // by "[redacted]", in the files and in the names and examples the summary
 // lists.
 //
-// A recording server injects no faults, applies no rate limit and checks
-// no key: the upstream decides. The X-Mock-Fault header is passed on like
-// any other, so a mock upstream can be told to fail. RecordSummary (and
-// GET /_mock/record) tells what was recorded.
+// The exchanges the upstream refuses (a status of 400 or more, or a
+// FAILED state) go to a third file (WithRecordRefused), for reading: a
+// replay does not serve them.
+//
+// Fault rules (WithFaults, SetFaults) apply to a recording server's
+// answers as to the mock's own, to requests to the four API endpoints: a
+// latency waits before the request goes upstream; drop and status answer
+// without reaching the upstream; truncate cuts the upstream's answer (which
+// is recorded whole). A rule with a job outcome cannot apply, since the
+// jobs are the upstream's: Start refuses one, and one set later never
+// fires. With WithAPIKeys, a request is passed on only if every api_key
+// member of its body is an accepted key; otherwise it is answered 401 and
+// nothing reaches the upstream. A recording server applies no rate limit,
+// and the X-Mock-Fault header is not read but passed on like any other, so
+// a mock upstream can be told to fail. RecordSummary (and GET
+// /_mock/record) tells what was recorded.
 func WithRecord(upstream, corpusPath string) Option {
 	return func(c *config) {
 		u, err := url.Parse(upstream)
@@ -159,9 +174,16 @@ type recorder struct {
 
 // newRecorder opens the recording files; cfg.upstream is set. keys are
 // the server's accepted keys (WithAPIKeys), which are scrubbed from what
-// is recorded like the request's own.
-func newRecorder(cfg recordConfig, keys []string, clock func() time.Time) (*recorder, error) {
+// is recorded like the request's own; rules are its fault rules, which
+// must have no job outcome.
+func newRecorder(cfg recordConfig, keys []string, rules []fault.Rule, clock func() time.Time) (*recorder, error) {
 	u, _ := url.Parse(cfg.upstream) // checked by WithRecord
+	for i, r := range rules {
+		if r.Action.Job != fault.JobNormal {
+			return nil, fmt.Errorf("mockserver: WithRecord: fault rule %d (%s) sets the fate of a job, but a recording server's jobs are the upstream's: "+
+				"leave job=fail and job=stuck out, or give them to a mock upstream", i, r.Action)
+		}
+	}
 	if cfg.headlinesPath == "" {
 		cfg.headlinesPath = record.HeadlinesPathFor(cfg.corpusPath)
 	}
@@ -266,11 +288,48 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		fail(aerr.status, strconv.Itoa(aerr.status), aerr.msg)
 		return
 	}
-	red = record.Redactor(append(record.APIKeys(body), rc.keys...)...)
+	keys := record.APIKeys(body)
+	red = record.Redactor(append(keys, rc.keys...)...)
 	x.entry.Path = path()
 	x.body = red.Bytes(body) // the journal's copy; the journal redacts api_key members too
 	if routes[r.URL.Path] != nil && endpoint() == EndpointGetResults {
 		x.entry.QueryID = record.QueryID(x.body, maxEchoedID)
+	}
+
+	// Faults and keys, as the mock applies them to its own answers: the
+	// fault first, then the key, and only then the upstream.
+	var act fault.Action
+	source := ""
+	if ep := routes[r.URL.Path]; ep != nil {
+		var rule int
+		if act, rule = s.faults.Decide(ep.name, false); rule >= 0 { // false: no job outcome applies here
+			source = "rule " + strconv.Itoa(rule)
+			x.entry.Fault = source + ": " + act.String()
+		}
+	}
+	if err := fault.Wait(r.Context(), act.Latency); err != nil {
+		x.entry.Fault += " (request cancelled during the latency)"
+		rc.rec.Exchange(endpoint(), "fault")
+		abort = true
+		return
+	}
+	if act.Drop {
+		rc.rec.Exchange(endpoint(), "fault")
+		abort = true
+		return
+	}
+	if act.Status != 0 {
+		rc.rec.Exchange(endpoint(), "fault")
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Request-Id", x.entry.RequestID)
+		s.send(w, x, s.errorResponse(&apiError{status: act.Status, retryAfter: act.RetryAfter, msg: fmt.Sprintf(
+			"injected fault (%s): the recording mock server was told to answer %d %s, without passing the request on; retry, or remove the fault",
+			source, act.Status, http.StatusText(act.Status))}), act.Truncate)
+		return
+	}
+	if aerr := s.admitAll(keys); aerr != nil {
+		fail(aerr.status, "key refused", aerr.msg)
+		return
 	}
 	target := *rc.upstream
 	target.Path = strings.TrimSuffix(target.Path, "/") + r.URL.Path
@@ -350,7 +409,33 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		s.recordWriteError(red, err)
 	}
 	s.finish(x)
+	if act.Truncate { // the headers and half the answer, then the connection cut
+		writeRaw(w, x.conn, resp.StatusCode, 0, answer[:len(answer)/2], len(answer))
+		_ = http.NewResponseController(w).Flush()
+		abort = true
+		return
+	}
 	writeRaw(w, x.conn, resp.StatusCode, 0, answer, len(answer))
+}
+
+// admitAll checks a recorded request's keys (APIKeys: the string values of
+// its api_key members) against WithAPIKeys, before anything goes upstream:
+// there must be one, and every one must be accepted.
+func (s *Server) admitAll(keys []string) *apiError {
+	if s.keyHashes == nil {
+		return nil
+	}
+	if len(keys) == 0 {
+		return &apiError{status: http.StatusUnauthorized, msg: fmt.Sprintf(
+			"api_key is missing: put your API key in the JSON body, e.g. %s; this recording mock server passes on only requests with a key it accepts",
+			examples["api_key"])}
+	}
+	for _, k := range keys {
+		if _, aerr := s.admit(jobs.Owner(sha256.Sum256([]byte(k)))); aerr != nil {
+			return aerr
+		}
+	}
+	return nil
 }
 
 // recordWriteError notes a recording file that could not be written; the
@@ -377,10 +462,13 @@ type RecordSummary struct {
 	CorpusFile    string `json:"corpus_file,omitempty"`
 	HeadlinesFile string `json:"headlines_file,omitempty"`
 	RefusedFile   string `json:"refused_file,omitempty"`
-	// RequestsProxied counts the requests passed to the upstream;
-	// Requests splits them by endpoint ("query", …, or the path of any
-	// other), Outcomes by what came back: the HTTP status, "dropped",
-	// "truncated", "unreachable" or "too large".
+	// RequestsProxied counts the requests the recorder took (all passed to
+	// the upstream but those it answered itself); Requests splits them by
+	// endpoint ("query", …, or the path of any other), Outcomes by what
+	// came back: the upstream's HTTP status, "dropped", "truncated",
+	// "unreachable" or "too large"; or, for a request the recorder
+	// answered without the upstream, "413" (too large a body), "fault" (a
+	// fault rule's drop or status) or "key refused" (WithAPIKeys).
 	RequestsProxied int            `json:"requests_proxied"`
 	Requests        map[string]int `json:"requests"`
 	Outcomes        map[string]int `json:"outcomes"`

@@ -128,7 +128,8 @@ func parseFlags(args []string) (*config, *flag.FlagSet, error) {
 		})
 		if len(idle) > 0 {
 			return nil, fs, fmt.Errorf("-record passes every request to the service, which answers it: %s would have no effect; "+
-				"leave them out (to make a mock upstream fail, give that mock -fault, or send the X-Mock-Fault header through the recorder)",
+				"leave them out (-fault and -keys do apply to a recorder's answers; to make a mock upstream fail, give that mock -fault, "+
+				"or send the X-Mock-Fault header through the recorder)",
 				strings.Join(idle, ", "))
 		}
 	}
@@ -355,8 +356,9 @@ func (v floatValue) Set(s string) error {
 }
 
 // notWhileRecording are the flags of the mock's own answers, which a
-// recording proxy does not give: the upstream answers every request.
-var notWhileRecording = []string{"burst", "fault", "headline-articles", "headline-clusters", "job-ttl", "keys",
+// recording proxy does not give: the upstream answers every request. Fault
+// rules (-fault) and accepted keys (-keys) apply to a recorder too.
+var notWhileRecording = []string{"burst", "headline-articles", "headline-clusters", "job-ttl",
 	"max-jobs", "no-date-shift", "pending", "pending-polls", "rate-limit"}
 
 // check reports a recording flag given without -record, or -record
