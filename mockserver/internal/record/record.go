@@ -343,6 +343,7 @@ func (r *Recorder) headlineArticle(b *batch, el []byte) {
 		return
 	}
 	url, _ := str(get(ms, "url"))
+	url = b.red.String(url) // as the file will hold it, and the made-up _id is made of it
 	if _, seen := r.urls[url]; seen {
 		r.st.Duplicates++
 		return
