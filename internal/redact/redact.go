@@ -588,14 +588,12 @@ func percentAfter[T text](t T, i int) (rune, bool) {
 }
 
 // GoString keeps the keys out of %#v.
-func (r *Redactor) GoString() string {
-	if r == nil {
-		return "(*redact.Redactor)(nil)"
-	}
+func (r Redactor) GoString() string {
 	return "redact.Redactor{" + strconv.Itoa(len(r.keys)) + " keys}"
 }
 
-// Format keeps the keys out of every fmt verb.
-func (r *Redactor) Format(f fmt.State, _ rune) {
+// Format keeps the keys out of every fmt verb, for a Redactor and a
+// pointer to one alike.
+func (r Redactor) Format(f fmt.State, _ rune) {
 	_, _ = f.Write([]byte(r.GoString()))
 }

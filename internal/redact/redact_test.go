@@ -164,9 +164,12 @@ func TestClip(t *testing.T) {
 func TestPrintingShowsNoKey(t *testing.T) {
 	t.Parallel()
 	r := New("secret-key-1")
+	var nilR *Redactor
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
-		if got := fmt.Sprintf(verb, r); strings.Contains(got, "secret") || strings.Contains(got, fmt.Sprintf("%x", "secret")) {
-			t.Errorf("%s shows the key: %s", verb, got)
+		for _, v := range []any{r, *r, nilR, []*Redactor{r}, struct{ R Redactor }{*r}} {
+			if got := fmt.Sprintf(verb, v); strings.Contains(got, "secret") || strings.Contains(got, fmt.Sprintf("%x", "secret")) {
+				t.Errorf("%s of %T shows the key: %s", verb, v, got)
+			}
 		}
 	}
 }
