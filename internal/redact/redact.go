@@ -429,7 +429,7 @@ func shortEscape(c byte) byte {
 
 // uEscape decodes \uXXXX at t[i]; n is 6, or 0 when there is none.
 func uEscape[T text](t T, i int) (r rune, n int) {
-	if i+5 >= len(t) || t[i] != '\\' || t[i+1] != 'u' {
+	if i < 0 || i+5 >= len(t) || t[i] != '\\' || t[i+1] != 'u' {
 		return 0, 0
 	}
 	for j := i + 2; j < i+6; j++ {
@@ -532,8 +532,10 @@ func uEscapeBefore[T text](t T, i int) (rune, bool) {
 		return 0, false
 	}
 	if utf16IsLow(r) {
-		if hi, m := uEscape(t, i-12); i >= 12 && m > 0 && utf16IsHigh(hi) {
-			return (hi-0xd800)<<10 + (r - 0xdc00) + 0x10000, true
+		if i >= 12 {
+			if hi, m := uEscape(t, i-12); m > 0 && utf16IsHigh(hi) {
+				return (hi-0xd800)<<10 + (r - 0xdc00) + 0x10000, true
+			}
 		}
 		return utf8.RuneError, true
 	}

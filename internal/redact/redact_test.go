@@ -67,6 +67,7 @@ func TestString(t *testing.T) {
 		{"no key", []string{"secret"}, "nothing to see here", "nothing to see here"},
 		{"no keys", nil, "secret", "secret"},
 		{"a stray escape", []string{"secret"}, `\u00 % %zz \ \q`, `\u00 % %zz \ \q`},
+		{"a lone low surrogate near the start", []string{"secret"}, `\udC00secret \ud83d\ude00secret`, `\udC00[redacted] \ud83d\ude00[redacted]`}, // found by the fuzzer: it read before the text
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
