@@ -181,7 +181,7 @@ func newRecorder(cfg recordConfig, keys []string, rules []fault.Rule, clock func
 	for i, r := range rules {
 		if r.Action.Job != fault.JobNormal {
 			return nil, fmt.Errorf("mockserver: WithRecord: fault rule %d (%s) sets the fate of a job, but a recording server's jobs are the upstream's: "+
-				"leave job=fail and job=stuck out, or give them to a mock upstream", i, r.Action)
+				"leave job outcomes out of its rules, or give them to a mock upstream", i, r.Action)
 		}
 	}
 	if cfg.headlinesPath == "" {

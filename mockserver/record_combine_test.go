@@ -174,7 +174,7 @@ func TestRecordWithFaults(t *testing.T) {
 	// Job outcomes cannot apply to a recorder: refused at Start, and
 	// never firing when set later.
 	_, err = Start(WithoutListener(), WithRecord(up.URL, filepath.Join(t.TempDir(), "x.jsonl")), WithFaults(FaultRule{Fault: Fault{Job: JobStuck}}))
-	if err == nil || err.Error() != "mockserver: WithRecord: fault rule 0 (job=stuck) sets the fate of a job, but a recording server's jobs are the upstream's: leave job=fail and job=stuck out, or give them to a mock upstream" {
+	if err == nil || err.Error() != "mockserver: WithRecord: fault rule 0 (job=stuck) sets the fate of a job, but a recording server's jobs are the upstream's: leave job outcomes out of its rules, or give them to a mock upstream" {
 		t.Errorf("Start with a job rule: %v", err)
 	}
 	if err := rec.SetFaults(FaultRule{Fault: Fault{Job: JobFail}}); err != nil {

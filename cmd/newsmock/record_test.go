@@ -50,7 +50,7 @@ func TestRecordFlagErrors(t *testing.T) {
 		{[]string{"-record", "http://127.0.0.1:1", "-record-to", "a.jsonl", "-record-drop", "title"}, `newsmock: mockserver: WithRecord: cannot drop "title": a corpus article needs _id, title, url, site, datePublished` + "\n"},
 		{[]string{"-record", "http://127.0.0.1:1", "-record-to", filepath.Join(t.TempDir(), "a.jsonl"), "-fault", "times=1;job=fail"},
 			`newsmock: mockserver: WithRecord: fault rule 0 (job=fail) sets the fate of a job, but a recording server's jobs are the upstream's: ` +
-				`leave job=fail and job=stuck out, or give them to a mock upstream` + "\n"},
+				`leave job outcomes out of its rules, or give them to a mock upstream` + "\n"},
 		{[]string{"-headlines", filepath.Join(t.TempDir(), "none.jsonl")}, ""},
 	} {
 		code, _, stderr := runCmd(t, tt.args...)
