@@ -152,9 +152,10 @@
 //
 // WithRecord turns a Server into a proxy in front of the real service that
 // passes every request and answer on unchanged and records the articles
-// of the answers into a JSON Lines corpus (and the headline answers into a
-// file of their own), never the API key; RecordSummary and GET
-// /_mock/record say what it saw. LoadCorpusFile and WithCorpus serve the
+// of the answers into a JSON Lines corpus (the headline answers, and the
+// exchanges the service refused, into files of their own), appending only,
+// never the API key in any form; fault rules and accepted keys apply to it
+// as to the mock. RecordSummary and GET /_mock/record say what it saw. LoadCorpusFile and WithCorpus serve the
 // recording with the full search semantics; LoadHeadlinesFile and
 // WithHeadlines replay the recorded headlines.
 //

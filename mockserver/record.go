@@ -3,6 +3,7 @@ package mockserver
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,9 @@ import (
 
 	newssearch "github.com/newssearch/newssearch-go"
 	"github.com/newssearch/newssearch-go/internal/onewrite"
+	"github.com/newssearch/newssearch-go/internal/redact"
+	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
+	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 	"github.com/newssearch/newssearch-go/mockserver/internal/record"
 )
 
@@ -31,6 +35,7 @@ type recordConfig struct {
 	upstream      string
 	corpusPath    string
 	headlinesPath string
+	refusedPath   string
 	drop          []string
 	client        *http.Client
 }
@@ -65,10 +70,22 @@ type recordConfig struct {
 // by "[redacted]", in the files and in the names and examples the summary
 // lists.
 //
-// A recording server injects no faults, applies no rate limit and checks
-// no key: the upstream decides. The X-Mock-Fault header is passed on like
-// any other, so a mock upstream can be told to fail. RecordSummary (and
-// GET /_mock/record) tells what was recorded.
+// The exchanges the upstream refuses (a status of 400 or more, or a
+// FAILED state) go to a third file (WithRecordRefused), for reading: a
+// replay does not serve them.
+//
+// Fault rules (WithFaults, SetFaults) apply to a recording server's
+// answers as to the mock's own, to requests to the four API endpoints: a
+// latency waits before the request goes upstream; drop and status answer
+// without reaching the upstream; truncate cuts the upstream's answer (which
+// is recorded whole). A rule with a job outcome cannot apply, since the
+// jobs are the upstream's: Start refuses one, and one set later never
+// fires. With WithAPIKeys, a request is passed on only if every api_key
+// member of its body is an accepted key; otherwise it is answered 401 and
+// nothing reaches the upstream. A recording server applies no rate limit,
+// and the X-Mock-Fault header is not read but passed on like any other, so
+// a mock upstream can be told to fail. RecordSummary (and GET
+// /_mock/record) tells what was recorded.
 func WithRecord(upstream, corpusPath string) Option {
 	return func(c *config) {
 		u, err := url.Parse(upstream)
@@ -95,6 +112,21 @@ func WithRecordHeadlines(path string) Option {
 			return
 		}
 		c.record.headlinesPath = path
+	}
+}
+
+// WithRecordRefused sets the file a recording server keeps the exchanges
+// the upstream refused in (answers of status 400 or more, and answers whose
+// state is FAILED), one JSON object per line; by default it is the corpus
+// path with ".jsonl" replaced by ".refused.jsonl". A replay does not serve
+// them: the file is there to read.
+func WithRecordRefused(path string) Option {
+	return func(c *config) {
+		if strings.TrimSpace(path) == "" {
+			c.fail("WithRecordRefused(%q): pass a file path, or leave the option out", path)
+			return
+		}
+		c.record.refusedPath = path
 	}
 }
 
@@ -132,21 +164,34 @@ func WithRecordClient(client *http.Client) Option {
 type recorder struct {
 	upstream *url.URL
 	client   *http.Client
-	files    [2]string // corpus, headlines
+	files    [3]string // corpus, headlines, refused
 	rec      *record.Recorder
+	keys     []string // the server's own (WithAPIKeys), scrubbed like a request's
 
 	writeErrors    int
 	lastWriteError string
 }
 
-// newRecorder opens the recording files; cfg.upstream is set.
-func newRecorder(cfg recordConfig, clock func() time.Time) (*recorder, error) {
+// newRecorder opens the recording files; cfg.upstream is set. keys are
+// the server's accepted keys (WithAPIKeys), which are scrubbed from what
+// is recorded like the request's own; rules are its fault rules, which
+// must have no job outcome.
+func newRecorder(cfg recordConfig, keys []string, rules []fault.Rule, clock func() time.Time) (*recorder, error) {
 	u, _ := url.Parse(cfg.upstream) // checked by WithRecord
+	for i, r := range rules {
+		if r.Action.Job != fault.JobNormal {
+			return nil, fmt.Errorf("mockserver: WithRecord: fault rule %d (%s) sets the fate of a job, but a recording server's jobs are the upstream's: "+
+				"leave job outcomes out of its rules, or give them to a mock upstream", i, r.Action)
+		}
+	}
 	if cfg.headlinesPath == "" {
 		cfg.headlinesPath = record.HeadlinesPathFor(cfg.corpusPath)
 	}
+	if cfg.refusedPath == "" {
+		cfg.refusedPath = record.RefusedPathFor(cfg.corpusPath)
+	}
 	rec, err := record.Open(record.Config{
-		CorpusPath: cfg.corpusPath, HeadlinesPath: cfg.headlinesPath, Drop: cfg.drop,
+		CorpusPath: cfg.corpusPath, HeadlinesPath: cfg.headlinesPath, RefusedPath: cfg.refusedPath, Drop: cfg.drop,
 		Modeled: jsonNames(reflect.TypeFor[newssearch.Article]()), HeadlineModeled: jsonNames(reflect.TypeFor[newssearch.HeadlineArticle]()),
 		Clock: clock,
 	})
@@ -166,7 +211,7 @@ func newRecorder(cfg recordConfig, clock func() time.Time) (*recorder, error) {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}
 	}
-	return &recorder{upstream: u, client: client, files: [2]string{cfg.corpusPath, cfg.headlinesPath}, rec: rec}, nil
+	return &recorder{upstream: u, client: client, files: [3]string{cfg.corpusPath, cfg.headlinesPath, cfg.refusedPath}, rec: rec, keys: keys}, nil
 }
 
 // jsonNames returns the JSON member names of a struct's fields.
@@ -202,14 +247,26 @@ func copyHeaders(dst, src http.Header, drop ...string) {
 
 // serveRecord passes one request to the upstream and its answer back,
 // recording what it holds.
+//
+// The request's API keys, and the server's own (WithAPIKeys), are removed
+// in every form (see package redact) from all the recorder keeps or shows:
+// the journal entry (body, path, request and query ids), the log, the
+// recording files, the summary and the error answers it makes itself. The
+// upstream's answer goes back to the client unchanged: the client sent the
+// key.
 func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	n := s.reqSeq.Add(1)
-	x := &exchange{started: time.Now(), conn: onewrite.From(r), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method, Path: r.URL.Path}}
+	x := &exchange{started: time.Now(), conn: onewrite.From(r), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method}}
 	x.entry.Time = s.clock()
 	rc := s.rec
-	endpoint := strings.TrimPrefix(r.URL.Path, "/api/v2/")
-	if routes[r.URL.Path] == nil {
-		endpoint = r.URL.Path
+	red := record.Redactor(rc.keys...) // the request's keys are added once its body is read
+	path := func() string { return red.String(r.URL.Path) }
+	x.entry.Path = path()
+	endpoint := func() string {
+		if routes[r.URL.Path] == nil {
+			return path()
+		}
+		return strings.TrimPrefix(r.URL.Path, "/api/v2/")
 	}
 	abort := false
 	defer func() {
@@ -219,21 +276,60 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	fail := func(status int, outcome, msg string) {
-		rc.rec.Exchange(endpoint, outcome)
+		rc.rec.Exchange(endpoint(), outcome)
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-Request-Id", x.entry.RequestID)
-		b := errorBody(msg)
+		b := errorBody(red.String(msg))
 		x.entry.Status = status
 		writeRaw(w, x.conn, status, 0, b, len(b))
 	}
-	var aerr *apiError
-	if x.body, aerr = readBody(w, r); aerr != nil {
+	body, aerr := readBody(w, r)
+	if aerr != nil {
 		fail(aerr.status, strconv.Itoa(aerr.status), aerr.msg)
 		return
 	}
-	keys := record.APIKeys(x.body)
-	if endpoint == EndpointGetResults {
+	keys := record.APIKeys(body)
+	red = record.Redactor(append(keys, rc.keys...)...)
+	x.entry.Path = path()
+	x.body = red.Bytes(body) // the journal's copy; the journal redacts api_key members too
+	if routes[r.URL.Path] != nil && endpoint() == EndpointGetResults {
 		x.entry.QueryID = record.QueryID(x.body, maxEchoedID)
+	}
+
+	// Faults and keys, as the mock applies them to its own answers: the
+	// fault first, then the key, and only then the upstream.
+	var act fault.Action
+	source := ""
+	if ep := routes[r.URL.Path]; ep != nil {
+		var rule int
+		if act, rule = s.faults.Decide(ep.name, false); rule >= 0 { // false: no job outcome applies here
+			source = "rule " + strconv.Itoa(rule)
+			x.entry.Fault = source + ": " + act.String()
+		}
+	}
+	if err := fault.Wait(r.Context(), act.Latency); err != nil {
+		x.entry.Fault += " (request cancelled during the latency)"
+		rc.rec.Exchange(endpoint(), "fault")
+		abort = true
+		return
+	}
+	if act.Drop {
+		rc.rec.Exchange(endpoint(), "fault")
+		abort = true
+		return
+	}
+	if act.Status != 0 {
+		rc.rec.Exchange(endpoint(), "fault")
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Request-Id", x.entry.RequestID)
+		s.send(w, x, s.errorResponse(&apiError{status: act.Status, retryAfter: act.RetryAfter, msg: fmt.Sprintf(
+			"injected fault (%s): the recording mock server was told to answer %d %s, without passing the request on; retry, or remove the fault",
+			source, act.Status, http.StatusText(act.Status))}), act.Truncate)
+		return
+	}
+	if aerr := s.admitAll(keys); aerr != nil {
+		fail(aerr.status, "key refused", aerr.msg)
+		return
 	}
 	target := *rc.upstream
 	target.Path = strings.TrimSuffix(target.Path, "/") + r.URL.Path
@@ -243,32 +339,32 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	ctx := httptrace.WithClientTrace(r.Context(), &httptrace.ClientTrace{
 		WroteRequest: func(i httptrace.WroteRequestInfo) { wrote = wrote || i.Err == nil },
 	})
-	req, err := http.NewRequestWithContext(ctx, r.Method, target.String(), bytes.NewReader(x.body))
+	req, err := http.NewRequestWithContext(ctx, r.Method, target.String(), bytes.NewReader(body))
 	if err != nil {
 		fail(http.StatusBadGateway, "unreachable", fmt.Sprintf("the recording proxy could not build the upstream request (%v): check the upstream URL given to -record", err))
 		return
 	}
 	copyHeaders(req.Header, r.Header, "Accept-Encoding")
-	if r.Body == nil || r.ContentLength == 0 && len(x.body) == 0 {
+	if r.Body == nil || r.ContentLength == 0 && len(body) == 0 {
 		req.Body, req.ContentLength = http.NoBody, 0
 	}
 	resp, err := rc.client.Do(req)
 	if err != nil {
 		if wrote || errors.Is(r.Context().Err(), context.Canceled) {
-			rc.rec.Exchange(endpoint, "dropped")
+			rc.rec.Exchange(endpoint(), "dropped")
 			x.entry.Fault = "upstream: dropped the connection"
-			s.logger.Warn("mockserver record: the upstream dropped the connection; dropping the client's", "path", r.URL.Path, "error", err.Error())
+			s.logger.Warn("mockserver record: the upstream dropped the connection; dropping the client's", "path", path(), "error", red.String(err.Error()))
 			abort = true
 			return
 		}
-		s.logger.Warn("mockserver record: the upstream cannot be reached", "upstream", rc.upstream.Redacted(), "error", err.Error())
+		s.logger.Warn("mockserver record: the upstream cannot be reached", "upstream", red.String(rc.upstream.Redacted()), "error", red.String(err.Error()))
 		fail(http.StatusBadGateway, "unreachable", fmt.Sprintf(
 			"the recording proxy cannot reach the upstream %s (%v): check the URL given to -record and the network", rc.upstream.Redacted(), err))
 		return
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxUpstreamAnswer+1))
-	if err == nil && len(body) > MaxUpstreamAnswer {
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, MaxUpstreamAnswer+1))
+	if err == nil && len(answer) > MaxUpstreamAnswer {
 		fail(http.StatusBadGateway, "too large", fmt.Sprintf(
 			"the upstream's answer is larger than %d bytes, which the recording proxy does not take: narrow the request", MaxUpstreamAnswer))
 		return
@@ -278,45 +374,79 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	if _, ok := h["Content-Type"]; !ok {
 		h["Content-Type"] = nil // as the upstream sent it: none, not a sniffed one
 	}
-	if id := resp.Header.Get("X-Request-Id"); id != "" && len(id) <= 128 {
+	// The upstream's request id, scrubbed before its length is judged: a
+	// key is never cut in two.
+	if id := red.String(resp.Header.Get("X-Request-Id")); id != "" && len(id) <= 128 {
 		x.entry.RequestID = id
 	}
 	x.entry.Status = resp.StatusCode
 	if err != nil { // cut short: pass on what came, then cut the client off too
-		rc.rec.Exchange(endpoint, "truncated")
+		rc.rec.Exchange(endpoint(), "truncated")
 		x.entry.Fault = "upstream: truncated the answer"
-		s.logger.Warn("mockserver record: the upstream cut its answer short; cutting the client's", "path", r.URL.Path, "error", err.Error())
+		s.logger.Warn("mockserver record: the upstream cut its answer short; cutting the client's", "path", path(), "error", red.String(err.Error()))
 		if resp.ContentLength > 0 {
 			h.Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
 		}
 		s.finish(x)
 		w.WriteHeader(resp.StatusCode)
-		_, _ = w.Write(body)
+		_, _ = w.Write(answer)
 		_ = http.NewResponseController(w).Flush()
 		abort = true
 		return
 	}
-	rc.rec.Exchange(endpoint, strconv.Itoa(resp.StatusCode))
-	if endpoint == EndpointQueryAsync && resp.StatusCode/100 == 2 {
-		x.entry.QueryID = record.QueryID(body, maxEchoedID)
+	rc.rec.Exchange(endpoint(), strconv.Itoa(resp.StatusCode))
+	if endpoint() == EndpointQueryAsync && resp.StatusCode/100 == 2 {
+		x.entry.QueryID = record.QueryID(red.Bytes(answer), maxEchoedID) // scrubbed, then judged by length
 	}
-	if resp.StatusCode/100 == 2 {
-		if err := rc.rec.Answer(endpoint, keys, body); err != nil {
-			s.recordWriteError(err)
-		}
+	switch {
+	case resp.StatusCode >= 400 || resp.StatusCode/100 == 2 && record.Failed(answer):
+		err = rc.rec.Refused(record.Refusal{Endpoint: endpoint(), Method: r.Method, Path: path(), Status: resp.StatusCode,
+			Header: resp.Header, Request: body, Answer: answer}, red)
+	case resp.StatusCode/100 == 2:
+		err = rc.rec.Answer(endpoint(), red, answer)
+	}
+	if err != nil {
+		s.recordWriteError(red, err)
 	}
 	s.finish(x)
-	writeRaw(w, x.conn, resp.StatusCode, 0, body, len(body))
+	if act.Truncate { // the headers and half the answer, then the connection cut
+		writeRaw(w, x.conn, resp.StatusCode, 0, answer[:len(answer)/2], len(answer))
+		_ = http.NewResponseController(w).Flush()
+		abort = true
+		return
+	}
+	writeRaw(w, x.conn, resp.StatusCode, 0, answer, len(answer))
+}
+
+// admitAll checks a recorded request's keys (APIKeys: the string values of
+// its api_key members) against WithAPIKeys, before anything goes upstream:
+// there must be one, and every one must be accepted.
+func (s *Server) admitAll(keys []string) *apiError {
+	if s.keyHashes == nil {
+		return nil
+	}
+	if len(keys) == 0 {
+		return &apiError{status: http.StatusUnauthorized, msg: fmt.Sprintf(
+			"api_key is missing: put your API key in the JSON body, e.g. %s; this recording mock server passes on only requests with a key it accepts",
+			examples["api_key"])}
+	}
+	for _, k := range keys {
+		if _, aerr := s.admit(jobs.Owner(sha256.Sum256([]byte(k)))); aerr != nil {
+			return aerr
+		}
+	}
+	return nil
 }
 
 // recordWriteError notes a recording file that could not be written; the
 // client still gets its answer.
-func (s *Server) recordWriteError(err error) {
+func (s *Server) recordWriteError(red *redact.Redactor, err error) {
+	msg := red.String(err.Error())
 	s.mu.Lock()
 	s.rec.writeErrors++
-	s.rec.lastWriteError = err.Error()
+	s.rec.lastWriteError = msg
 	s.mu.Unlock()
-	s.logger.Error("mockserver record: could not write the recording; this answer's articles are not recorded", "error", err.Error())
+	s.logger.Error("mockserver record: could not write the recording; this answer is not recorded", "error", msg)
 }
 
 // RecordSummary is what a recording server (WithRecord) has seen since it
@@ -327,13 +457,18 @@ type RecordSummary struct {
 	Recording bool `json:"recording"`
 	// Upstream is the upstream's URL, without any password.
 	Upstream string `json:"upstream,omitempty"`
-	// CorpusFile and HeadlinesFile are the files recorded into.
+	// CorpusFile, HeadlinesFile and RefusedFile are the files recorded
+	// into.
 	CorpusFile    string `json:"corpus_file,omitempty"`
 	HeadlinesFile string `json:"headlines_file,omitempty"`
-	// RequestsProxied counts the requests passed to the upstream;
-	// Requests splits them by endpoint ("query", …, or the path of any
-	// other), Outcomes by what came back: the HTTP status, "dropped",
-	// "truncated", "unreachable" or "too large".
+	RefusedFile   string `json:"refused_file,omitempty"`
+	// RequestsProxied counts the requests the recorder took (all passed to
+	// the upstream but those it answered itself); Requests splits them by
+	// endpoint ("query", …, or the path of any other), Outcomes by what
+	// came back: the upstream's HTTP status, "dropped", "truncated",
+	// "unreachable" or "too large"; or, for a request the recorder
+	// answered without the upstream, "413" (too large a body), "fault" (a
+	// fault rule's drop or status) or "key refused" (WithAPIKeys).
 	RequestsProxied int            `json:"requests_proxied"`
 	Requests        map[string]int `json:"requests"`
 	Outcomes        map[string]int `json:"outcomes"`
@@ -355,6 +490,11 @@ type RecordSummary struct {
 	// written again).
 	HeadlineAnswers int `json:"headline_answers"`
 	HeadlinesInFile int `json:"headlines_in_file"`
+	// RefusedRecorded counts the exchanges the upstream refused (a status
+	// of 400 or more, or a FAILED state) that this server recorded;
+	// RefusedInFile those the refused file holds.
+	RefusedRecorded int `json:"refused_recorded"`
+	RefusedInFile   int `json:"refused_in_file"`
 	// UnmodeledFields are the article members the SDK's Article (or, for
 	// headline articles, HeadlineArticle) has no field for, with how often
 	// each was seen.
@@ -364,8 +504,8 @@ type RecordSummary struct {
 	// CountFields are the numeric members of search and get-results
 	// answers other than page ("totalResults", "results.totalResults", …).
 	CountFields []RecordField `json:"count_fields"`
-	// WriteErrors counts answers whose articles could not be written;
-	// LastWriteError is the last such error.
+	// WriteErrors counts answers that could not be written; LastWriteError
+	// is the last such error.
 	WriteErrors    int    `json:"write_errors"`
 	LastWriteError string `json:"last_write_error,omitempty"`
 }
@@ -406,11 +546,12 @@ func (s *Server) RecordSummary() RecordSummary {
 	}
 	in := s.rec.rec.Summary()
 	out := RecordSummary{
-		Recording: true, Upstream: s.rec.upstream.Redacted(), CorpusFile: s.rec.files[0], HeadlinesFile: s.rec.files[1],
+		Recording: true, Upstream: s.rec.upstream.Redacted(), CorpusFile: s.rec.files[0], HeadlinesFile: s.rec.files[1], RefusedFile: s.rec.files[2],
 		RequestsProxied: in.RequestsProxied, Requests: in.Requests, Outcomes: in.Outcomes,
 		ArticlesSeen: in.ArticlesSeen, ArticlesRecorded: in.ArticlesRecorded, ArticlesInFile: in.ArticlesInFile,
 		Duplicates: in.Duplicates, HeadlineStubs: in.HeadlineStubs, ArticlesRejected: in.ArticlesRejected,
 		Rejections: []RecordRejection{}, HeadlineAnswers: in.HeadlineAnswers, HeadlinesInFile: in.HeadlinesInFile,
+		RefusedRecorded: in.RefusedRecorded, RefusedInFile: in.RefusedInFile,
 		UnmodeledFields: recordFields(in.UnmodeledFields), DateFormats: []RecordDateFormat{}, CountFields: recordFields(in.CountFields),
 	}
 	for _, r := range in.Rejections {
@@ -447,6 +588,7 @@ func (r RecordSummary) String() string {
 		fmt.Fprintf(&b, "  rejected %q from %s: %s\n", rj.ID, rj.Endpoint, rj.Reason)
 	}
 	fmt.Fprintf(&b, "headline answers: %d seen, %d in the file\n", r.HeadlineAnswers, r.HeadlinesInFile)
+	fmt.Fprintf(&b, "refused answers: %d recorded, %d in %s\n", r.RefusedRecorded, r.RefusedInFile, r.RefusedFile)
 	b.WriteString("fields the SDK does not model:")
 	if len(r.UnmodeledFields) == 0 {
 		b.WriteString(" none")

@@ -402,8 +402,10 @@ func TestRecordKeyNeverKept(t *testing.T) {
 	refused := call(t, unreachable, http.MethodPost, "/api/v2/query", bodies[1])
 
 	s := rec.RecordSummary()
-	if s.ArticlesRecorded != 2*len(bodies) || s.ArticlesRejected != len(bodies) || len(s.UnmodeledFields) != 1 || len(s.DateFormats) != 4 || s.HeadlinesInFile != len(bodies) || s.Outcomes["dropped"] != len(bodies) || s.Outcomes["truncated"] != len(bodies) {
-		t.Errorf("summary %s; want %d articles recorded and %d rejected, one unmodeled field, four date formats, %d headline answers, drops and truncations",
+	if s.ArticlesRecorded != 2*len(bodies) || s.ArticlesRejected != len(bodies) || len(s.UnmodeledFields) != 1 || len(s.DateFormats) != 3 || s.HeadlinesInFile != len(bodies) || s.Outcomes["dropped"] != len(bodies) || s.Outcomes["truncated"] != len(bodies) {
+		// Three date formats: RFC 1123, the headlines' and one for both keys, whose shapes differ but are
+		// named after they are scrubbed ("unknown: [aaaaaaaa]"), so that the summary shows no key's shape.
+		t.Errorf("summary %s; want %d articles recorded and %d rejected, one unmodeled field, three date formats, %d headline answers, drops and truncations",
 			s, 2*len(bodies), len(bodies), len(bodies))
 	}
 	corpusFile, _ := os.ReadFile(path)

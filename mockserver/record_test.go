@@ -149,6 +149,7 @@ func TestRecordAnswersAsTheUpstream(t *testing.T) {
 	sum := rec.RecordSummary()
 	want := RecordSummary{
 		Recording: true, Upstream: behind.URL(), CorpusFile: path, HeadlinesFile: strings.TrimSuffix(path, ".jsonl") + ".headlines.jsonl",
+		RefusedFile: strings.TrimSuffix(path, ".jsonl") + ".refused.jsonl", RefusedRecorded: 7, RefusedInFile: 7,
 		RequestsProxied: len(steps),
 		Requests:        map[string]int{"query": 8, "query-async": 1, "get-results": 3, "headlines": 1, "/api/v2/nowhere": 1},
 		Outcomes:        map[string]int{"200": 7, "400": 2, "401": 1, "404": 2, "405": 1, "429": 1},
@@ -397,6 +398,7 @@ func TestRecordRealServiceShapesWithoutTheKey(t *testing.T) {
 	s := rec.RecordSummary()
 	want := RecordSummary{
 		Recording: true, Upstream: up.URL, CorpusFile: path, HeadlinesFile: filepath.Join(dir, "real.headlines.jsonl"),
+		RefusedFile: filepath.Join(dir, "real.refused.jsonl"), RefusedRecorded: 1, RefusedInFile: 1,
 		RequestsProxied: 4, Requests: map[string]int{"query": 1, "headlines": 2, "/api/v2/other": 1},
 		Outcomes:     map[string]int{"200": 3, "404": 1},
 		ArticlesSeen: 7, ArticlesRecorded: 3, ArticlesInFile: 3, Duplicates: 3, HeadlineStubs: 1, ArticlesRejected: 1,

@@ -192,7 +192,7 @@ func Start(opts ...Option) (*Server, error) {
 		s.replayHeadlines = record.ShiftHeadlines(cfg.headlines.answer, s.shift)
 	}
 	if cfg.record.upstream != "" {
-		if s.rec, err = newRecorder(cfg.record, cfg.clock); err != nil {
+		if s.rec, err = newRecorder(cfg.record, cfg.keys, rules, cfg.clock); err != nil {
 			return nil, err
 		}
 	}

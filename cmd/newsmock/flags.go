@@ -52,8 +52,8 @@ type config struct {
 
 // recordFlags are the flags of a recording (-record and its companions).
 type recordFlags struct {
-	upstream, to, headlines string
-	drop                    []string
+	upstream, to, headlines, refused string
+	drop                             []string
 }
 
 // newFlagSet defines the flags, filling cfg with their defaults.
@@ -97,6 +97,7 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	fs.StringVar(&cfg.record.upstream, "record", "", "proxy every request to the service at this `URL` unchanged and record its articles into -record-to")
 	fs.StringVar(&cfg.record.to, "record-to", "", "JSON Lines `file` -record adds the articles to (a corpus for -corpus)")
 	fs.StringVar(&cfg.record.headlines, "record-headlines", "", "`file` -record keeps headline answers in (default: -record-to with .headlines.jsonl)")
+	fs.StringVar(&cfg.record.refused, "record-refused", "", "`file` -record keeps the answers the service refused in (default: -record-to with .refused.jsonl)")
 	fs.Var(listValue{&cfg.record.drop}, "record-drop", "comma-separated article `fields` -record leaves out, e.g. bodyText,embeddings")
 	return fs
 }
@@ -136,7 +137,8 @@ func parseFlags(args []string) (*config, *flag.FlagSet, error) {
 		})
 		if len(idle) > 0 {
 			return nil, fs, fmt.Errorf("-record passes every request to the service, which answers it: %s would have no effect; "+
-				"leave them out (to make a mock upstream fail, give that mock -fault, or send the X-Mock-Fault header through the recorder)",
+				"leave them out (-fault and -keys do apply to a recorder's answers; to make a mock upstream fail, give that mock -fault, "+
+				"or send the X-Mock-Fault header through the recorder)",
 				strings.Join(idle, ", "))
 		}
 	}
@@ -289,6 +291,9 @@ func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
 		if r.headlines != "" {
 			opts = append(opts, mockserver.WithRecordHeadlines(r.headlines))
 		}
+		if r.refused != "" {
+			opts = append(opts, mockserver.WithRecordRefused(r.refused))
+		}
 	}
 	if c.headlinesPath != "" {
 		h, err := mockserver.LoadHeadlinesFile(c.headlinesPath)
@@ -423,16 +428,17 @@ func (v floatValue) Set(s string) error {
 }
 
 // notWhileRecording are the flags of the mock's own answers, which a
-// recording proxy does not give: the upstream answers every request.
-var notWhileRecording = []string{"burst", "fault", "headline-articles", "headline-clusters", "job-ttl", "keys",
+// recording proxy does not give: the upstream answers every request. Fault
+// rules (-fault) and accepted keys (-keys) apply to a recorder too.
+var notWhileRecording = []string{"burst", "headline-articles", "headline-clusters", "job-ttl",
 	"max-jobs", "no-date-shift", "pending", "pending-polls", "rate-limit"}
 
 // check reports a recording flag given without -record, or -record
 // without -record-to, or with the flags that serve a recording.
 func (r recordFlags) check(c *config) error {
 	switch {
-	case r.upstream == "" && (r.to != "" || r.headlines != "" || r.drop != nil):
-		return errors.New("-record-to, -record-headlines and -record-drop need -record: add -record URL of the service to record from")
+	case r.upstream == "" && (r.to != "" || r.headlines != "" || r.refused != "" || r.drop != nil):
+		return errors.New("-record-to, -record-headlines, -record-refused and -record-drop need -record: add -record URL of the service to record from")
 	case r.upstream == "":
 		return nil
 	case r.to == "":

@@ -23,16 +23,19 @@ func TestRecordFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-record", "http://127.0.0.1:1"}, "-record needs -record-to: name the JSON Lines file to record into, e.g. -record-to news.jsonl"},
-		{[]string{"-record-to", "a.jsonl"}, "-record-to, -record-headlines and -record-drop need -record: add -record URL of the service to record from"},
-		{[]string{"-record-drop", "bodyText"}, "-record-to, -record-headlines and -record-drop need -record: add -record URL of the service to record from"},
+		{[]string{"-record-to", "a.jsonl"}, "-record-to, -record-headlines, -record-refused and -record-drop need -record: add -record URL of the service to record from"},
+		{[]string{"-record-refused", "r.jsonl"}, "-record-to, -record-headlines, -record-refused and -record-drop need -record: add -record URL of the service to record from"},
+		{[]string{"-record-drop", "bodyText"}, "-record-to, -record-headlines, -record-refused and -record-drop need -record: add -record URL of the service to record from"},
 		{[]string{"-record", "http://127.0.0.1:1", "-record-to", "a.jsonl", "-corpus", "b.jsonl"}, "-record makes a recording and -corpus and -headlines serve one: record first, then serve it in another run"},
 		{[]string{"-record-drop", "a,,b"}, `invalid value "a,,b" for flag -record-drop: a field name is blank: write names separated by commas, e.g. bodyText,embeddings`},
 		{[]string{"-record", "http://127.0.0.1:1", "-record-to", "a.jsonl", "-fault", "status=503", "-keys", "k", "-pending-polls", "3", "-seed", "4"},
-			"-record passes every request to the service, which answers it: -fault, -keys, -pending-polls would have no effect; " +
-				"leave them out (to make a mock upstream fail, give that mock -fault, or send the X-Mock-Fault header through the recorder)"},
+			"-record passes every request to the service, which answers it: -pending-polls would have no effect; " +
+				"leave them out (-fault and -keys do apply to a recorder's answers; to make a mock upstream fail, give that mock -fault, " +
+				"or send the X-Mock-Fault header through the recorder)"},
 		{[]string{"-no-date-shift", "-record", "http://127.0.0.1:1", "-record-to", "a.jsonl", "-rate-limit", "5", "-burst", "2"},
 			"-record passes every request to the service, which answers it: -burst, -no-date-shift, -rate-limit would have no effect; " +
-				"leave them out (to make a mock upstream fail, give that mock -fault, or send the X-Mock-Fault header through the recorder)"},
+				"leave them out (-fault and -keys do apply to a recorder's answers; to make a mock upstream fail, give that mock -fault, " +
+				"or send the X-Mock-Fault header through the recorder)"},
 	} {
 		code, stdout, stderr := runCmd(t, tt.args...)
 		if diff := cmp.Diff([3]any{exitUsage, "", "newsmock: " + tt.want + hint}, [3]any{code, stdout, stderr}); diff != "" {
@@ -45,6 +48,9 @@ func TestRecordFlagErrors(t *testing.T) {
 	}{
 		{[]string{"-record", "ftp://x", "-record-to", "a.jsonl"}, `newsmock: mockserver: WithRecord("ftp://x", …): pass the upstream's base URL, such as "https://app.runathena.com"` + "\n"},
 		{[]string{"-record", "http://127.0.0.1:1", "-record-to", "a.jsonl", "-record-drop", "title"}, `newsmock: mockserver: WithRecord: cannot drop "title": a corpus article needs _id, title, url, site, datePublished` + "\n"},
+		{[]string{"-record", "http://127.0.0.1:1", "-record-to", filepath.Join(t.TempDir(), "a.jsonl"), "-fault", "times=1;job=fail"},
+			`newsmock: mockserver: WithRecord: fault rule 0 (job=fail) sets the fate of a job, but a recording server's jobs are the upstream's: ` +
+				`leave job outcomes out of its rules, or give them to a mock upstream` + "\n"},
 		{[]string{"-headlines", filepath.Join(t.TempDir(), "none.jsonl")}, ""},
 	} {
 		code, _, stderr := runCmd(t, tt.args...)

@@ -51,7 +51,7 @@ func (c *Corpus) Add(r io.Reader, shift time.Duration) (*Corpus, int, error) {
 			return nil, 0, errors.New(strings.ReplaceAll(err.Error(), "write each article as one JSON object on its own line", "make every item of the array one article object"))
 		}
 	default:
-		if err := l.load(jsonlBatches(br, "line"), "line"); err != nil {
+		if err := l.load(jsonlBatches(br, "line", false), "line"); err != nil {
 			return nil, 0, err
 		}
 	}

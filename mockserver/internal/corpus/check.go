@@ -19,11 +19,11 @@ func NewChecker() *Checker {
 // and returns its article. A line that fails a check leaves the Checker as
 // it was; the error says what is wrong (without a line number).
 func (c *Checker) Check(text []byte) (Article, error) {
-	a, traffic, err := decodeLine(text)
+	a, traffic, replaces, err := decodeLine(text)
 	if err != nil {
 		return Article{}, err
 	}
-	p := parsedLine{article: a, traffic: traffic}
+	p := parsedLine{article: a, traffic: traffic, replaces: replaces}
 	if err := c.l.accept(c.line+1, &p); err != nil {
 		return Article{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -51,6 +52,7 @@ type wireArticle struct {
 	Relationships []wireRelationship `json:"entity_relationships"`
 	Embeddings    []float32          `json:"embeddings"`
 	Traffic       *int               `json:"traffic"`
+	Replaces      *string            `json:"_replaces,omitempty"` // read only: WriteJSONL never writes it
 }
 
 type wireSentiment struct {
@@ -140,9 +142,15 @@ func toWire(a *Article) *wireArticle {
 // Site domains are lower-cased and lose every leading "www.", so
 // "WWW.www.Example.com" loads as "example.com". Loaded articles
 // have Story -1. Lines are decoded in parallel, a batch at a time.
+//
+// Two rules serve files that are only ever appended to, such as the mock's
+// recordings. A line with "_replaces": "<_id>" replaces the article of an
+// earlier line with that _id, which is then not loaded (its _id stays
+// taken). And a last line without a line ending that is JSON cut short
+// (TornLine), which is what a write stopped mid-way leaves, is skipped.
 func LoadJSONL(r io.Reader) (*Corpus, error) {
 	l := loader{ids: map[string]int{}, traffic: map[string]siteTraffic{}, embedLine: -1}
-	if err := l.load(jsonlBatches(r, "corpus line"), "corpus line"); err != nil {
+	if err := l.load(jsonlBatches(r, "corpus line", true), "corpus line"); err != nil {
 		return nil, err
 	}
 	if len(l.articles) == 0 {
@@ -161,7 +169,7 @@ func (l *loader) load(next func() ([]numberedLine, error), label string) error {
 		parsed := make([]parsedLine, len(batch))
 		parallel(len(batch), func(i int) {
 			p := &parsed[i]
-			p.article, p.traffic, p.err = decodeLine(batch[i].text)
+			p.article, p.traffic, p.replaces, p.err = decodeLine(batch[i].text)
 		})
 		for i := range parsed {
 			if err := l.accept(batch[i].number, &parsed[i]); err != nil {
@@ -170,6 +178,9 @@ func (l *loader) load(next func() ([]numberedLine, error), label string) error {
 		}
 		if stop == io.EOF {
 			l.articles = l.kept.all()
+			if len(l.replaced) > 0 {
+				l.articles = slices.DeleteFunc(l.articles, func(a Article) bool { return l.replaced[a.ID] })
+			}
 			return nil
 		}
 		if stop != nil {
@@ -179,11 +190,25 @@ func (l *loader) load(next func() ([]numberedLine, error), label string) error {
 }
 
 // jsonlBatches returns the batch reader of JSON Lines input; its errors
-// name a line as label does ("corpus line", or Add's "line").
-func jsonlBatches(r io.Reader, label string) func() ([]numberedLine, error) {
+// name a line as label does ("corpus line", or Add's "line"). With
+// skipTorn, a torn last line (TornLine) is left out.
+func jsonlBatches(r io.Reader, label string, skipTorn bool) func() ([]numberedLine, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	next := 1
-	return func() ([]numberedLine, error) { return readBatch(br, &next, label) }
+	return func() ([]numberedLine, error) { return readBatch(br, &next, label, skipTorn) }
+}
+
+// TornLine reports whether text, the last line of an input that does not
+// end in a line ending, is JSON cut short: what a write stopped mid-way
+// leaves (a process killed while it appended a line, a full disk). A line
+// with any other fault is not torn, and is reported as bad.
+func TornLine(text []byte) bool {
+	text = bytes.TrimSpace(text)
+	if len(text) == 0 || json.Valid(text) {
+		return false
+	}
+	var v json.RawMessage
+	return errors.Is(json.NewDecoder(bytes.NewReader(text)).Decode(&v), io.ErrUnexpectedEOF)
 }
 
 // setTraffic gives every article its site's traffic: the one known for the
@@ -214,7 +239,8 @@ type numberedLine struct {
 // *next on. stop is nil when more lines may follow, io.EOF at the end of the
 // input, or the error (naming its line) that ended reading; the lines before
 // it are returned either way, so that an earlier bad line is reported first.
-func readBatch(br *bufio.Reader, next *int, label string) (batch []numberedLine, stop error) {
+// With skipTorn, a torn last line (TornLine) is left out.
+func readBatch(br *bufio.Reader, next *int, label string, skipTorn bool) (batch []numberedLine, stop error) {
 	for len(batch) < batchLines {
 		number := *next
 		*next++
@@ -228,7 +254,7 @@ func readBatch(br *bufio.Reader, next *int, label string) (batch []numberedLine,
 		if number == 1 {
 			text = bytes.TrimPrefix(text, []byte("\ufeff"))
 		}
-		if len(bytes.TrimSpace(text)) > 0 {
+		if len(bytes.TrimSpace(text)) > 0 && !(err == io.EOF && skipTorn && TornLine(text)) {
 			batch = append(batch, numberedLine{number, text})
 		}
 		if err == io.EOF {
@@ -294,9 +320,10 @@ type siteTraffic struct {
 // parsedLine is a decoded line that passed the checks needing no other line,
 // or the error of the first check it failed.
 type parsedLine struct {
-	article Article
-	traffic *int // as given, nil when absent
-	err     error
+	article  Article
+	traffic  *int   // as given, nil when absent
+	replaces string // the _id of the earlier article it replaces (_replaces), lower case; "" for none
+	err      error
 }
 
 // loader accumulates the articles of LoadJSONL and runs the checks across
@@ -305,6 +332,7 @@ type loader struct {
 	kept      articleChunks          // the articles accepted so far
 	articles  []Article              // all of kept, once load has read the whole input
 	ids       map[string]int         // line of every id
+	replaced  map[string]bool        // the ids a later line replaces (_replaces)
 	traffic   map[string]siteTraffic // explicit traffic per site
 	embedLine int                    // line of the first embedding, -1 before one
 	embedLen  int
@@ -341,6 +369,11 @@ func (l *loader) accept(line int, p *parsedLine) error {
 	if first, dup := l.ids[a.ID]; dup {
 		return fmt.Errorf("duplicate _id %q (first used %s); give every article its own _id", a.ID, l.where(first))
 	}
+	if p.replaces != "" {
+		if _, ok := l.ids[p.replaces]; !ok {
+			return fmt.Errorf("_replaces %q names no article above; name the _id of an earlier line, whose article this one replaces, or remove _replaces", p.replaces)
+		}
+	}
 	if err := l.base.check(a, p.traffic); err != nil {
 		return err
 	}
@@ -359,6 +392,12 @@ func (l *loader) accept(line int, p *parsedLine) error {
 		}
 	}
 	l.ids[a.ID] = line
+	if p.replaces != "" {
+		if l.replaced == nil {
+			l.replaced = map[string]bool{}
+		}
+		l.replaced[p.replaces] = true
+	}
 	if !l.discard {
 		l.kept.add(a)
 	}
@@ -366,14 +405,27 @@ func (l *loader) accept(line int, p *parsedLine) error {
 }
 
 // decodeLine decodes one line and runs the checks that need no other line.
-// It returns the article and the traffic as given (nil when absent).
-func decodeLine(text []byte) (Article, *int, error) {
+// It returns the article, the traffic as given (nil when absent) and the
+// _id it replaces ("" for none).
+func decodeLine(text []byte) (a Article, traffic *int, replaces string, err error) {
+	var w wireArticle
+	a, traffic, err = decodeWire(text, &w)
+	if err != nil || w.Replaces == nil {
+		return a, traffic, "", err
+	}
+	if replaces = strings.ToLower(*w.Replaces); !isHexID(replaces) || replaces == a.ID {
+		return a, traffic, "", fmt.Errorf("_replaces %q is not the _id of another article; name the 24-hexadecimal _id of the earlier line this one replaces", *w.Replaces)
+	}
+	return a, traffic, replaces, nil
+}
+
+// decodeWire decodes one line into w and the article.
+func decodeWire(text []byte, w *wireArticle) (Article, *int, error) {
 	var a Article
 	if text = bytes.TrimSpace(text); text[0] != '{' {
 		return a, nil, errors.New("expected a JSON object; write each article as one JSON object on its own line")
 	}
-	var w wireArticle
-	if err := json.Unmarshal(text, &w); err != nil {
+	if err := json.Unmarshal(text, w); err != nil {
 		return a, nil, jsonError(err)
 	}
 	for _, f := range []struct {

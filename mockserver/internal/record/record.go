@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/newssearch/newssearch-go/internal/redact"
 	"github.com/newssearch/newssearch-go/internal/textutil"
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
@@ -31,6 +32,18 @@ var Required = []string{"_id", "title", "url", "site", "datePublished"}
 // named api_key are redacted whatever their value.
 const MinScrubbedKey = 8
 
+// Redactor returns the redactor of a request's keys (see APIKeys) and of
+// any other key the server knows: those of at least MinScrubbedKey bytes.
+func Redactor(keys ...string) *redact.Redactor {
+	long := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if len(k) >= MinScrubbedKey {
+			long = append(long, k)
+		}
+	}
+	return redact.New(long...)
+}
+
 // maxRejections bounds the rejections a Summary lists.
 const maxRejections = 20
 
@@ -40,6 +53,9 @@ type Config struct {
 	CorpusPath string
 	// HeadlinesPath is the JSON Lines file of headline answers.
 	HeadlinesPath string
+	// RefusedPath is the JSON Lines file of the exchanges the upstream
+	// refused (see Refused); "" is RefusedPathFor(CorpusPath).
+	RefusedPath string
 	// Drop lists article members not to record.
 	Drop []string
 	// Modeled and HeadlineModeled are the members the SDK's Article and
@@ -60,23 +76,27 @@ type Recorder struct {
 	stubs         map[string]string // _id of a headline stub -> its URL
 	lastHeadlines []byte            // the last headline answer recorded
 
-	inFile, headlineLines int
-	st                    Summary
-	unmodeled             map[[2]string]int // where, name
-	dates                 map[[2]string]*DateFormat
-	counts                map[[2]string]int // endpoint, name
-	requests, outcomes    map[string]int
+	inFile, headlineLines, refusedLines int
+	st                                  Summary
+	unmodeled                           map[[2]string]int // where, name
+	dates                               map[[2]string]*DateFormat
+	counts                              map[[2]string]int // endpoint, name
+	requests, outcomes                  map[string]int
 
-	testMidWrite func() // set by tests only: see commit
+	testMidWrite func() error // set by tests only: see appendLines
 }
 
 // Open returns a Recorder that appends to the files of cfg, reading what
-// they already hold so that a restarted recording goes on de-duplicating,
-// and removing the temporary files of a commit a crash cut short.
-// A corpus file the loader would refuse is an error naming its line.
+// they already hold so that a restarted recording goes on de-duplicating.
+// A last line that a write stopped part-way left torn is cut off first
+// (see appendLines). A corpus file the loader would refuse is an error
+// naming its line.
 func Open(cfg Config) (*Recorder, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
+	}
+	if cfg.RefusedPath == "" {
+		cfg.RefusedPath = RefusedPathFor(cfg.CorpusPath)
 	}
 	r := &Recorder{
 		cfg: cfg, drop: map[string]bool{}, check: corpus.NewChecker(),
@@ -90,12 +110,19 @@ func Open(cfg Config) (*Recorder, error) {
 		}
 		r.drop[f] = true
 	}
-	removeStale(cfg.CorpusPath)
-	removeStale(cfg.HeadlinesPath)
+	for _, path := range []string{cfg.CorpusPath, cfg.HeadlinesPath, cfg.RefusedPath} {
+		if err := repairTail(path); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
 	err := eachLine(cfg.CorpusPath, func(_ int, line []byte) error {
 		a, err := r.check.Check(line)
 		if err != nil {
 			return err
+		}
+		if old, ok := str(get(members(line), "_replaces")); ok {
+			delete(r.stubs, strings.ToLower(old))
+			r.inFile--
 		}
 		r.urls[a.URL] = a.ID
 		if a.ID == stubID(a.URL) {
@@ -112,12 +139,19 @@ func Open(cfg Config) (*Recorder, error) {
 		if err != nil {
 			return err
 		}
-		r.lastHeadlines = ans
+		r.lastHeadlines = bytes.Clone(ans)
 		r.headlineLines++
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s %w; record into a new file, or fix that line", cfg.HeadlinesPath, err)
+	}
+	err = eachLine(cfg.RefusedPath, func(_ int, line []byte) error {
+		r.refusedLines++
+		return refusedLine(line)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s %w; record into a new file, or fix that line", cfg.RefusedPath, err)
 	}
 	return r, nil
 }
@@ -155,23 +189,26 @@ func (r *Recorder) Exchange(endpoint, outcome string) {
 type batch struct {
 	lines    []byte
 	added    []corpus.Article
-	dropStub map[string]bool
+	replaced map[string]string // _id of a headline stub a full article replaces -> its URL
 	endpoint string
-	keys     []string
+	red      *redact.Redactor
 }
 
 // Answer records a successful answer of endpoint ("query", "get-results" or
-// "headlines"; others hold no articles), given the request's API keys (see
-// APIKeys) so that they can be scrubbed. A body that is not JSON is ignored. The error is
-// the file system's; the Recorder is then as if the answer had not come.
-func (r *Recorder) Answer(endpoint string, keys []string, body []byte) error {
-	if !json.Valid(body) {
+// "headlines"; others hold no articles), with red, the redactor of the
+// request's API keys (see Redactor), which removes them from all that is
+// kept. A body that is not JSON is ignored, and so is one whose state is
+// FAILED (record it with Refused), and a headline answer the headlines
+// loader would refuse. The error is the file system's; the Recorder is
+// then as if the answer had not come.
+func (r *Recorder) Answer(endpoint string, red *redact.Redactor, body []byte) error {
+	if !json.Valid(body) || Failed(body) {
 		return nil
 	}
 	env := members(body)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	b := &batch{endpoint: endpoint, keys: keys, dropStub: map[string]bool{}}
+	b := &batch{endpoint: endpoint, red: red, replaced: map[string]string{}}
 	switch endpoint {
 	case "query", "get-results":
 		arts := get(env, "articles")
@@ -196,19 +233,11 @@ func (r *Recorder) Answer(endpoint string, keys []string, body []byte) error {
 		return nil
 	}
 	if len(b.lines) > 0 {
-		var skip func([]byte) bool
-		if len(b.dropStub) > 0 {
-			skip = func(line []byte) bool {
-				id, _ := str(get(members(line), "_id"))
-				return b.dropStub[strings.ToLower(id)]
-			}
-		}
-		if err := commit(r.cfg.CorpusPath, b.lines, skip, r.testMidWrite); err != nil {
+		if err := appendLines(r.cfg.CorpusPath, b.lines, r.testMidWrite); err != nil {
 			r.undo(b)
 			return err
 		}
-		for id := range b.dropStub {
-			r.check.Forget(id)
+		for id := range b.replaced {
 			delete(r.stubs, id)
 			r.inFile--
 		}
@@ -217,13 +246,13 @@ func (r *Recorder) Answer(endpoint string, keys []string, body []byte) error {
 	}
 	if endpoint == "headlines" {
 		r.st.HeadlineAnswers++
-		ans := compact(scrub(body, keys))
-		if !json.Valid(ans) || bytes.Equal(ans, r.lastHeadlines) {
-			return nil
+		ans := compact(scrub(body, red))
+		if _, err := headlineAnswer(append(append([]byte(`{"answer":`), ans...), '}')); err != nil || bytes.Equal(ans, r.lastHeadlines) {
+			return nil // an answer the headlines loader would refuse, or a repeat
 		}
 		stamp, _ := json.Marshal(r.cfg.Clock().UTC().Format(time.RFC3339Nano))
 		line := append(append(append([]byte(`{"recorded_at":`), stamp...), `,"answer":`...), ans...)
-		if err := commit(r.cfg.HeadlinesPath, append(line, "}\n"...), nil, r.testMidWrite); err != nil {
+		if err := appendLines(r.cfg.HeadlinesPath, append(line, "}\n"...), r.testMidWrite); err != nil {
 			return err
 		}
 		r.lastHeadlines = ans
@@ -232,17 +261,18 @@ func (r *Recorder) Answer(endpoint string, keys []string, body []byte) error {
 	return nil
 }
 
-// undo forgets the articles of a batch that could not be written.
+// undo forgets the articles of a batch that could not be written, and
+// gives the stubs they replaced their URLs back.
 func (r *Recorder) undo(b *batch) {
+	for id, url := range b.replaced {
+		r.urls[url] = id
+	}
 	for _, a := range b.added {
 		r.check.Forget(a.ID)
 		delete(r.stubs, a.ID)
 		if r.urls[a.URL] == a.ID {
 			delete(r.urls, a.URL)
 		}
-	}
-	for id := range b.dropStub {
-		r.urls[r.stubs[id]] = id
 	}
 }
 
@@ -252,20 +282,23 @@ func (r *Recorder) undo(b *batch) {
 func (r *Recorder) countFields(b *batch, prefix string, ms []member) {
 	for _, m := range ms {
 		if m.name != "page" && textutil.JSONType(m.value) == "number" {
-			r.counts[[2]string{b.endpoint, scrubString(prefix+m.name, b.keys)}]++
+			r.counts[[2]string{b.endpoint, b.red.String(prefix + m.name)}]++
 		}
 	}
 }
 
 // observe counts an article's unmodeled members and its date format,
-// scrubbing names and examples of the batch's keys.
+// scrubbing names and examples of the batch's keys. A date is scrubbed
+// before its format is named, so that the shape of an unknown format
+// (digits as 9, letters as a) never shows that of a key.
 func (r *Recorder) observe(b *batch, where string, modeled map[string]bool, ms []member) {
 	for _, m := range ms {
 		if !modeled[m.name] {
-			r.unmodeled[[2]string{where, scrubString(m.name, b.keys)}]++
+			r.unmodeled[[2]string{where, b.red.String(m.name)}]++
 		}
 		if m.name == "datePublished" {
 			s, ok := str(m.value)
+			s = b.red.String(s)
 			format := "JSON " + textutil.JSONType(m.value)
 			if ok {
 				format = dateFormat(s)
@@ -274,7 +307,7 @@ func (r *Recorder) observe(b *batch, where string, modeled map[string]bool, ms [
 			if d := r.dates[k]; d != nil {
 				d.Count++
 			} else if ok {
-				r.dates[k] = &DateFormat{Where: where, Format: format, Example: scrubString(s, b.keys), Count: 1}
+				r.dates[k] = &DateFormat{Where: where, Format: format, Example: s, Count: 1}
 			} else {
 				r.dates[k] = &DateFormat{Where: where, Format: format, Count: 1}
 			}
@@ -310,6 +343,7 @@ func (r *Recorder) headlineArticle(b *batch, el []byte) {
 		return
 	}
 	url, _ := str(get(ms, "url"))
+	url = b.red.String(url) // as the file will hold it, and the made-up _id is made of it
 	if _, seen := r.urls[url]; seen {
 		r.st.Duplicates++
 		return
@@ -319,17 +353,31 @@ func (r *Recorder) headlineArticle(b *batch, el []byte) {
 }
 
 // keep checks an article's line and adds it to the batch, or lists why not.
+// first, for a headline stub, is the member giving its made-up _id. A full
+// article whose URL has a stub in the file replaces it: its line ends with
+// "_replaces": "<the stub's _id>", which the corpus loader honours, since
+// the file is only appended to. A "_replaces" member the service sent is
+// left out: the name is the recorder's.
 func (r *Recorder) keep(b *batch, id string, ms []member, first []byte) {
-	parts := make([][]byte, 0, len(ms)+1)
+	parts := make([][]byte, 0, len(ms)+2)
 	if first != nil {
 		parts = append(parts, first)
 	}
 	for _, m := range ms {
-		if !r.drop[m.name] {
+		if !r.drop[m.name] && m.name != "_replaces" {
 			parts = append(parts, m.whole)
 		}
 	}
-	line := compact(scrub(object(parts), b.keys))
+	stub := ""
+	if u, ok := str(get(ms, "url")); ok && first == nil {
+		if old, ok := r.urls[b.red.String(u)]; ok && r.stubs[old] != "" {
+			if _, done := b.replaced[old]; !done {
+				stub = old
+				parts = append(parts, []byte(`"_replaces":"`+old+`"`))
+			}
+		}
+	}
+	line := compact(scrub(object(parts), b.red))
 	if !json.Valid(line) {
 		r.reject(b, id, "it held the API key outside a JSON string, so it was not recorded")
 		return
@@ -339,8 +387,8 @@ func (r *Recorder) keep(b *batch, id string, ms []member, first []byte) {
 		r.reject(b, id, err.Error())
 		return
 	}
-	if old, ok := r.urls[a.URL]; ok && r.stubs[old] != "" && first == nil {
-		b.dropStub[old] = true // the full article replaces its stub
+	if stub != "" {
+		b.replaced[stub] = r.stubs[stub]
 	}
 	if first != nil {
 		r.stubs[a.ID] = a.URL
@@ -354,43 +402,14 @@ func (r *Recorder) keep(b *batch, id string, ms []member, first []byte) {
 func (r *Recorder) reject(b *batch, id, reason string) {
 	r.st.ArticlesRejected++
 	if len(r.st.Rejections) < maxRejections {
-		r.st.Rejections = append(r.st.Rejections, Rejection{ID: scrubString(id, b.keys), Endpoint: b.endpoint, Reason: scrubString(reason, b.keys)})
+		r.st.Rejections = append(r.st.Rejections, Rejection{ID: b.red.String(id), Endpoint: b.endpoint, Reason: b.red.String(reason)})
 	}
 }
 
 // scrub redacts every api_key member of v, at any depth, and every
-// occurrence of each key (raw or as JSON escapes it) long enough.
-func scrub(v []byte, keys []string) []byte {
-	return []byte(scrubString(journal.Redact(v, math.MaxInt), keys))
-}
-
-// scrubString replaces every occurrence of each key in s (see scrub).
-func scrubString(s string, keys []string) string {
-	for _, key := range keys {
-		if len(key) < MinScrubbedKey {
-			continue
-		}
-		for _, form := range keyForms(key) {
-			s = strings.ReplaceAll(s, form, "[redacted]")
-		}
-	}
-	return s
-}
-
-// keyForms are the ways key can appear in JSON text.
-func keyForms(key string) []string {
-	forms := []string{key}
-	for _, html := range []bool{true, false} {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(html)
-		_ = enc.Encode(key) // a string always encodes
-		q := strings.TrimSuffix(b.String(), "\n")
-		if f := q[1 : len(q)-1]; !slices.Contains(forms, f) {
-			forms = append(forms, f)
-		}
-	}
-	return forms
+// occurrence of red's keys, in every form (see package redact).
+func scrub(v []byte, red *redact.Redactor) []byte {
+	return red.Bytes([]byte(journal.Redact(v, math.MaxInt)))
 }
 
 // Date layouts dateFormat recognises, by the name it gives them.
@@ -438,6 +457,8 @@ type Summary struct {
 	HeadlineStubs    int
 	HeadlineAnswers  int
 	HeadlinesInFile  int
+	RefusedRecorded  int
+	RefusedInFile    int
 	ArticlesRejected int
 	Rejections       []Rejection
 	UnmodeledFields  []Field
@@ -470,7 +491,7 @@ func (r *Recorder) Summary() Summary {
 	for _, n := range r.requests {
 		s.RequestsProxied += n
 	}
-	s.ArticlesInFile, s.HeadlinesInFile = r.inFile, r.headlineLines
+	s.ArticlesInFile, s.HeadlinesInFile, s.RefusedInFile = r.inFile, r.headlineLines, r.refusedLines
 	s.Rejections = slices.Clone(r.st.Rejections)
 	s.UnmodeledFields = fields(r.unmodeled)
 	s.CountFields = fields(r.counts)

@@ -3,6 +3,7 @@ package record
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,136 +14,130 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 )
 
-// A file is written only by replacing it: commit writes the current content
-// and the new lines to a temporary file in the same directory, syncs it and
-// renames it over the old one (then syncs the directory). A rename is
-// atomic, so a reader, or a process that starts after a crash at any
-// instant, sees either the old file or the new one, never a half line. An
-// append with one write(2) would be cheaper, but a write the kernel
-// interrupts (a SIGKILL between two pages of a large write, or a full disk)
-// can leave part of a line behind, and the loader would then refuse the
-// whole file.
+// The recording files are only ever appended to: each answer's lines go
+// to the end of the file in one write(2), then the file is synced, before
+// the answer is passed back. A line once written never changes, and no
+// answer copies or rewrites what is there.
 //
-// The copy of the old content is done by io.Copy between two *os.File,
-// which on Linux uses copy_file_range: the bytes never enter the process.
+// A write can stop part-way: a SIGKILL between two pages of a large write,
+// a full disk, a power cut. It can leave only a last line cut short, after
+// every earlier line whole; the loaders skip such a torn last line
+// (corpus.TornLine), so every earlier record stays readable at every
+// instant. A write that fails with an error is undone by cutting the file
+// back to its length before it, and a recorder that opens a file with a
+// torn last line (its process was killed) cuts it off first, so that the
+// next append never extends a cut line into a bad one.
 
-// newFileMode is the mode of a recording file commit creates; a file that
-// exists keeps its own.
+// newFileMode is the mode of a recording file appendLines creates; a file
+// that exists keeps its own.
 const newFileMode os.FileMode = 0o644
 
-// commit replaces the file at path by its current lines, without those for
-// which skip returns true (nil skips none; the file is then copied whole),
-// followed by add. add must be whole lines, each ending in '\n'. The file
-// keeps its mode (a new one gets newFileMode). midWrite, set by tests
-// only, is called once the first half of add is written.
-func commit(path string, add []byte, skip func(line []byte) bool, midWrite func()) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
+// appendLines appends add, whole lines each ending in '\n', to the file at
+// path in one write, and syncs it; a missing file is created with
+// newFileMode (and its directory synced). If the write fails, the file is
+// cut back to its length before it. midWrite, set by tests only, is called
+// once the first half of add is written; an error it returns is taken as
+// the write's.
+func appendLines(path string, add []byte, midWrite func() error) (err error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	created := false
+	if errors.Is(err, os.ErrNotExist) {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, newFileMode)
+		created = err == nil
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+		if cerr := f.Close(); err == nil {
+			err = cerr
 		}
 	}()
-	mode := newFileMode
-	old, err := os.Open(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
-		return err
-	default:
-		if fi, serr := old.Stat(); serr == nil {
-			mode = fi.Mode().Perm()
+	if created {
+		if err := f.Chmod(newFileMode); err != nil { // whatever the umask
+			return err
 		}
-		err = copyLines(tmp, old, skip)
-		old.Close()
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := fi.Size()
+	defer func() {
 		if err != nil {
-			return err
+			_ = f.Truncate(size) // a line cut short must not stay for the next append to extend
+			_ = f.Sync()
 		}
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return err
-	}
+	}()
 	if midWrite != nil && len(add) > 1 {
-		if _, err = tmp.Write(add[:len(add)/2]); err != nil {
+		if _, err = f.Write(add[:len(add)/2]); err != nil {
 			return err
 		}
-		midWrite()
+		if err = midWrite(); err != nil {
+			return err
+		}
 		add = add[len(add)/2:]
 	}
-	if _, err = tmp.Write(add); err != nil {
+	if _, err = f.Write(add); err != nil {
 		return err
 	}
-	if err = tmp.Sync(); err != nil {
+	if err = f.Sync(); err != nil {
 		return err
 	}
-	if err = tmp.Close(); err != nil {
-		return err
+	if created {
+		syncDir(filepath.Dir(path))
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	syncDir(dir)
 	return nil
 }
 
-// copyLines copies src to dst, leaving out the lines skip returns true for.
-func copyLines(dst io.Writer, src *os.File, skip func(line []byte) bool) error {
-	if skip == nil {
-		_, err := io.Copy(dst, src)
+// repairTail makes the file at path end in a whole line before a recorder
+// appends to it: a torn last line (corpus.TornLine), left by a write that
+// stopped part-way, is cut off; a whole last line without a line ending
+// gets one. Any other last line is left for the reader to report. A
+// missing or empty file needs nothing.
+func repairTail(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
 		return err
 	}
-	br := bufio.NewReaderSize(src, 64<<10)
-	bw := bufio.NewWriterSize(dst, 64<<10)
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 && !skip(line) {
-			if _, werr := bw.Write(line); werr != nil {
-				return werr
-			}
-		}
-		if err == io.EOF {
-			return bw.Flush()
-		}
-		if err != nil {
-			return err
-		}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return err
 	}
+	size := fi.Size()
+	n := min(size, corpus.MaxLineBytes+2)
+	tail := make([]byte, n)
+	if _, err := f.ReadAt(tail, size-n); err != nil {
+		return err
+	}
+	if tail[n-1] == '\n' {
+		return nil
+	}
+	start := bytes.LastIndexByte(tail, '\n') + 1 // 0 when the window holds no line ending
+	if start == 0 && size > n {
+		return nil // a line too long: the reader reports it
+	}
+	last := tail[start:]
+	switch {
+	case corpus.TornLine(last):
+		err = f.Truncate(size - int64(len(last)))
+	case json.Valid(last):
+		_, err = f.WriteAt([]byte{'\n'}, size)
+	default:
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Sync()
 }
 
-// removeStale removes the temporary files a commit into path left behind
-// when its process was killed before the rename.
-func removeStale(path string) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	stale, _ := filepath.Glob(filepath.Join(dir, "."+globEscape(base)+".tmp-*"))
-	for _, f := range stale {
-		os.Remove(f)
-	}
-}
-
-// globEscape quotes the characters filepath.Match treats specially.
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// syncDir makes a rename in dir durable. Some systems cannot sync a
-// directory; the rename is still atomic there, so the error is ignored.
+// syncDir makes the creation of a file in dir durable. Some systems cannot
+// sync a directory; the error is ignored.
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
@@ -165,26 +160,42 @@ func eachLine(path string, fn func(n int, line []byte) error) error {
 	return scanLines(f, fn)
 }
 
-// scanLines calls fn with every non-blank line of r and its number from 1.
+// scanLines calls fn with every non-blank line of r and its number from 1,
+// but a torn last line (corpus.TornLine), which it skips. Lines may be up
+// to corpus.MaxLineBytes long.
 func scanLines(r io.Reader, fn func(n int, line []byte) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), corpus.MaxLineBytes+2)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
+	br := bufio.NewReaderSize(r, 64<<10)
+	var buf []byte
+	for n := 1; ; n++ {
+		buf = buf[:0]
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			buf = append(buf, chunk...)
+			if len(buf) > corpus.MaxLineBytes+2 {
+				return fmt.Errorf("line %d: longer than %d bytes; keep each line to at most 1 MiB", n, corpus.MaxLineBytes)
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("reading: %w", err)
+		}
+		line := bytes.TrimSpace(buf)
 		if n == 1 {
 			line = bytes.TrimPrefix(line, []byte("\ufeff"))
 		}
-		if len(line) == 0 {
-			continue
+		if len(line) > 0 && !(err == io.EOF && corpus.TornLine(line)) {
+			if ferr := fn(n, line); ferr != nil {
+				return fmt.Errorf("line %d: %w", n, ferr)
+			}
 		}
-		if err := fn(n, line); err != nil {
-			return fmt.Errorf("line %d: %w", n, err)
+		if err == io.EOF {
+			return nil
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("reading: %w", err)
-	}
-	return nil
 }
 
 // HeadlinesPathFor returns where a recording into corpusPath keeps its
