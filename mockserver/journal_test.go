@@ -182,7 +182,8 @@ func TestPanicBecomesLogged500(t *testing.T) {
 	boom.Store(true)
 	r := post(t, s, "/api/v2/headlines", nil)
 	want := failure{"FAILED", "internal error in the mock server (request " + s.ids.request(1) +
-		"): this is a bug in mockserver; the server log has the details"}
+		"): this is a bug in mockserver, not in your request; the server's log has the panic and its stack under this request id " +
+		"(newsmock: its standard error; Go: the logger given to WithLogger), please report it; the server goes on serving"}
 	if diff := cmp.Diff(want, decode[failure](t, r)); diff != "" || r.Status != http.StatusInternalServerError {
 		t.Fatalf("status %d (-want +got):\n%s", r.Status, diff)
 	}

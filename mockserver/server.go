@@ -87,6 +87,9 @@ type Server struct {
 	journalOn   bool
 	limiter     *rateLimiter // nil = no limit
 	rec         *recorder    // nil unless WithRecord
+	// panicHook, set by tests of this package only, runs at the start of
+	// every request recovering serves, so that a test can make a handler panic.
+	panicHook func(*http.Request)
 
 	headlineClusters int
 	headlineArticles int
