@@ -675,7 +675,7 @@ func (s *Server) adminMoveClock(c *adminCall) (any, *apiError) {
 	default:
 		t, perr := time.Parse(time.RFC3339Nano, *in.Set)
 		if perr != nil {
-			return nil, badRequest("set %s is not an RFC 3339 time: write e.g. \"2026-01-15T12:00:00Z\"", quoteShort(*in.Set))
+			return nil, badRequest("set %s is not an RFC 3339 time: write e.g. \"2026-01-15T12:00:00Z\" (%s)", quoteShort(*in.Set), clockRange)
 		}
 		_, err = s.SetClock(t)
 	}
