@@ -66,9 +66,13 @@ func (s *Server) AddFault(rule FaultRule) error {
 // rules in force) for an index that holds no rule.
 var ErrNoFaultRule = errors.New("mockserver: no fault rule has this index: Faults (GET /_mock/faults) lists the rules in force")
 
-// noFaultRuleError says which index was asked for and how many rules there
-// are; it is an ErrNoFaultRule.
-type noFaultRuleError struct{ index, n int }
+// noFaultRuleError says which index was asked for (in decimal, which may
+// be too large for an int) and how many rules there are; it is an
+// ErrNoFaultRule.
+type noFaultRuleError struct {
+	index string
+	n     int
+}
 
 func (e noFaultRuleError) Error() string {
 	var held string
@@ -80,7 +84,7 @@ func (e noFaultRuleError) Error() string {
 	default:
 		held = fmt.Sprintf("the rules in force are 0 to %d", e.n-1)
 	}
-	return fmt.Sprintf("mockserver: there is no fault rule %d: %s; Faults (GET /_mock/faults) lists them", e.index, held)
+	return fmt.Sprintf("mockserver: there is no fault rule %s: %s; Faults (GET /_mock/faults) lists them", e.index, held)
 }
 
 func (e noFaultRuleError) Is(target error) bool { return target == ErrNoFaultRule }
@@ -104,7 +108,7 @@ func (s *Server) removeFault(index int, accept func(FaultRule) bool) (FaultRule,
 		return accept == nil || accept(seen)
 	})
 	if !found {
-		return FaultRule{}, false, noFaultRuleError{index, n}
+		return FaultRule{}, false, noFaultRuleError{strconv.Itoa(index), n}
 	}
 	return seen, removed, nil
 }

@@ -292,6 +292,11 @@ func TestControlJournalQueries(t *testing.T) {
 		{"?path=get-results&since=2", []uint64{4}},
 		{"?since=5", nil},
 		{"?limit=0", []uint64{1, 2, 3, 4, 5}},
+		// A whole number too large for 64 bits is above every seq, status
+		// and count, not an error.
+		{"?since=99999999999999999999", nil},
+		{"?limit=99999999999999999999", []uint64{1, 2, 3, 4, 5}},
+		{"?status=99999999999999999999", nil},
 	} {
 		if diff := cmp.Diff(tt.want, seqs(tt.q)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.q, diff)
@@ -318,6 +323,8 @@ func TestControlJournalQueries(t *testing.T) {
 	for _, tt := range []struct{ q, want string }{
 		{"?status=abc", `status="abc" is not a whole number from 0: write e.g. status=2`},
 		{"?since=-1", `since="-1" is not a whole number from 0: write e.g. since=2`},
+		{"?since=-99999999999999999999", `since="-99999999999999999999" is not a whole number from 0: write e.g. since=2`},
+		{"?limit=1.5", `limit="1.5" is not a whole number from 0: write e.g. limit=2`},
 		{"?limit=x", `limit="x" is not a whole number from 0: write e.g. limit=2`},
 		{"?count=maybe", `count="maybe" is not a boolean: write count=true, or leave it out for the entries`},
 		{"?path=search", `path="search" is not an endpoint: use a path such as /api/v2/query-async or a name: query, query-async, get-results or headlines`},
