@@ -257,17 +257,20 @@ func (s *Server) adminJournal(c *adminCall) (any, *apiError) {
 			return nil, aerr
 		}
 	}
-	entries := s.QueryJournal(q)
+	all, dropped := s.journalSnapshot()
+	entries := filterJournal(all, q)
 	if count {
 		return struct {
-			State string `json:"state"`
-			Count int    `json:"count"`
-		}{"SUCCESS", len(entries)}, nil
+			State   string `json:"state"`
+			Count   int    `json:"count"`
+			Dropped uint64 `json:"dropped"`
+		}{"SUCCESS", len(entries), dropped}, nil
 	}
 	return struct {
 		State   string         `json:"state"`
+		Dropped uint64         `json:"dropped"` // before the entries, which may be long
 		Entries []JournalEntry `json:"entries"`
-	}{"SUCCESS", entries}, nil
+	}{"SUCCESS", dropped, entries}, nil
 }
 
 // faultJSON is a Fault on the wire.

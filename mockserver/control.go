@@ -440,7 +440,11 @@ type JournalQuery struct {
 
 // QueryJournal returns the journal entries q selects, in arrival order.
 func (s *Server) QueryJournal(q JournalQuery) []JournalEntry {
-	all := s.Journal()
+	return filterJournal(s.Journal(), q)
+}
+
+// filterJournal keeps the entries of all that q selects, in place.
+func filterJournal(all []JournalEntry, q JournalQuery) []JournalEntry {
 	path := q.Path
 	if path != "" && !strings.HasPrefix(path, "/") {
 		path = "/api/v2/" + path

@@ -313,7 +313,7 @@ func TestControlJournalQueries(t *testing.T) {
 			}
 			continue
 		}
-		if string(r.Body) != fmt.Sprintf(`{"state":"SUCCESS","count":%d}`, tt.want) {
+		if string(r.Body) != fmt.Sprintf(`{"state":"SUCCESS","count":%d,"dropped":0}`, tt.want) {
 			t.Errorf("%s: %d %s, want count %d", tt.q, r.Status, r.Body, tt.want)
 		}
 	}
