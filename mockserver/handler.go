@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -113,6 +114,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.guard(w, r) {
 		return
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true)) // see recover.go
 	if strings.HasPrefix(r.URL.Path, adminPrefix) || r.URL.Path == OpenAPIPath {
 		s.recovering(w, r, s.serveAdmin)
 		return
@@ -146,7 +148,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		if p != nil && !abort {
 			s.logPanic(e.RequestID, r, p)
 			if e.Status == 0 {
-				s.send(w, x, s.errorResponse(&apiError{status: http.StatusInternalServerError, msg: internalErrorMessage(e.RequestID)}), false)
+				s.send(w, x, s.errorResponse(&apiError{status: http.StatusInternalServerError, msg: internalErrorMessage(e.RequestID, p)}), false)
 			} else { // the answer has started: all that is left is to cut it
 				abort = true
 			}
