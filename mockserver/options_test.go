@@ -215,6 +215,22 @@ func TestAppendHTTPDate(t *testing.T) {
 	}
 }
 
+// TestRateLimiterRetryAfterFits: however slow the rate, Retry-After is a
+// positive number of seconds, at most maxRetryAfter.
+func TestRateLimiterRetryAfterFits(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		rate float64
+		want int
+	}{{1e-30, maxRetryAfter}, {1e-9, 1_000_000_000}, {0.001, 1000}, {3, 1}, {1e9, 1}} {
+		l := newRateLimiter(tt.rate, 1)
+		l.allow(jobs.Owner{1}, t0)
+		if ok, wait := l.allow(jobs.Owner{1}, t0); ok || wait != tt.want {
+			t.Errorf("rate %v: second request allowed %v, Retry-After %d; want refused, %d", tt.rate, ok, wait, tt.want)
+		}
+	}
+}
+
 func TestRateLimiterPrunesIdleKeys(t *testing.T) {
 	t.Parallel()
 	l := newRateLimiter(1000, 1)
