@@ -3,7 +3,10 @@
 // bodies before anything is read.
 package journal
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Ring is a fixed-capacity, concurrency-safe ring buffer that keeps the most
 // recent entries. The zero value is unusable; call New.
@@ -14,8 +17,9 @@ type Ring[T any] struct {
 	next    int // index the next entry is written to once the buffer is full
 	full    bool
 	// dropped counts the entries added since New or Reset that the ring
-	// does not hold (see Dropped).
-	dropped uint64
+	// does not hold (see Dropped). It is atomic so that a ring of size 0
+	// counts without taking the lock; every other change is made under it.
+	dropped atomic.Uint64
 	seal    func(*T)
 	seq     func(*T) uint64 // orders entries; nil = the order of Add
 	// adding holds the entry being added while seq reads it: passing seq
@@ -65,13 +69,13 @@ func NewOrderedSealed[T any](size int, seq func(*T) uint64, seal func(*T)) *Ring
 // than every entry of a full ring is not kept. An entry evicted or not
 // kept counts as dropped.
 func (r *Ring[T]) Add(e T) {
+	if r.size == 0 {
+		r.dropped.Add(1)
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.entries == nil {
-		if r.size == 0 {
-			r.dropped++
-			return
-		}
 		r.entries = make([]T, 0, r.size)
 	}
 	if r.seq != nil && len(r.entries) > 0 {
@@ -93,7 +97,7 @@ func (r *Ring[T]) Add(e T) {
 	}
 	r.entries[r.next] = e
 	r.next = (r.next + 1) % len(r.entries)
-	r.dropped++
+	r.dropped.Add(1)
 }
 
 // at returns the i-th entry, oldest first.
@@ -124,8 +128,8 @@ func (r *Ring[T]) insert(e T, k uint64) {
 		*r.at(p) = e
 		return
 	}
-	r.dropped++ // e, or the oldest entry
-	if p == 0 { // older than everything kept
+	r.dropped.Add(1) // e, or the oldest entry
+	if p == 0 {      // older than everything kept
 		return
 	}
 	// The oldest goes, and its slot becomes the ring's newest end: after
@@ -149,11 +153,7 @@ func (r *Ring[T]) Snapshot() []T {
 // ring does not hold: those evicted by newer ones once it was full, and
 // those it never kept (older than every entry of a full ring, or any entry
 // of a ring of size 0). Entries held plus Dropped is the entries added.
-func (r *Ring[T]) Dropped() uint64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.dropped
-}
+func (r *Ring[T]) Dropped() uint64 { return r.dropped.Load() }
 
 // SnapshotDropped returns Snapshot and Dropped as of the same instant.
 func (r *Ring[T]) SnapshotDropped() ([]T, uint64) {
@@ -166,7 +166,7 @@ func (r *Ring[T]) SnapshotDropped() ([]T, uint64) {
 	}
 	out := make([]T, 0, len(r.entries))
 	out = append(out, r.entries[r.next:]...)
-	return append(out, r.entries[:r.next]...), r.dropped
+	return append(out, r.entries[:r.next]...), r.dropped.Load()
 }
 
 // Reset removes every entry and sets Dropped back to 0.
@@ -177,5 +177,5 @@ func (r *Ring[T]) Reset() {
 	r.entries = r.entries[:0]
 	r.next = 0
 	r.full = false
-	r.dropped = 0
+	r.dropped.Store(0)
 }
