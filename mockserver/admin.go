@@ -217,6 +217,9 @@ func (s *Server) adminJournal(c *adminCall) (any, *apiError) {
 		v := vs[0]
 		number := func(min int64) (int64, *apiError) {
 			n, err := strconv.ParseInt(v, 10, 64)
+			if errors.Is(err, strconv.ErrRange) && n > 0 {
+				err = nil // n is math.MaxInt64, above any seq, status or count it meets
+			}
 			if err != nil || n < min {
 				return 0, badRequest("%s=%s is not a whole number from %d: write e.g. %s=%d", name, quoteShort(v), min, name, max(min, 2))
 			}
@@ -254,17 +257,20 @@ func (s *Server) adminJournal(c *adminCall) (any, *apiError) {
 			return nil, aerr
 		}
 	}
-	entries := s.QueryJournal(q)
+	all, dropped := s.journalSnapshot()
+	entries := filterJournal(all, q)
 	if count {
 		return struct {
-			State string `json:"state"`
-			Count int    `json:"count"`
-		}{"SUCCESS", len(entries)}, nil
+			State   string `json:"state"`
+			Count   int    `json:"count"`
+			Dropped uint64 `json:"dropped"`
+		}{"SUCCESS", len(entries), dropped}, nil
 	}
 	return struct {
 		State   string         `json:"state"`
+		Dropped uint64         `json:"dropped"` // before the entries, which may be long
 		Entries []JournalEntry `json:"entries"`
-	}{"SUCCESS", entries}, nil
+	}{"SUCCESS", dropped, entries}, nil
 }
 
 // faultJSON is a Fault on the wire.
@@ -353,9 +359,17 @@ func (s *Server) adminAddFault(c *adminCall) (any, *apiError) {
 // taken its place meanwhile.
 func (s *Server) adminRemoveFault(c *adminCall) (any, *apiError) {
 	const usage = "DELETE /_mock/faults/{index} takes the index GET /_mock/faults lists, e.g. DELETE /_mock/faults/0"
-	index, err := strconv.Atoi(c.id)
-	if err != nil || index < 0 || strings.TrimLeft(c.id, "0123456789") != "" {
+	if strings.TrimLeft(c.id, "0123456789") != "" {
 		return nil, badRequest("fault rule index %s is not a whole number from 0: %s", quoteShort(c.id), usage)
+	}
+	index, err := strconv.Atoi(c.id)
+	if err != nil { // digits only, too many for an int: past every rule
+		digits := strings.TrimLeft(c.id, "0")
+		if len(digits) > 40 {
+			digits = digits[:20] + "..." + digits[len(digits)-20:]
+		}
+		err := noFaultRuleError{digits, len(s.faults.Status())}
+		return nil, &apiError{status: http.StatusNotFound, msg: strings.TrimPrefix(err.Error(), "mockserver: ")}
 	}
 	q := c.r.URL.Query()
 	for _, name := range slices.Sorted(maps.Keys(q)) {
@@ -675,7 +689,7 @@ func (s *Server) adminMoveClock(c *adminCall) (any, *apiError) {
 	default:
 		t, perr := time.Parse(time.RFC3339Nano, *in.Set)
 		if perr != nil {
-			return nil, badRequest("set %s is not an RFC 3339 time: write e.g. \"2026-01-15T12:00:00Z\"", quoteShort(*in.Set))
+			return nil, badRequest("set %s is not an RFC 3339 time: write e.g. \"2026-01-15T12:00:00Z\" (%s)", quoteShort(*in.Set), clockRange)
 		}
 		_, err = s.SetClock(t)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,9 +66,13 @@ func (s *Server) AddFault(rule FaultRule) error {
 // rules in force) for an index that holds no rule.
 var ErrNoFaultRule = errors.New("mockserver: no fault rule has this index: Faults (GET /_mock/faults) lists the rules in force")
 
-// noFaultRuleError says which index was asked for and how many rules there
-// are; it is an ErrNoFaultRule.
-type noFaultRuleError struct{ index, n int }
+// noFaultRuleError says which index was asked for (in decimal, which may
+// be too large for an int) and how many rules there are; it is an
+// ErrNoFaultRule.
+type noFaultRuleError struct {
+	index string
+	n     int
+}
 
 func (e noFaultRuleError) Error() string {
 	var held string
@@ -79,7 +84,7 @@ func (e noFaultRuleError) Error() string {
 	default:
 		held = fmt.Sprintf("the rules in force are 0 to %d", e.n-1)
 	}
-	return fmt.Sprintf("mockserver: there is no fault rule %d: %s; Faults (GET /_mock/faults) lists them", e.index, held)
+	return fmt.Sprintf("mockserver: there is no fault rule %s: %s; Faults (GET /_mock/faults) lists them", e.index, held)
 }
 
 func (e noFaultRuleError) Is(target error) bool { return target == ErrNoFaultRule }
@@ -103,7 +108,7 @@ func (s *Server) removeFault(index int, accept func(FaultRule) bool) (FaultRule,
 		return accept == nil || accept(seen)
 	})
 	if !found {
-		return FaultRule{}, false, noFaultRuleError{index, n}
+		return FaultRule{}, false, noFaultRuleError{strconv.Itoa(index), n}
 	}
 	return seen, removed, nil
 }
@@ -251,6 +256,41 @@ func (s *Server) ExpireJob(id string) error {
 // whose clock is not manual.
 var ErrRealClock = errors.New("mockserver: the server clock is not manual, so it cannot be moved: start the server with WithManualClock (newsmock -clock manual)")
 
+// The range of the server clock, both ends included, in RFC 3339.
+// WithManualClock, SetClock and AdvanceClock (POST /_mock/clock, newsmock
+// -clock manual=<time>) refuse a time outside it, and New refuses a clock
+// (WithClock) that reads outside it at start; a WithClock function must stay
+// within it afterwards too.
+//
+// Every time the server writes is the clock's time, an article's date at
+// most the clock's time at New (the date shift), or the clock's time plus a
+// time.Duration, at most 292 years (a job's expiry: its last use plus the job
+// TTL). MaxClock plus 292 years is still in year 9992, so every time stays
+// within the years 0 to 9999 that RFC 3339, JSON and HTTP dates can write,
+// whatever the options. MinClock is the Unix epoch, before which many
+// clients cannot represent a time.
+const (
+	MinClock = "1970-01-01T00:00:00Z"
+	MaxClock = "9700-01-01T00:00:00Z"
+)
+
+// minClock and maxClock are MinClock and MaxClock as times.
+var minClock, maxClock = mustParseTime(MinClock), mustParseTime(MaxClock)
+
+func mustParseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// clockRange is the range for messages.
+const clockRange = "the server clock runs from " + MinClock + " to " + MaxClock
+
+// inClockRange reports whether t lies within MinClock to MaxClock.
+func inClockRange(t time.Time) bool { return !t.Before(minClock) && !t.After(maxClock) }
+
 // manualClock is a clock that moves only when told.
 type manualClock struct {
 	mu    sync.Mutex
@@ -269,11 +309,16 @@ func (c *manualClock) Now() time.Time {
 // (POST /_mock/clock); ResetToStart sets it back to start. Everything WithClock
 // drives follows it: the date shift (fixed at New), job pending times and
 // TTLs, rate-limit buckets, the headline window and journal times. Latency
-// faults still wait in real time.
+// faults still wait in real time. start must lie within MinClock to MaxClock.
 func WithManualClock(start time.Time) Option {
 	return func(c *config) {
 		if start.IsZero() {
 			start = time.Now()
+		}
+		if !inClockRange(start) {
+			c.fail("WithManualClock(%s): the start is out of range: %s; pass a time within it, or the zero time for now",
+				start.Format(time.RFC3339Nano), clockRange)
+			return
 		}
 		mc := &manualClock{start: start, now: start}
 		c.manual = mc
@@ -288,7 +333,8 @@ func (s *Server) Now() time.Time { return s.clock() }
 func (s *Server) ManualClock() bool { return s.manual != nil }
 
 // AdvanceClock moves a manual clock forward by d (which must be positive)
-// and returns the new time.
+// and returns the new time. A move past MaxClock is refused, and the clock
+// stays where it is.
 func (s *Server) AdvanceClock(d time.Duration) (time.Time, error) {
 	if s.manual == nil {
 		return time.Time{}, ErrRealClock
@@ -298,22 +344,62 @@ func (s *Server) AdvanceClock(d time.Duration) (time.Time, error) {
 	}
 	s.manual.mu.Lock()
 	defer s.manual.mu.Unlock()
-	s.manual.now = s.manual.now.Add(d)
-	return s.manual.now, nil
+	to := s.manual.now.Add(d)
+	if !inClockRange(to) {
+		return time.Time{}, fmt.Errorf("mockserver: advance %v would take the clock from %s to %s, past %s: %s; advance by at most %v, or set the clock back first",
+			d, s.manual.now.Format(time.RFC3339Nano), to.Format(time.RFC3339Nano), MaxClock, clockRange, maxClock.Sub(s.manual.now))
+	}
+	s.manual.now = to
+	return to, nil
 }
 
-// SetClock sets a manual clock to t, forward or back, and returns it.
+// SetClock sets a manual clock to t, forward or back, and returns it. A time
+// outside MinClock to MaxClock (the zero time among them) is refused, and
+// the clock stays where it is.
 func (s *Server) SetClock(t time.Time) (time.Time, error) {
 	if s.manual == nil {
 		return time.Time{}, ErrRealClock
 	}
-	if t.IsZero() {
-		return time.Time{}, errors.New("mockserver: SetClock needs a time: pass one such as 2026-01-15T12:00:00Z")
+	if !inClockRange(t) {
+		return time.Time{}, fmt.Errorf("mockserver: the clock cannot be set to %s: %s; pick a time within it, such as 2026-01-15T12:00:00Z",
+			t.Format(time.RFC3339Nano), clockRange)
 	}
 	s.manual.mu.Lock()
 	defer s.manual.mu.Unlock()
 	s.manual.now = t
 	return t, nil
+}
+
+// dateShift reads the clock once at start, checks that it is within
+// MinClock to MaxClock, and returns the date shift for corpus c: the
+// clock's time minus its newest article's date, in whole seconds (0
+// WithoutDateShift). A shift a time.Duration cannot hold (more than 292
+// years) is an error rather than a shift that stops short.
+func dateShift(cfg config, c *Corpus) (time.Duration, error) {
+	now := cfg.clock()
+	if !inClockRange(now) {
+		return 0, fmt.Errorf("mockserver: the server clock reads %s at start, out of range: %s; give WithClock a clock within it",
+			now.Format(time.RFC3339Nano), clockRange)
+	}
+	if cfg.noDateShift || c.Len() == 0 {
+		return 0, nil
+	}
+	newest := c.Newest()
+	shift := now.Sub(newest)
+	if !newest.Add(shift).Equal(now) { // Sub saturated
+		lo := newest.Add(math.MinInt64).Add(time.Second - 1).Truncate(time.Second)
+		hi := newest.Add(math.MaxInt64)
+		if lo.Before(minClock) {
+			lo = minClock
+		}
+		if hi.After(maxClock) {
+			hi = maxClock
+		}
+		return 0, fmt.Errorf("mockserver: the server clock reads %s at start, more than 292 years from the corpus's newest article (%s), "+
+			"farther than the date shift reaches: start the clock between %s and %s, or serve the dates as stored (WithoutDateShift; newsmock -no-date-shift)",
+			now.Format(time.RFC3339), newest.Format(time.RFC3339), lo.Format(time.RFC3339), hi.Format(time.RFC3339))
+	}
+	return shift.Truncate(time.Second), nil
 }
 
 // ResetToStart returns the server to its start-up state, as POST
@@ -354,7 +440,11 @@ type JournalQuery struct {
 
 // QueryJournal returns the journal entries q selects, in arrival order.
 func (s *Server) QueryJournal(q JournalQuery) []JournalEntry {
-	all := s.Journal()
+	return filterJournal(s.Journal(), q)
+}
+
+// filterJournal keeps the entries of all that q selects, in place.
+func filterJournal(all []JournalEntry, q JournalQuery) []JournalEntry {
 	path := q.Path
 	if path != "" && !strings.HasPrefix(path, "/") {
 		path = "/api/v2/" + path

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"sync"
 	"testing"
@@ -48,7 +49,8 @@ func TestControlClockManual(t *testing.T) {
 		{`{"advance": "1h", "set": "2026-01-15T12:00:00Z"}`, `give exactly one of advance and set: send {"advance": "2h"} or {"set": "2026-01-15T12:00:00Z"}`},
 		{`{"advance": "soon"}`, `advance "soon" is not a duration: write e.g. "90s", "2h" or "1h30m"`},
 		{`{"advance": "-1h"}`, `advance -1h0m0s is not forward: pass a positive duration such as 2h, or set the clock to go back`},
-		{`{"set": "yesterday"}`, `set "yesterday" is not an RFC 3339 time: write e.g. "2026-01-15T12:00:00Z"`},
+		{`{"set": "yesterday"}`, `set "yesterday" is not an RFC 3339 time: write e.g. "2026-01-15T12:00:00Z" (the server clock runs from 1970-01-01T00:00:00Z to 9700-01-01T00:00:00Z)`},
+		{`{"set": "10000-01-01T00:00:00Z"}`, `set "10000-01-01T00:00:00Z" is not an RFC 3339 time: write e.g. "2026-01-15T12:00:00Z" (the server clock runs from 1970-01-01T00:00:00Z to 9700-01-01T00:00:00Z)`},
 		{`{"advance": 7200}`, `advance must be a string, not number: send {"advance": "2h"} or {"set": "2026-01-15T12:00:00Z"}`},
 		{`{"adv": "2h"}`, `unknown field "adv": the fields are advance or set; send {"advance": "2h"} or {"set": "2026-01-15T12:00:00Z"}`},
 		{``, `the body is empty: send {"advance": "2h"} or {"set": "2026-01-15T12:00:00Z"}`},
@@ -68,6 +70,128 @@ func TestControlClockManual(t *testing.T) {
 	s.ResetToStart()
 	if !s.Now().Equal(t0) {
 		t.Fatalf("after ResetToStart the clock reads %v, want its start %v", s.Now(), t0)
+	}
+}
+
+// TestClockRange: the control API and the Go API refuse a time or an
+// advance that leaves MinClock to MaxClock, with a message naming the
+// range, and leave the clock where it was; the ends themselves are
+// accepted, and at MaxClock, with the longest job TTL, every control
+// endpoint still encodes its times.
+func TestClockRange(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithManualClock(t0), WithJobTTL(math.MaxInt64), WithPendingPolls(3))
+	const rng = "the server clock runs from 1970-01-01T00:00:00Z to 9700-01-01T00:00:00Z"
+	refused := func(body, want string) {
+		t.Helper()
+		before := s.Now()
+		r := call(t, s, http.MethodPost, "/_mock/clock", body)
+		if diff := cmp.Diff(failure{"FAILED", want}, decode[failure](t, r)); diff != "" || r.Status != http.StatusBadRequest {
+			t.Errorf("%s: status %d (-want +got):\n%s", body, r.Status, diff)
+		}
+		if !s.Now().Equal(before) {
+			t.Errorf("%s moved the clock from %v to %v", body, before, s.Now())
+		}
+	}
+	refused(`{"set": "9999-12-31T23:59:59Z"}`, "the clock cannot be set to 9999-12-31T23:59:59Z: "+rng+"; pick a time within it, such as 2026-01-15T12:00:00Z")
+	refused(`{"set": "0001-01-01T00:00:00Z"}`, "the clock cannot be set to 0001-01-01T00:00:00Z: "+rng+"; pick a time within it, such as 2026-01-15T12:00:00Z")
+	refused(`{"set": "1969-12-31T23:59:59.999Z"}`, "the clock cannot be set to 1969-12-31T23:59:59.999Z: "+rng+"; pick a time within it, such as 2026-01-15T12:00:00Z")
+	refused(`{"set": "1970-01-01T00:30:00+01:00"}`, "the clock cannot be set to 1970-01-01T00:30:00+01:00: "+rng+"; pick a time within it, such as 2026-01-15T12:00:00Z")
+	refused(`{"set": "9700-01-01T00:00:00.000000001Z"}`, "the clock cannot be set to 9700-01-01T00:00:00.000000001Z: "+rng+"; pick a time within it, such as 2026-01-15T12:00:00Z")
+
+	// The ends are in the range.
+	for _, end := range []string{MinClock, MaxClock} {
+		r := call(t, s, http.MethodPost, "/_mock/clock", `{"set": "`+end+`"}`)
+		if got := decode[clockAnswer](t, r); r.Status != http.StatusOK || got.Now.Format(time.RFC3339) != end {
+			t.Fatalf("set %s: %d %s", end, r.Status, r.Body)
+		}
+	}
+	// At MaxClock nothing goes further forward, not even a nanosecond.
+	refused(`{"advance": "1ns"}`, "advance 1ns would take the clock from 9700-01-01T00:00:00Z to 9700-01-01T00:00:00.000000001Z, past 9700-01-01T00:00:00Z: "+
+		rng+"; advance by at most 0s, or set the clock back first")
+	refused(`{"advance": "48h"}`, "advance 48h0m0s would take the clock from 9700-01-01T00:00:00Z to 9700-01-03T00:00:00Z, past 9700-01-01T00:00:00Z: "+
+		rng+"; advance by at most 0s, or set the clock back first")
+
+	// A job submitted at MaxClock expires 292 years later, and everything
+	// that writes a time still answers.
+	id := submit(t, s, map[string]any{"query": "cars"})
+	for _, path := range []string{"/_mock/clock", "/_mock/journal", "/_mock/jobs", "/_mock/jobs/" + id, "/_mock/health"} {
+		if r := call(t, s, http.MethodGet, path, ""); r.Status != http.StatusOK {
+			t.Errorf("GET %s at MaxClock: %d %s", path, r.Status, r.Body)
+		}
+	}
+	if j := s.Jobs(); len(j) != 1 || j[0].Expires.Year() != 9992 {
+		t.Errorf("jobs at MaxClock with the longest TTL: %+v, want one expiring in 9992", j)
+	}
+	if r := post(t, s, "/api/v2/get-results", map[string]any{"query_id": id}); r.Status != http.StatusOK {
+		t.Errorf("get-results at MaxClock: %d %s", r.Status, r.Body)
+	}
+
+	// An advance that stays in the range goes through.
+	if _, err := s.SetClock(maxClock.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if r := call(t, s, http.MethodPost, "/_mock/clock", `{"advance": "1h"}`); r.Status != http.StatusOK {
+		t.Fatalf("advance to MaxClock exactly: %d %s", r.Status, r.Body)
+	}
+
+	// The Go API: the same refusals, as errors.
+	if _, err := s.SetClock(time.Time{}); err == nil ||
+		err.Error() != "mockserver: the clock cannot be set to 0001-01-01T00:00:00Z: "+rng+"; pick a time within it, such as 2026-01-15T12:00:00Z" {
+		t.Errorf("SetClock(zero time): %v", err)
+	}
+	if _, err := s.SetClock(maxClock.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AdvanceClock(2 * time.Hour); err == nil ||
+		err.Error() != "mockserver: advance 2h0m0s would take the clock from 9699-12-31T23:00:00Z to 9700-01-01T01:00:00Z, past 9700-01-01T00:00:00Z: "+
+			rng+"; advance by at most 1h0m0s, or set the clock back first" {
+		t.Errorf("AdvanceClock past MaxClock: %v", err)
+	}
+	if !s.Now().Equal(maxClock.Add(-time.Hour)) {
+		t.Errorf("a refused advance moved the clock to %v", s.Now())
+	}
+}
+
+// TestClockRangeAtStart: New refuses a manual clock that starts out of the
+// range, a WithClock clock that reads out of it, and a start farther from
+// the corpus than the date shift reaches (unless the dates are not
+// shifted).
+func TestClockRangeAtStart(t *testing.T) {
+	t.Parallel()
+	const rng = "the server clock runs from 1970-01-01T00:00:00Z to 9700-01-01T00:00:00Z"
+	far := time.Date(2400, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name string
+		opts []Option
+		want string
+	}{
+		{"manual before", []Option{WithManualClock(time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC))},
+			"mockserver: WithManualClock(1969-12-31T00:00:00Z): the start is out of range: " + rng + "; pass a time within it, or the zero time for now"},
+		{"manual after", []Option{WithManualClock(time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC))},
+			"mockserver: WithManualClock(9999-12-31T23:59:59Z): the start is out of range: " + rng + "; pass a time within it, or the zero time for now"},
+		{"clock after", []Option{WithClock(func() time.Time { return time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC) })},
+			"mockserver: the server clock reads 9999-12-31T00:00:00Z at start, out of range: " + rng + "; give WithClock a clock within it"},
+		{"clock after, no shift", []Option{WithoutDateShift(), WithClock(func() time.Time { return time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC) })},
+			"mockserver: the server clock reads 9999-12-31T00:00:00Z at start, out of range: " + rng + "; give WithClock a clock within it"},
+		{"shift too far", []Option{WithManualClock(far)},
+			"mockserver: the server clock reads 2400-01-01T00:00:00Z at start, more than 292 years from the corpus's newest article (" +
+				DefaultCorpus().Newest().Format(time.RFC3339) + "), farther than the date shift reaches: start the clock between 1970-01-01T00:00:00Z and " +
+				DefaultCorpus().Newest().Add(math.MaxInt64).Format(time.RFC3339) + ", or serve the dates as stored (WithoutDateShift; newsmock -no-date-shift)"},
+	} {
+		_, err := Start(append([]Option{WithoutListener()}, tt.opts...)...)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: Start error\n%v\nwant\n%s", tt.name, err, tt.want)
+		}
+	}
+	// Without the shift, a start far from the corpus is fine.
+	s := start(t, WithoutDateShift(), WithManualClock(far))
+	if !s.Now().Equal(far) || s.DateShift() != 0 {
+		t.Errorf("now %v, shift %v", s.Now(), s.DateShift())
+	}
+	// The ends are accepted.
+	for _, end := range []time.Time{minClock, maxClock} {
+		start(t, WithoutDateShift(), WithManualClock(end))
 	}
 }
 
@@ -168,6 +292,11 @@ func TestControlJournalQueries(t *testing.T) {
 		{"?path=get-results&since=2", []uint64{4}},
 		{"?since=5", nil},
 		{"?limit=0", []uint64{1, 2, 3, 4, 5}},
+		// A whole number too large for 64 bits is above every seq, status
+		// and count, not an error.
+		{"?since=99999999999999999999", nil},
+		{"?limit=99999999999999999999", []uint64{1, 2, 3, 4, 5}},
+		{"?status=99999999999999999999", nil},
 	} {
 		if diff := cmp.Diff(tt.want, seqs(tt.q)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.q, diff)
@@ -184,7 +313,7 @@ func TestControlJournalQueries(t *testing.T) {
 			}
 			continue
 		}
-		if string(r.Body) != fmt.Sprintf(`{"state":"SUCCESS","count":%d}`, tt.want) {
+		if string(r.Body) != fmt.Sprintf(`{"state":"SUCCESS","count":%d,"dropped":0}`, tt.want) {
 			t.Errorf("%s: %d %s, want count %d", tt.q, r.Status, r.Body, tt.want)
 		}
 	}
@@ -194,6 +323,8 @@ func TestControlJournalQueries(t *testing.T) {
 	for _, tt := range []struct{ q, want string }{
 		{"?status=abc", `status="abc" is not a whole number from 0: write e.g. status=2`},
 		{"?since=-1", `since="-1" is not a whole number from 0: write e.g. since=2`},
+		{"?since=-99999999999999999999", `since="-99999999999999999999" is not a whole number from 0: write e.g. since=2`},
+		{"?limit=1.5", `limit="1.5" is not a whole number from 0: write e.g. limit=2`},
 		{"?limit=x", `limit="x" is not a whole number from 0: write e.g. limit=2`},
 		{"?count=maybe", `count="maybe" is not a boolean: write count=true, or leave it out for the entries`},
 		{"?path=search", `path="search" is not an endpoint: use a path such as /api/v2/query-async or a name: query, query-async, get-results or headlines`},

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -85,8 +86,14 @@ func TestControlRemoveFaultBadInput(t *testing.T) {
 		{http.MethodDelete, "/_mock/faults/x", http.StatusBadRequest, `fault rule index "x" is not a whole number from 0: ` + usage},
 		{http.MethodDelete, "/_mock/faults/-1", http.StatusBadRequest, `fault rule index "-1" is not a whole number from 0: ` + usage},
 		{http.MethodDelete, "/_mock/faults/+1", http.StatusBadRequest, `fault rule index "+1" is not a whole number from 0: ` + usage},
-		{http.MethodDelete, "/_mock/faults/99999999999999999999", http.StatusBadRequest,
-			`fault rule index "99999999999999999999" is not a whole number from 0: ` + usage},
+		{http.MethodDelete, "/_mock/faults/99999999999999999999", http.StatusNotFound,
+			"there is no fault rule 99999999999999999999: the rules in force are 0 to 1; Faults (GET /_mock/faults) lists them"},
+		{http.MethodDelete, "/_mock/faults/0000000000000000000000000000002", http.StatusNotFound,
+			"there is no fault rule 2: the rules in force are 0 to 1; Faults (GET /_mock/faults) lists them"},
+		{http.MethodDelete, "/_mock/faults/" + strings.Repeat("1234567890", 10), http.StatusNotFound,
+			"there is no fault rule 12345678901234567890...12345678901234567890: the rules in force are 0 to 1; Faults (GET /_mock/faults) lists them"},
+		{http.MethodDelete, "/_mock/faults/1.0", http.StatusBadRequest, `fault rule index "1.0" is not a whole number from 0: ` + usage},
+		{http.MethodDelete, "/_mock/faults/1e3", http.StatusBadRequest, `fault rule index "1e3" is not a whole number from 0: ` + usage},
 		{http.MethodDelete, "/_mock/faults/0?txt=status%3D500", http.StatusBadRequest,
 			`unknown query parameter "txt": the only one is text, the rule's text as GET /_mock/faults lists it ` +
 				`(the rule is then removed only if it is still at that index)`},

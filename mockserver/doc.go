@@ -97,17 +97,18 @@
 // # Journal and control endpoints
 //
 // Every API request is recorded (Server.Journal, in arrival order by Seq,
-// at most DefaultJournalSize; QueryJournal filters it) with its redacted
-// body. X-Request-Id is on every response, derived from the seed and a
-// counter. The server also answers control endpoints under /_mock/ (see
-// Routes and docs/control-api.md), which need no key, are never journaled
-// or faulted, and each call the Server method of the same action: health,
-// the journal with filters and counts (DELETE empties it: ClearJournal),
-// reset (ResetToStart), fault rules
-// with their counters (Faults, SetFaults, AddFault, ClearFaults), jobs
-// (Jobs, ForceJob, ExpireJob), a manual clock (WithManualClock, Now,
-// AdvanceClock, SetClock), GET /_mock/record and the inspector page. Tests in any language
-// can so steer a running newsmock.
+// at most DefaultJournalSize; QueryJournal filters it; JournalDropped counts
+// the requests dropped past the size) with its redacted body. X-Request-Id
+// is on every response, derived from the seed and a counter. The server
+// also answers control endpoints under /_mock/ (see Routes and
+// docs/control-api.md), which need no key, are never journaled or faulted,
+// and each call the Server method of the same action: health, the journal
+// with filters and counts (DELETE empties it: ClearJournal), reset
+// (ResetToStart), fault rules with their counters (Faults, SetFaults,
+// AddFault, ClearFaults), jobs (Jobs, ForceJob, ExpireJob), a manual clock
+// (WithManualClock, Now, AdvanceClock, SetClock, within MinClock to
+// MaxClock), GET /_mock/record and the inspector page. Tests in any
+// language can so steer a running newsmock.
 //
 // # Web pages cannot drive it
 //

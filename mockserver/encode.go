@@ -79,13 +79,16 @@ func nullable(s string) *string {
 
 // mustJSON encodes values built here from plain strings, numbers and
 // slices, which encoding/json cannot fail on (corpus floats are finite: JSON
-// cannot carry anything else). HTML characters are left as they are.
+// cannot carry anything else), and times, which the clock's range keeps
+// within the years JSON can write (a WithClock clock that leaves the range
+// makes it panic, and the handler answers 500). HTML characters are left as
+// they are.
 func mustJSON(v any) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		panic("mockserver: encoding a corpus value: " + err.Error())
+		panic("mockserver: encoding an answer: " + err.Error())
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
 }

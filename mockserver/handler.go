@@ -114,12 +114,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.guard(w, r) {
 		return
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true)) // see recover.go
 	if strings.HasPrefix(r.URL.Path, adminPrefix) || r.URL.Path == OpenAPIPath {
-		s.serveAdmin(w, r)
+		s.recovering(w, r, s.serveAdmin)
 		return
 	}
 	if s.rec != nil {
-		s.serveRecord(w, r)
+		s.recovering(w, r, s.serveRecord)
 		return
 	}
 	s.serveAPI(w, r)
@@ -145,11 +146,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		p := recover()
 		abort := p == http.ErrAbortHandler
 		if p != nil && !abort {
-			s.logger.Error("mockserver: recovered from a panic while serving a request",
-				"request_id", e.RequestID, "path", e.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			s.logPanic(e.RequestID, r, p)
 			if e.Status == 0 {
-				s.send(w, x, s.errorResponse(&apiError{status: http.StatusInternalServerError, msg: fmt.Sprintf(
-					"internal error in the mock server (request %s): this is a bug in mockserver; the server log has the details", e.RequestID)}), false)
+				s.send(w, x, s.errorResponse(&apiError{status: http.StatusInternalServerError, msg: internalErrorMessage(e.RequestID, p)}), false)
 			} else { // the answer has started: all that is left is to cut it
 				abort = true
 			}

@@ -38,16 +38,31 @@ type JournalEntry struct {
 }
 
 // Journal returns the recorded requests in arrival order (by Seq), oldest
-// first: at most the journal size (WithJournalSize) most recent ones. A
-// request is recorded when it finishes, in its place by Seq: a slow request
-// is listed before the faster ones that arrived after it.
+// first: at most the journal size (WithJournalSize) most recent ones;
+// JournalDropped counts the others. A request is recorded when it
+// finishes, in its place by Seq: a slow request is listed before the
+// faster ones that arrived after it.
 func (s *Server) Journal() []JournalEntry {
-	recs := s.journal.Snapshot()
+	out, _ := s.journalSnapshot()
+	return out
+}
+
+// JournalDropped returns how many requests recorded since New, Reset or
+// ClearJournal the journal no longer holds because it was full: its size
+// (WithJournalSize, newsmock -journal-size) most recent requests stay, and
+// each request past them drops the oldest. With the journal off (size 0)
+// every request counts. Journal's entries plus JournalDropped are the
+// requests recorded; when it is not 0, raise the size to see them all.
+func (s *Server) JournalDropped() uint64 { return s.journal.Dropped() }
+
+// journalSnapshot returns the journal and JournalDropped as of one instant.
+func (s *Server) journalSnapshot() ([]JournalEntry, uint64) {
+	recs, dropped := s.journal.SnapshotDropped()
 	out := make([]JournalEntry, len(recs))
 	for i := range recs {
 		out[i] = recs[i].entry
 	}
-	return out
+	return out, dropped
 }
 
 // journalRecord is what the journal ring stores: an entry and, until the
@@ -103,9 +118,9 @@ func newJournal(size int) *journal.Ring[journalRecord] {
 	return journal.NewOrderedSealed(size, func(r *journalRecord) uint64 { return r.entry.Seq }, sealRecord)
 }
 
-// ClearJournal empties the journal and nothing else: unlike Reset it keeps
-// the jobs, the rate-limit buckets and every counter, so the next request
-// continues the Seq numbering.
+// ClearJournal empties the journal (JournalDropped starts again from 0) and
+// nothing else: unlike Reset it keeps the jobs, the rate-limit buckets and
+// every other counter, so the next request continues the Seq numbering.
 func (s *Server) ClearJournal() { s.journal.Reset() }
 
 // since is the server clock's time since t, at least 0. It is 0 when t is
@@ -128,6 +143,8 @@ func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
 	if s.journalOn {
 		e.Duration = s.since(e.Time)
 		s.journal.Add(journalRecord{entry: *e, body: newLazyBody(body)})
+	} else {
+		s.journal.Add(journalRecord{}) // counted as dropped by a ring of size 0
 	}
 	if !s.logger.Enabled(context.Background(), slog.LevelInfo) {
 		return

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -182,7 +183,8 @@ func TestPanicBecomesLogged500(t *testing.T) {
 	boom.Store(true)
 	r := post(t, s, "/api/v2/headlines", nil)
 	want := failure{"FAILED", "internal error in the mock server (request " + s.ids.request(1) +
-		"): this is a bug in mockserver; the server log has the details"}
+		"): this is a bug in mockserver, not in your request; the server's log has the panic and its stack under this request id " +
+		"(newsmock: its standard error; Go: the logger given to WithLogger), please report it; the server goes on serving"}
 	if diff := cmp.Diff(want, decode[failure](t, r)); diff != "" || r.Status != http.StatusInternalServerError {
 		t.Fatalf("status %d (-want +got):\n%s", r.Status, diff)
 	}
@@ -353,5 +355,86 @@ func TestJournalInArrivalOrder(t *testing.T) {
 	}
 	if diff := cmp.Diff([]uint64{1, 2}, seqs); diff != "" {
 		t.Fatalf("Journal seqs (-want +got):\n%s", diff)
+	}
+}
+
+// journalDropped is GET /_mock/journal with the dropped count.
+type journalDropped struct {
+	State   string         `json:"state"`
+	Dropped uint64         `json:"dropped"`
+	Count   *int           `json:"count"`
+	Entries []JournalEntry `json:"entries"`
+}
+
+// TestJournalCountsDropped: past its size the journal keeps the newest
+// requests and counts the others, in JournalDropped and GET /_mock/journal
+// (with and without count, whatever the filters); DELETE /_mock/journal,
+// Reset and ResetToStart set the count back to 0; with the journal off
+// every request counts.
+func TestJournalCountsDropped(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithJournalSize(3))
+	query := func(n int) {
+		for range n {
+			post(t, s, "/api/v2/query", map[string]any{"query": "cars"})
+		}
+	}
+	get := func(q string) journalDropped {
+		t.Helper()
+		r := call(t, s, http.MethodGet, "/_mock/journal"+q, "")
+		if r.Status != http.StatusOK {
+			t.Fatalf("GET /_mock/journal%s: %d %s", q, r.Status, r.Body)
+		}
+		return decode[journalDropped](t, r)
+	}
+	query(2)
+	if got := get(""); got.Dropped != 0 || len(got.Entries) != 2 || s.JournalDropped() != 0 {
+		t.Fatalf("2 requests, size 3: %+v, JournalDropped %d", got, s.JournalDropped())
+	}
+	query(5)
+	got := get("")
+	var seqs []uint64
+	for _, e := range got.Entries {
+		seqs = append(seqs, e.Seq)
+	}
+	if got.Dropped != 4 || !slices.Equal(seqs, []uint64{5, 6, 7}) || s.JournalDropped() != 4 {
+		t.Fatalf("7 requests, size 3: dropped %d, seqs %v, JournalDropped %d; want 4, [5 6 7], 4", got.Dropped, seqs, s.JournalDropped())
+	}
+	if got := get("?count=true"); got.Count == nil || *got.Count != 3 || got.Dropped != 4 {
+		t.Fatalf("?count=true: %+v", got)
+	}
+	if got := get("?path=headlines&count"); got.Count == nil || *got.Count != 0 || got.Dropped != 4 {
+		t.Fatalf("?path=headlines&count: %+v, want count 0 and the journal's dropped 4", got)
+	}
+	r := call(t, s, http.MethodGet, "/_mock/journal?count", "")
+	if want := `{"state":"SUCCESS","count":3,"dropped":4}`; string(r.Body) != want {
+		t.Fatalf("?count: %s, want %s", r.Body, want)
+	}
+	if r := call(t, s, http.MethodDelete, "/_mock/journal", ""); r.Status != http.StatusOK {
+		t.Fatalf("DELETE /_mock/journal: %d %s", r.Status, r.Body)
+	}
+	if got := get(""); got.Dropped != 0 || len(got.Entries) != 0 || s.JournalDropped() != 0 {
+		t.Fatalf("after DELETE /_mock/journal: %+v", got)
+	}
+	query(4)
+	if s.JournalDropped() != 1 {
+		t.Fatalf("4 requests after the clear: JournalDropped %d, want 1", s.JournalDropped())
+	}
+	s.Reset()
+	if s.JournalDropped() != 0 {
+		t.Fatalf("after Reset: JournalDropped %d", s.JournalDropped())
+	}
+	query(4)
+	if r := call(t, s, http.MethodPost, "/_mock/reset", ""); r.Status != http.StatusOK || s.JournalDropped() != 0 {
+		t.Fatalf("after POST /_mock/reset: %d, JournalDropped %d", r.Status, s.JournalDropped())
+	}
+
+	off := start(t, WithJournalSize(0))
+	for range 3 {
+		post(t, off, "/api/v2/headlines", nil)
+	}
+	r = call(t, off, http.MethodGet, "/_mock/journal", "")
+	if want := `{"state":"SUCCESS","dropped":3,"entries":[]}`; string(r.Body) != want || off.JournalDropped() != 3 {
+		t.Fatalf("journal off: %s, JournalDropped %d; want %s", r.Body, off.JournalDropped(), want)
 	}
 }

@@ -147,6 +147,11 @@ func WithCorpus(corpus *Corpus) Option {
 // shift, the headline window, job pending times and TTLs, rate limiting and
 // journal times. Latency faults always wait in real time. A later
 // WithClock replaces WithManualClock and the other way round.
+//
+// The clock must read within MinClock to MaxClock: New refuses one that
+// reads outside the range at start, and a control endpoint that writes a
+// time read outside it (GET /_mock/clock, /_mock/journal, /_mock/jobs)
+// cannot encode it and answers 500.
 func WithClock(now func() time.Time) Option {
 	return func(c *config) {
 		if now == nil {

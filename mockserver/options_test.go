@@ -19,6 +19,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv(cacheChildEnv); mode != "" {
+		os.Exit(cacheChild(mode)) // cache_test.go
+	}
 	goleak.VerifyTestMain(m)
 }
 
@@ -208,6 +211,22 @@ func TestAppendHTTPDate(t *testing.T) {
 	for _, at := range []time.Time{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(5, 1, 1, 0, 0, 0, 0, time.UTC)} {
 		if got, want := string(appendHTTPDate(nil, at)), at.Format(http.TimeFormat); got != want {
 			t.Errorf("appendHTTPDate(%v) = %q, want %q", at, got, want)
+		}
+	}
+}
+
+// TestRateLimiterRetryAfterFits: however slow the rate, Retry-After is a
+// positive number of seconds, at most maxRetryAfter.
+func TestRateLimiterRetryAfterFits(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		rate float64
+		want int
+	}{{1e-30, maxRetryAfter}, {1e-9, 1_000_000_000}, {0.001, 1000}, {3, 1}, {1e9, 1}} {
+		l := newRateLimiter(tt.rate, 1)
+		l.allow(jobs.Owner{1}, t0)
+		if ok, wait := l.allow(jobs.Owner{1}, t0); ok || wait != tt.want {
+			t.Errorf("rate %v: second request allowed %v, Retry-After %d; want refused, %d", tt.rate, ok, wait, tt.want)
 		}
 	}
 }

@@ -49,8 +49,13 @@ func (l *rateLimiter) allow(key jobs.Owner, now time.Time) (ok bool, retryAfter 
 		return true, 0
 	}
 	wait := (1 - b.tokens) / l.rate
-	return false, max(1, int(math.Ceil(wait)))
+	return false, int(min(max(1, math.Ceil(wait)), maxRetryAfter))
 }
+
+// maxRetryAfter bounds the seconds allow reports: with a rate such as
+// 1e-30 per second the wait would not fit an int (and converting it would
+// give a meaningless number). About 68 years is as good as never.
+const maxRetryAfter = math.MaxInt32
 
 func (l *rateLimiter) refill(b *bucket, now time.Time) {
 	if elapsed := now.Sub(b.last).Seconds(); elapsed > 0 {

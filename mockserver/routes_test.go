@@ -3,6 +3,8 @@ package mockserver_test
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/api"
 	"github.com/newssearch/newssearch-go/mockserver"
 )
 
@@ -81,6 +84,36 @@ func TestRoutes(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed {
 			t.Errorf("%s: status %d, want the route to be served", r, resp.StatusCode)
+		}
+	}
+}
+
+// TestRoutesAreDocumented: every route Routes lists is an operation of the
+// OpenAPI document, and every /_mock/ route a row of the table in
+// docs/control-api.md, so that an endpoint added to the server cannot be
+// left out of either.
+func TestRoutesAreDocumented(t *testing.T) {
+	t.Parallel()
+	doc := string(api.OpenAPI)
+	table, err := os.ReadFile(filepath.Join("..", "docs", "control-api.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range mockserver.Routes() {
+		start := strings.Index(doc, "\n  "+r.Path+":\n")
+		if start < 0 {
+			t.Errorf("api/openapi.yaml has no path %s: document %s", r.Path, r)
+		} else {
+			block := doc[start+1:]
+			if end := strings.Index(block[1:], "\n  /"); end >= 0 {
+				block = block[:end+1]
+			}
+			if !strings.Contains(block, "\n    "+strings.ToLower(r.Method)+":\n") {
+				t.Errorf("api/openapi.yaml has no operation %s: document it", r)
+			}
+		}
+		if strings.HasPrefix(r.Path, "/_mock/") && !strings.Contains(string(table), "\n| `"+r.String()+"` |") {
+			t.Errorf("the table of docs/control-api.md has no row for %s: add one", r)
 		}
 	}
 }

@@ -87,6 +87,9 @@ type Server struct {
 	journalOn   bool
 	limiter     *rateLimiter // nil = no limit
 	rec         *recorder    // nil unless WithRecord
+	// panicHook, set by tests of this package only, runs at the start of
+	// every request recovering serves, so that a test can make a handler panic.
+	panicHook func(*http.Request)
 
 	headlineClusters int
 	headlineArticles int
@@ -149,6 +152,10 @@ func Start(opts ...Option) (*Server, error) {
 	if c == nil {
 		c = DefaultCorpus()
 	}
+	shift, err := dateShift(cfg, c)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
 		start:            c,
 		clock:            cfg.clock,
@@ -185,9 +192,7 @@ func Start(opts ...Option) (*Server, error) {
 	if cfg.rateSet {
 		s.limiter = newRateLimiter(cfg.ratePerSecond, cfg.rateBurst)
 	}
-	if !cfg.noDateShift && c.Len() > 0 {
-		s.shift = cfg.clock().Sub(c.Newest()).Truncate(time.Second)
-	}
+	s.shift = shift
 	if cfg.headlines != nil {
 		s.replayHeadlines = record.ShiftHeadlines(cfg.headlines.answer, s.shift)
 	}

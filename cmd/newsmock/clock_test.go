@@ -33,6 +33,10 @@ func TestClockFlag(t *testing.T) {
 		{"fake", `invalid value "fake" for flag -clock: use real, manual, or manual=<RFC 3339 time> such as manual=2026-01-15T12:00:00Z`},
 		{"real=2026-01-15T12:00:00Z", `invalid value "real=2026-01-15T12:00:00Z" for flag -clock: use real, manual, or manual=<RFC 3339 time> such as manual=2026-01-15T12:00:00Z`},
 		{"manual=tomorrow", `invalid value "manual=tomorrow" for flag -clock: the start "tomorrow" is not an RFC 3339 time: write e.g. -clock manual=2026-01-15T12:00:00Z`},
+		{"manual=0001-01-01T00:00:00Z", `invalid value "manual=0001-01-01T00:00:00Z" for flag -clock: the start 0001-01-01T00:00:00Z is out of range: ` +
+			`the server clock runs from 1970-01-01T00:00:00Z to 9700-01-01T00:00:00Z; write e.g. -clock manual=2026-01-15T12:00:00Z`},
+		{"manual=9999-12-31T23:59:59Z", `invalid value "manual=9999-12-31T23:59:59Z" for flag -clock: the start 9999-12-31T23:59:59Z is out of range: ` +
+			`the server clock runs from 1970-01-01T00:00:00Z to 9700-01-01T00:00:00Z; write e.g. -clock manual=2026-01-15T12:00:00Z`},
 	} {
 		_, _, err := parseFlags([]string{"-clock", tt.arg})
 		if err == nil || err.Error() != tt.want {

@@ -91,7 +91,8 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	fs.Var(intValue{&cfg.headlineArticles, 1}, "headline-articles", "most `articles` listed per headline cluster")
 	fs.Var(&cfg.logLevel, "log-level", "log `level` on standard error: debug, info (one line per request), warn, error or off (default info)")
 	fs.Var(durationValue{&cfg.drainTimeout, 0}, "drain-timeout", "on SIGINT or SIGTERM, the `duration` requests in flight may take to finish")
-	fs.Var(&cfg.clock, "clock", "server `clock`: real, or manual[=RFC3339 start] for one that moves only through POST /_mock/clock")
+	fs.Var(&cfg.clock, "clock", "server `clock`: real, or manual[=RFC3339 start] for one that moves only through POST /_mock/clock, "+
+		"within "+mockserver.MinClock+" to "+mockserver.MaxClock)
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	fs.StringVar(&cfg.headlinesPath, "headlines", "", "answer /api/v2/headlines with the last answer of this headlines `file` (from -record), dates shifted")
 	fs.StringVar(&cfg.record.upstream, "record", "", "proxy every request to the service at this `URL` unchanged and record its articles into -record-to")
@@ -538,10 +539,23 @@ func (v *clockValue) Set(s string) error {
 		if err != nil {
 			return fmt.Errorf("the start %q is not an RFC 3339 time: write e.g. -clock manual=2026-01-15T12:00:00Z", start)
 		}
+		if lo, hi := clockBound(mockserver.MinClock), clockBound(mockserver.MaxClock); t.Before(lo) || t.After(hi) {
+			return fmt.Errorf("the start %s is out of range: the server clock runs from %s to %s; write e.g. -clock manual=2026-01-15T12:00:00Z",
+				start, mockserver.MinClock, mockserver.MaxClock)
+		}
 		*v = clockValue{manual: true, start: t}
 		return nil
 	}
 	return errors.New("use real, manual, or manual=<RFC 3339 time> such as manual=2026-01-15T12:00:00Z")
+}
+
+// clockBound parses mockserver.MinClock or MaxClock.
+func clockBound(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
 
 type faultsValue struct{ p *[]mockserver.FaultRule }

@@ -226,6 +226,57 @@ class ControlAPITest(unittest.TestCase):
         self.assertEqual(self.mock.count(""), 0)
 
 
+CLOCK_RANGE = "the server clock runs from 1970-01-01T00:00:00Z to 9700-01-01T00:00:00Z"
+
+
+class ClockRangeTest(unittest.TestCase):
+    """The clock refuses times it could not write, and the server keeps answering."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="newsmock-py-")
+        cls.binary = newsmock_binary(cls.tmp)
+        cls.mock = Newsmock(cls.binary, "-clock", "manual=" + START, "-keys", KEY)
+        cls.client = NewsClient(cls.mock.url, KEY)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.mock.close()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_times_out_of_range_are_a_400_and_the_server_answers(self):
+        query_id = self.client.submit("harbour")
+        for when in ["9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "1969-12-31T23:59:59Z"]:
+            bad = self.mock.control("POST", "/_mock/clock", {"set": when}, expect=400)
+            self.assertEqual(bad, {"state": "FAILED", "message": f"the clock cannot be set to {when}: {CLOCK_RANGE}; "
+                                   "pick a time within it, such as 2026-01-15T12:00:00Z"})
+        # The issue's sequence: the latest time there is, then 48 hours more.
+        self.mock.control("POST", "/_mock/clock", {"set": "9700-01-01T00:00:00Z"})
+        bad = self.mock.control("POST", "/_mock/clock", {"advance": "48h"}, expect=400)
+        self.assertEqual(bad["message"], "advance 48h0m0s would take the clock from 9700-01-01T00:00:00Z to "
+                         f"9700-01-03T00:00:00Z, past 9700-01-01T00:00:00Z: {CLOCK_RANGE}; advance by at most 0s, "
+                         "or set the clock back first")
+        # Every endpoint that writes a time still answers, with times it can write.
+        clock = self.mock.control("GET", "/_mock/clock")
+        self.assertEqual(clock, {"state": "SUCCESS", "now": "9700-01-01T00:00:00Z", "manual": True})
+        self.assertEqual(self.mock.control("GET", "/_mock/jobs")["jobs"], [])  # expired 7,674 years ago
+        self.client.submit("harbour")
+        jobs = self.mock.control("GET", "/_mock/jobs")["jobs"]
+        self.assertEqual([j["expires"] for j in jobs], ["9700-01-01T01:00:00Z"])
+        journal = self.mock.control("GET", "/_mock/journal")
+        self.assertEqual(journal["dropped"], 0)
+        self.assertEqual([e["time"] for e in journal["entries"]], [START, "9700-01-01T00:00:00Z"])
+        self.assertEqual(journal["entries"][0]["query_id"], query_id)
+        self.mock.control("POST", "/_mock/reset")
+        self.assertEqual(self.mock.control("GET", "/_mock/clock")["now"], START)
+
+    def test_a_start_out_of_range_is_a_flag_error(self):
+        run = subprocess.run([self.binary, "-addr", "127.0.0.1:0", "-clock", "manual=9999-12-31T23:59:59Z"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn(f"the start 9999-12-31T23:59:59Z is out of range: {CLOCK_RANGE}", run.stderr)
+
+
 class RealClockTest(unittest.TestCase):
     def test_moving_the_real_clock_is_a_409(self):
         tmp = tempfile.mkdtemp(prefix="newsmock-py-")

@@ -253,6 +253,7 @@ func controlCases() []rawCase {
 		{name: "fault remove stale text", method: del, path: "/_mock/faults/0?text=status%3D418", status: 409, docValid: true},
 		{name: "fault remove", method: del, path: "/_mock/faults/2", status: 200, docValid: true},
 		{name: "fault remove unknown", method: del, path: "/_mock/faults/99", status: 404, docValid: true},
+		{name: "fault remove huge index", method: del, path: "/_mock/faults/99999999999999999999", status: 404, docValid: true},
 		{name: "fault remove bad index", method: del, path: "/_mock/faults/first", status: 400},
 		{name: "fault remove wrong method", method: get, path: "/_mock/faults/0", status: 405},
 		{name: "faults clear", method: del, path: "/_mock/faults", status: 200, docValid: true},
@@ -281,6 +282,9 @@ func controlCases() []rawCase {
 		{name: "manual clock both", server: "manual", method: post, path: "/_mock/clock", status: 400,
 			body: `{"advance": "2h", "set": "2026-01-15T12:00:00Z"}`},
 		{name: "manual clock bad duration", server: "manual", method: post, path: "/_mock/clock", status: 400, docValid: true, body: `{"advance": "soon"}`},
+		{name: "manual clock set out of range", server: "manual", method: post, path: "/_mock/clock", status: 400, docValid: true,
+			body: `{"set": "9999-12-31T23:59:59Z"}`},
+		{name: "manual clock read after", server: "manual", method: get, path: "/_mock/clock", status: 200, docValid: true},
 		{name: "manual clock over 1 MiB", server: "manual", method: post, path: "/_mock/clock", status: 413, docValid: true,
 			body: `{"advance": "` + strings.Repeat("1", mockserver.MaxBodyBytes) + `h"}`},
 		{name: "articles count", method: get, path: "/_mock/articles", status: 200, docValid: true},
@@ -299,6 +303,10 @@ func controlCases() []rawCase {
 		{name: "articles reset", method: del, path: "/_mock/articles", status: 200, docValid: true},
 		{name: "journal filtered", method: get, path: "/_mock/journal?path=query-async&status=200&since=1&limit=2", status: 200, docValid: true},
 		{name: "journal count", method: get, path: "/_mock/journal?count=true&path=/api/v2/query", status: 200, docValid: true},
+		// Beyond int64 the document's validator refuses the integer; the mock takes it as above every seq.
+		{name: "journal huge since", method: get, path: "/_mock/journal?since=99999999999999999999", status: 200},
+		{name: "inspector", method: get, path: "/_mock/ui", status: 200, docValid: true},
+		{name: "inspector wrong method", method: post, path: "/_mock/ui", status: 405},
 		{name: "journal bad status", method: get, path: "/_mock/journal?status=abc", status: 400},
 		{name: "journal unknown parameter", method: get, path: "/_mock/journal?paht=query", status: 400, docValid: true},
 	}

@@ -95,7 +95,7 @@ func rowStartup(_ context.Context, e *env) []result {
 	first.met = judged(median(firsts) < 120*time.Millisecond && maxHWM > 0 && maxHWM*1024 < 60e6, steadyRuns)
 	first.notes = []string{
 		fmt.Sprintf("first New per process: %v (CPU time %v); articles in the corpus: %d; VmRSS after it at most %.0f MB", firsts, cpus, runs[0].Articles, float64(slices.Max(rss))/1024),
-		fmt.Sprintf("the first New maps the cache file, checks its CRC-32C on a second goroutine (%d CPUs) and makes the articles' structs; the strings and the index stay in the file's pages. "+
+		fmt.Sprintf("the first New maps the cache file, checks its length and CRC-32C, then decodes it and makes the articles' structs (%d CPUs); the strings and the index stay in the file's pages. "+
 			"The verdict takes the median process; fastest, quartiles and max show what the load did, and the CPU time what the work was", runtime.GOMAXPROCS(0)),
 		"VmHWM counts the file's pages the process touched (all of them: the checksum reads the whole file) as well as its heap",
 		fmt.Sprintf("process start (exec) to first New returned: median %s: includes loading the binary and the Go runtime", fmtMS(median(procs))),

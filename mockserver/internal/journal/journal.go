@@ -3,7 +3,10 @@
 // bodies before anything is read.
 package journal
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Ring is a fixed-capacity, concurrency-safe ring buffer that keeps the most
 // recent entries. The zero value is unusable; call New.
@@ -13,6 +16,10 @@ type Ring[T any] struct {
 	size    int
 	next    int // index the next entry is written to once the buffer is full
 	full    bool
+	// dropped counts the entries added since New or Reset that the ring
+	// does not hold (see Dropped). It is atomic so that a ring of size 0
+	// counts without taking the lock; every other change is made under it.
+	dropped atomic.Uint64
 	seal    func(*T)
 	seq     func(*T) uint64 // orders entries; nil = the order of Add
 	// adding holds the entry being added while seq reads it: passing seq
@@ -59,14 +66,16 @@ func NewOrderedSealed[T any](size int, seq func(*T) uint64, seal func(*T)) *Ring
 
 // Add appends an entry, evicting the oldest one when the ring is full. In a
 // ring from NewOrdered the entry goes to its place by seq; an entry older
-// than every entry of a full ring is not kept.
+// than every entry of a full ring is not kept. An entry evicted or not
+// kept counts as dropped.
 func (r *Ring[T]) Add(e T) {
+	if r.size == 0 {
+		r.dropped.Add(1)
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.entries == nil {
-		if r.size == 0 {
-			return
-		}
 		r.entries = make([]T, 0, r.size)
 	}
 	if r.seq != nil && len(r.entries) > 0 {
@@ -88,6 +97,7 @@ func (r *Ring[T]) Add(e T) {
 	}
 	r.entries[r.next] = e
 	r.next = (r.next + 1) % len(r.entries)
+	r.dropped.Add(1)
 }
 
 // at returns the i-th entry, oldest first.
@@ -118,7 +128,8 @@ func (r *Ring[T]) insert(e T, k uint64) {
 		*r.at(p) = e
 		return
 	}
-	if p == 0 { // older than everything kept
+	r.dropped.Add(1) // e, or the oldest entry
+	if p == 0 {      // older than everything kept
 		return
 	}
 	// The oldest goes, and its slot becomes the ring's newest end: after
@@ -134,6 +145,18 @@ func (r *Ring[T]) insert(e T, k uint64) {
 // Snapshot returns a copy of the stored entries, oldest first, each sealed
 // (see NewSealed).
 func (r *Ring[T]) Snapshot() []T {
+	out, _ := r.SnapshotDropped()
+	return out
+}
+
+// Dropped returns how many entries added since New or the last Reset the
+// ring does not hold: those evicted by newer ones once it was full, and
+// those it never kept (older than every entry of a full ring, or any entry
+// of a ring of size 0). Entries held plus Dropped is the entries added.
+func (r *Ring[T]) Dropped() uint64 { return r.dropped.Load() }
+
+// SnapshotDropped returns Snapshot and Dropped as of the same instant.
+func (r *Ring[T]) SnapshotDropped() ([]T, uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.seal != nil {
@@ -143,10 +166,10 @@ func (r *Ring[T]) Snapshot() []T {
 	}
 	out := make([]T, 0, len(r.entries))
 	out = append(out, r.entries[r.next:]...)
-	return append(out, r.entries[:r.next]...)
+	return append(out, r.entries[:r.next]...), r.dropped.Load()
 }
 
-// Reset removes every entry.
+// Reset removes every entry and sets Dropped back to 0.
 func (r *Ring[T]) Reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -154,4 +177,5 @@ func (r *Ring[T]) Reset() {
 	r.entries = r.entries[:0]
 	r.next = 0
 	r.full = false
+	r.dropped.Store(0)
 }

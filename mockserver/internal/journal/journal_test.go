@@ -29,7 +29,13 @@ func TestRingKeepsNewestInOrder(t *testing.T) {
 	if diff := cmp.Diff([]int{5, 6, 7}, r.Snapshot()); diff != "" {
 		t.Fatalf("wrapped snapshot (-want +got):\n%s", diff)
 	}
+	if d := r.Dropped(); d != 4 {
+		t.Fatalf("Dropped() = %d after 7 adds to a ring of 3, want 4", d)
+	}
 	r.Reset()
+	if d := r.Dropped(); d != 0 {
+		t.Fatalf("Dropped() = %d after Reset, want 0", d)
+	}
 	r.Add(8)
 	if diff := cmp.Diff([]int{8}, r.Snapshot()); diff != "" {
 		t.Fatalf("after reset (-want +got):\n%s", diff)
@@ -41,8 +47,9 @@ func TestRingZeroSizeStoresNothing(t *testing.T) {
 	for _, size := range []int{0, -4} {
 		r := New[string](size)
 		r.Add("x")
-		if got := r.Snapshot(); len(got) != 0 {
-			t.Errorf("New(%d) stored %q", size, got)
+		r.Add("y")
+		if got, dropped := r.SnapshotDropped(); len(got) != 0 || dropped != 2 {
+			t.Errorf("New(%d) stored %q and dropped %d, want nothing stored and 2 dropped", size, got, dropped)
 		}
 	}
 }
@@ -60,8 +67,8 @@ func TestRingConcurrentAdds(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got := len(r.Snapshot()); got != 50 {
-		t.Fatalf("len = %d, want 50", got)
+	if got, dropped := r.SnapshotDropped(); len(got) != 50 || dropped != 800-50 {
+		t.Fatalf("len = %d, dropped %d; want 50 and 750", len(got), dropped)
 	}
 }
 
@@ -169,6 +176,9 @@ func TestOrderedRingSortsLateArrivals(t *testing.T) {
 	if diff := cmp.Diff([]uint64{4, 5, 6, 7}, r.Snapshot()); diff != "" {
 		t.Fatalf("too-late entry (-want +got):\n%s", diff)
 	}
+	if d := r.Dropped(); d != 4 { // 1, 2, 3 evicted, the late 2 never kept
+		t.Fatalf("Dropped() = %d, want 4", d)
+	}
 }
 
 func TestOrderedRingConcurrentAddsStaySorted(t *testing.T) {
@@ -204,6 +214,7 @@ func TestOrderedRingAgainstModel(t *testing.T) {
 	for _, size := range []int{1, 2, 3, 7, 64} {
 		r := seqRing(size)
 		var kept []uint64 // the model
+		var dropped uint64
 		next := uint64(1)
 		for step := range 400 {
 			// A burst of requests finishing in a shuffled order: a late
@@ -217,16 +228,22 @@ func TestOrderedRingAgainstModel(t *testing.T) {
 			for _, n := range burst {
 				r.Add(n)
 				if len(kept) == size && n < kept[0] {
+					dropped++
 					continue // older than everything kept: not stored
 				}
 				kept = append(kept, n)
 				slices.Sort(kept)
 				if len(kept) > size {
 					kept = kept[1:]
+					dropped++
 				}
 			}
-			if diff := cmp.Diff(kept, r.Snapshot()); diff != "" {
+			got, gotDropped := r.SnapshotDropped()
+			if diff := cmp.Diff(kept, got); diff != "" {
 				t.Fatalf("size %d, after burst %d %v (-want +got):\n%s", size, step, burst, diff)
+			}
+			if gotDropped != dropped || uint64(len(got))+gotDropped != next-1 {
+				t.Fatalf("size %d, after burst %d: %d held, %d dropped, want %d dropped of %d added", size, step, len(got), gotDropped, dropped, next-1)
 			}
 		}
 	}

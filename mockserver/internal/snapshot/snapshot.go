@@ -6,10 +6,15 @@
 // The file holds the corpus and the index in package blob's form, after a
 // header with a CRC-32C of the rest. It is mapped read-only and never
 // unmapped: the corpus's strings and the index's arrays point into it, so
-// no copy of them is made and only the pages a request reads are loaded.
-// The file must therefore never be changed in place while a process maps it
-// (a truncated mapping faults); this package only ever renames a new file
-// over it, which leaves existing mappings whole.
+// no copy of them is made. Load checks the header's length and the CRC
+// over the whole payload before decoding anything, so a cut, damaged or
+// foreign file is refused (and Default builds instead) however it was
+// damaged. The file must never be changed in place while a process maps it
+// (a read past the end of a truncated mapping faults); this package only
+// ever renames a new file over it, which leaves existing mappings whole.
+// If another program truncates it all the same, Load turns the fault into
+// an error, and Faulted lets a server that recovers from the panic of a
+// later fault say why.
 // The file's name carries the first hex digits of DefaultSum, the SHA-256 of
 // what the generator and the indexer of this version write; a version that
 // generates other bytes uses another file, and a process only writes the
@@ -34,8 +39,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/blob"
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
@@ -190,7 +198,10 @@ func Dir() (string, error) {
 func FileName() string { return "mock-corpus-" + DefaultSum[:16] + ".snap" }
 
 // Load maps the snapshot file at path and decodes it. On any error the
-// mapping is released and nothing read from it is returned.
+// mapping is released and nothing read from it is returned. A file that
+// shrinks while Load reads it is an error too, not a crash (see
+// decodeFile); once Load has returned, Faulted tells a fault in the mapping
+// from other panics.
 func Load(path string) (*corpus.Corpus, *search.Index, error) {
 	data, unmap, err := mapFile(path)
 	if err != nil {
@@ -201,12 +212,25 @@ func Load(path string) (*corpus.Corpus, *search.Index, error) {
 		unmap()
 		return nil, nil, fmt.Errorf("snapshot %s: %w", path, err)
 	}
+	mapped.Store(&mapping{start: uintptr(unsafe.Pointer(unsafe.SliceData(data))), size: uintptr(len(data)), path: path})
 	return c, ix, nil
 }
 
-// decodeFile checks a whole file's header, and decodes it while another
-// goroutine checks its checksum.
-func decodeFile(data []byte) (*corpus.Corpus, *search.Index, error) {
+// decodeFile checks a whole file's header and its checksum, then decodes
+// it: Decode only ever reads the bytes Store wrote.
+//
+// The file is mapped, so reading a page the file no longer has (it was
+// truncated in place after mapFile measured it) raises SIGBUS, which
+// would kill the process; here it panics instead (debug.SetPanicOnFault),
+// and that panic, like any other while decoding, is an error, after which
+// Default builds the corpus.
+func decodeFile(data []byte) (c *corpus.Corpus, ix *search.Index, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			c, ix, err = nil, nil, fmt.Errorf("reading it failed (%v): the file changed while it was read", p)
+		}
+	}()
 	if len(data) < headerSize || !bytes.Equal(data[:len(magic)], magic[:]) {
 		return nil, nil, errors.New("not a snapshot of this format")
 	}
@@ -214,22 +238,47 @@ func decodeFile(data []byte) (*corpus.Corpus, *search.Index, error) {
 	if n := binary.LittleEndian.Uint64(data[8:]); n != uint64(len(payload)) {
 		return nil, nil, fmt.Errorf("the header says %d bytes, the file holds %d", n, len(payload))
 	}
-	// The checksum is computed while the payload is decoded: decoding
-	// damaged bytes gives an error or a corpus, never a panic, and a
-	// mismatch discards whatever it gave.
-	sum := make(chan uint32, 1)
-	go func() { sum <- crc32.Checksum(payload, castagnoli) }()
-	c, ix, err := Decode(payload)
-	if <-sum != binary.LittleEndian.Uint32(data[16:]) {
+	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(data[16:]) {
 		return nil, nil, errors.New("checksum mismatch")
 	}
-	return c, ix, err
+	return Decode(payload)
+}
+
+// mapping is the file Load mapped and returned a corpus from.
+type mapping struct {
+	start, size uintptr
+	path        string
+}
+
+// mapped is the mapping Load returned a corpus from, if any (Default loads
+// at most one per process).
+var mapped atomic.Pointer[mapping]
+
+// Faulted reports whether p, a value recovered from a panic of a goroutine
+// that called debug.SetPanicOnFault(true), is a fault reading the file
+// that Load mapped, which happens when that file is truncated in place
+// while the process runs, and returns the file's path. The corpus and
+// index from the file cannot be read whole any more: the process must be
+// restarted, and then builds them anew.
+func Faulted(p any) (path string, ok bool) {
+	e, ok := p.(interface{ Addr() uintptr })
+	m := mapped.Load()
+	if !ok || m == nil {
+		return "", false
+	}
+	if a := e.Addr(); a >= m.start && a-m.start < m.size {
+		return m.path, true
+	}
+	return "", false
 }
 
 // Store writes the snapshot of c and ix to dir under FileName, if their
 // bytes match DefaultSum, and removes the files of other versions. The file
 // appears whole or not at all (written aside, then renamed), so processes
-// storing at once do no harm.
+// storing at once do no harm, and a process that maps the old file keeps
+// it whole. It is not synced to disk: a file that a machine crash leaves
+// damaged fails Load's checks, and the next process builds and stores it
+// again.
 func Store(dir string, c *corpus.Corpus, ix *search.Index) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -142,6 +143,10 @@ func TestDamagedFileIsRefusedAndReplaced(t *testing.T) {
 		{"one bit flipped", "checksum mismatch", flipped},
 		{"truncated", "the header says", good[:len(good)-100]},
 		{"another file", "not a snapshot of this format", []byte("{\"not\": \"a snapshot\"}")},
+		{"empty", "size 0 cannot be mapped", nil},
+		{"only the header", "the header says", good[:headerSize]},
+		{"header cut", "not a snapshot of this format", good[:headerSize-1]},
+		{"zeros", "not a snapshot of this format", make([]byte, len(good))},
 	} {
 		if err := os.WriteFile(path, tc.data, 0o600); err != nil {
 			t.Fatal(err)
@@ -273,6 +278,77 @@ func TestDescribe(t *testing.T) {
 	} {
 		if got := Describe(tc.source, tc.err); got != tc.want {
 			t.Errorf("Describe(%v, %v) = %q, want %q", tc.source, tc.err, got, tc.want)
+		}
+	}
+}
+
+// TestFileTruncatedWhileLoading truncates the file after it is mapped and
+// before it is read, as another program writing it in place would: the
+// reads past the new end fault, and decodeFile turns that into an error
+// instead of letting SIGBUS kill the process.
+func TestFileTruncatedWhileLoading(t *testing.T) {
+	t.Parallel()
+	if !canMap {
+		t.Skip("files are not mapped on this system")
+	}
+	dir := t.TempDir()
+	c, ix := built()
+	if err := Store(dir, c, ix); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, FileName())
+	data, unmap, err := mapFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unmap()
+	if err := os.Truncate(path, 1<<16); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := decodeFile(data); err == nil || !strings.Contains(err.Error(), "the file changed while it was read") {
+		t.Fatalf("decodeFile of a file truncated under it: error %v, want one saying it changed", err)
+	}
+}
+
+// TestFaultedNamesTheMappedFile loads a file, truncates it in place and
+// reads an article's text, which now lies past the file's end: with
+// debug.SetPanicOnFault the read panics, and Faulted recognises the panic
+// as a fault in that file. It is not parallel: Load sets the one mapping
+// Faulted knows.
+func TestFaultedNamesTheMappedFile(t *testing.T) {
+	if !canMap {
+		t.Skip("files are not mapped on this system")
+	}
+	dir := t.TempDir()
+	bc, bix := built()
+	if err := Store(dir, bc, bix); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, FileName())
+	c, _, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, 1<<16); err != nil {
+		t.Fatal(err)
+	}
+	var p any
+	func() {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() { p = recover() }()
+		for i := len(c.Articles) - 1; i >= 0; i-- {
+			_ = strings.Clone(c.Articles[i].Body) // reads the file's pages
+		}
+	}()
+	if p == nil {
+		t.Fatal("reading the corpus of a truncated file did not fault")
+	}
+	if got, ok := Faulted(p); !ok || got != path {
+		t.Fatalf("Faulted(%v) = %q, %v; want %q, true", p, got, ok, path)
+	}
+	for _, other := range []any{"a string", errors.New("an error"), nil} {
+		if _, ok := Faulted(other); ok {
+			t.Errorf("Faulted(%v) = true, want false", other)
 		}
 	}
 }
