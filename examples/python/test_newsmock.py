@@ -504,5 +504,64 @@ class ReadmeCurlExamplesTest(unittest.TestCase):
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def doc_curl_commands(path):
+    """The curl commands of a doc's sh blocks, each with the comment lines
+    that follow it (what the doc says it answers)."""
+    text = (REPO / path).read_text()
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        lines = block.splitlines()
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            if not line.lstrip().startswith("curl "):
+                continue
+            cmd = [line]
+            while cmd[-1].endswith("\\") and i < len(lines):
+                cmd.append(lines[i])
+                i += 1
+            said = []
+            while i < len(lines) and lines[i].startswith("#"):
+                said.append(lines[i])
+                i += 1
+            commands.append(("\n".join(cmd), "\n".join(cmd + said)))
+    return commands
+
+
+class DocsCurlExamplesTest(unittest.TestCase):
+    """The curl examples of docs/control-api.md and docs/mockserver.md run
+    against newsmock as written (with its URL): each succeeds, and none is
+    refused unless the doc says it fails."""
+
+    def test_examples_work_verbatim(self):
+        if not shutil.which("curl"):
+            message = "curl is not installed: install it (apt-get install curl) to run the docs' curl examples"
+            if os.environ.get("CI") == "true":
+                self.fail(message + " (.ci/run installs it)")
+            self.skipTest(message)
+        tmp = tempfile.mkdtemp(prefix="newsmock-py-")
+        mock = Newsmock(newsmock_binary(tmp), "-clock", "manual")
+        try:
+            ran = 0
+            for doc in ["docs/control-api.md", "docs/mockserver.md"]:
+                commands = doc_curl_commands(doc)
+                self.assertGreater(len(commands), 2, f"{doc} has curl examples")
+                for cmd, with_comments in commands:
+                    script = cmd.replace("http://127.0.0.1:8080", mock.url).replace("$URL", mock.url)
+                    with self.subTest(doc=doc, cmd=cmd):
+                        run = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+                        self.assertEqual(run.returncode, 0, f"{doc}: {cmd}\n{run.stderr}")
+                        self.assertTrue(run.stdout.strip(), f"{doc}: {cmd} printed nothing")
+                        body = run.stdout.strip().splitlines()[-1]  # after the headers of curl -i
+                        if body.startswith("{") and '"state":"FAILED"' in body.replace(" ", ""):
+                            self.assertIn("FAILED", with_comments, f"{doc}: {cmd} was refused: {run.stdout}")
+                        ran += 1
+            self.assertGreaterEqual(ran, 11)
+        finally:
+            mock.close()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 if __name__ == "__main__":
     unittest.main()
