@@ -18,7 +18,12 @@ type scratch struct {
 	lo, hi int   // the date range as document numbers [lo, hi)
 	lang   int32 // required language index, or -1
 
-	ids        []int32   // the text's distinct term ids, ascending: the scored terms
+	st      *stats  // of the corpus searched: this index, or all of a Layers
+	siteMap []int32 // by site rank of this index: the rank among all sites (nil: the same)
+	siteCut int64   // traffic_rank keeps the site of rank r when (r+1)*100 <= siteCut
+
+	ids        []int32   // the text's distinct term ids, in the order one index of the corpus searched numbers them: the scored terms
+	idf        []float64 // by ids index: the term's idf in the corpus searched
 	idList     []int     // by ids index: the index in lists of that term
 	phraseBuf  []int32   // the text's multi-word phrases, term ids back to back
 	phraseEnd  []int     // end of each phrase in phraseBuf
@@ -39,9 +44,14 @@ type scratch struct {
 	next    []uint32
 }
 
-// plan resolves the query against the index. It returns false when nothing
-// can match.
-func (s *scratch) plan(ix *Index, q *Query, expr *keyphrase.Expr) bool {
+// plan resolves the query against the index, scored with the statistics
+// st and site ranks mapped by siteMap. For a search of Layers, ls holds
+// the query's terms over all layers and layer is this index's place among
+// them; ls is nil for a search of the index alone. It returns false when
+// nothing can match.
+func (s *scratch) plan(ix *Index, q *Query, expr *keyphrase.Expr, st *stats, siteMap []int32, ls *layeredScratch, layer int) bool {
+	s.st, s.siteMap = st, siteMap
+	s.siteCut = st.sites * int64(100-q.TrafficRank)
 	s.lo, s.hi = ix.dateRange(q.From, q.To)
 	if s.lo >= s.hi {
 		return false
@@ -56,6 +66,14 @@ func (s *scratch) plan(ix *Index, q *Query, expr *keyphrase.Expr) bool {
 	}
 	if !s.parseText(ix, q.Text) {
 		return false
+	}
+	s.idf = s.idf[:0]
+	if ls != nil {
+		s.ids, s.idf = ls.termsOf(layer, s.ids[:0], s.idf)
+	} else {
+		for _, t := range s.ids {
+			s.idf = append(s.idf, st.idf(ix.df(t)))
+		}
 	}
 	for _, t := range s.ids {
 		s.addTerm(ix, t)
@@ -209,6 +227,20 @@ func (s *scratch) termCursor(ix *Index, t int32) cursor {
 	all := ix.termDocs(t)
 	base, _ := slices.BinarySearch(all, int32(s.lo))
 	return cursor{docs: within(all, s.lo, s.hi), base: int(ix.termStart[t]) + base, term: t}
+}
+
+// keptBySite reports whether traffic_rank keeps a document of the site at
+// rank r of this index: traffic_rank n keeps the top (100-n)% of sites, so
+// the site at position p (0 = busiest) of S sites stays when the first p+1
+// sites are within that share: (p+1)*100 <= S*(100-n). 0 keeps every site
+// and 100 none; of 400 sites 90 keeps exactly 40 and 95 exactly 20; of 5
+// sites 95 keeps none, since one site is already 20%. The products are
+// computed in int64.
+func (s *scratch) keptBySite(r int32) bool {
+	if s.siteMap != nil {
+		r = s.siteMap[r]
+	}
+	return (int64(r)+1)*100 <= s.siteCut
 }
 
 // release readies the scratch for the next search.

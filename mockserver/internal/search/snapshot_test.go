@@ -106,7 +106,7 @@ func TestSnapshotRefusesDamage(t *testing.T) {
 		}},
 		{"starts out of order", "starts are out of order", func(ix *Index) { ix.termStart[1], ix.termStart[2] = ix.termStart[2]+1, ix.termStart[1] }},
 		{"offsets past the positions", "offsets are out of order", func(ix *Index) { ix.posOff[len(ix.posOff)-1]++ }},
-		{"a short column", "do not have 500 entries", func(ix *Index) { ix.norms = ix.norms[:1] }},
+		{"a short column", "do not have 500 entries", func(ix *Index) { ix.bodyLen = ix.bodyLen[:1] }},
 		{"a language out of range", "language number is out of range", func(ix *Index) { ix.lang[3] = 7 }},
 	} {
 		damaged := build(c, 1)
