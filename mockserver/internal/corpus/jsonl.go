@@ -212,13 +212,17 @@ func TornLine(text []byte) bool {
 }
 
 // setTraffic gives every article its site's traffic: the one known for the
-// site (known, may be nil), else the one a line gave, else defaultTraffic.
-func (l *loader) setTraffic(known map[string]int) {
+// site (known may be nil), else the one a line gave, else defaultTraffic.
+func (l *loader) setTraffic(known func(site string) (int, bool)) {
 	for i := range l.articles {
 		a := &l.articles[i]
-		if t, ok := known[a.Site]; ok {
-			a.Traffic = t
-		} else if t, ok := l.traffic[a.Site]; ok {
+		if known != nil {
+			if t, ok := known(a.Site); ok {
+				a.Traffic = t
+				continue
+			}
+		}
+		if t, ok := l.traffic[a.Site]; ok {
 			a.Traffic = t.value
 		} else {
 			a.Traffic = defaultTraffic
@@ -338,8 +342,9 @@ type loader struct {
 	embedLen  int
 	discard   bool // keep no articles (Checker)
 
-	// The corpus articles are added to (Corpus.Add); nil otherwise.
-	base  *baseFacts
+	// The checks against the corpus articles are added to (ReadAdded);
+	// nil otherwise.
+	base  *addChecks
 	array bool // the input is a JSON array: articles are numbered items, not lines
 }
 
