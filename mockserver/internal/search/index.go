@@ -75,11 +75,9 @@ type Index struct {
 	sites    map[string]int32 // domain -> index into siteDocs
 	siteDocs [][]int32        // ascending docs of each site
 
-	scratch *sync.Pool // of *scratch
-
 	// Made on first use, for Layers and FindID.
-	ranked atomic.Pointer[[]rankedSite] // the sites in siteRank order
-	byID   atomic.Pointer[[]int32]      // the documents in ID order
+	ranked atomic.Pointer[[]siteTraffic] // the sites in siteRank order
+	byID   atomic.Pointer[[]int32]       // the documents in ID order
 }
 
 // termDocs returns the ascending documents of term t.
@@ -115,7 +113,6 @@ func build(c *corpus.Corpus, workers int) *Index {
 		ix.bodyLen[d] = lengths[numFields*d+2]
 	}
 	ix.computeRanks()
-	ix.scratch = &sync.Pool{New: ix.newScratch}
 	for d := range c.Articles {
 		a := &c.Articles[d]
 		ix.encoded[d] = a.Encoded()
@@ -265,6 +262,10 @@ const minChunk = 2000
 
 // parallel runs fn on every chunk, each in its own goroutine.
 func parallel(chunks []chunk, fn func(*chunk)) {
+	if len(chunks) == 1 { // a small index (of added articles): no goroutine to wait for
+		fn(&chunks[0])
+		return
+	}
 	var wg sync.WaitGroup
 	for w := range chunks {
 		wg.Go(func() { fn(&chunks[w]) })
@@ -305,7 +306,14 @@ func nextID(block []uint16) (int32, []uint16) {
 // counting each term's postings and position bytes.
 func (ix *Index) scanChunk(c *chunk, lengths []uint32) {
 	var tk analysis.Tokenizer
-	block := make([]uint16, 0, streamBlock)
+	// A chunk of few articles (an overlay of added ones) needs less than a
+	// block: a term takes a byte and a separator at least.
+	text := 0
+	for d := c.lo; d < c.hi && text < 2*streamBlock; d++ {
+		a := &ix.c.Articles[d]
+		text += len(a.Title) + len(a.Description) + len(a.Body) + numFields
+	}
+	block := make([]uint16, 0, min(streamBlock, text/2+3))
 	for d := c.lo; d < c.hi; d++ {
 		a := &ix.c.Articles[d]
 		doc := int32(d)

@@ -108,23 +108,13 @@ func (st *stats) idf(df int) float64 { return logIDF(float64(st.docs), float64(d
 // df returns the number of documents term t occurs in.
 func (ix *Index) df(t int32) int { return int(ix.termStart[t+1] - ix.termStart[t]) }
 
-// rankedSite is a site and its traffic.
-type rankedSite struct {
-	domain  string
-	traffic int
-}
-
 // rankedSites returns the index's sites in the order of siteRank, made on
 // first use.
-func (ix *Index) rankedSites() []rankedSite {
+func (ix *Index) rankedSites() []siteTraffic {
 	if p := ix.ranked.Load(); p != nil {
 		return *p
 	}
-	order := ix.sitesByTraffic()
-	ranked := make([]rankedSite, len(order))
-	for r, st := range order {
-		ranked[r] = rankedSite{st.domain, st.traffic}
-	}
+	ranked := ix.sitesByTraffic()
 	ix.ranked.Store(&ranked)
 	return ranked
 }
@@ -188,22 +178,113 @@ type Layers struct {
 	// siteMaps maps, by layer, a site rank of that layer to the site's rank
 	// among the sites of all layers; nil where they are the same.
 	siteMaps [][]int32
-	pool     sync.Pool // of *layeredScratch
 }
 
 // NewLayers returns the layers of the indexes, in that order. It costs
-// O(sites + longest field), not O(documents).
+// O(sites of the first + longest field + the other layers' sites), not
+// O(documents).
 func NewLayers(ixs ...*Index) *Layers {
 	l := &Layers{ixs: slices.Clip(ixs), starts: make([]int32, len(ixs)+1)}
 	for i, ix := range ixs {
 		l.starts[i+1] = l.starts[i] + int32(len(ix.titleEnd))
 	}
-	// The sites of all layers, ranked as one index would rank them.
+	sites, ok := l.insertSites()
+	if !ok {
+		sites = l.rankSites()
+	}
+	l.st = newStats(ixs, sites)
+	return l
+}
+
+// insertSites ranks the sites of all layers as one index would when the
+// sites the first layer has are no busier in the others (as AddArticles
+// makes them): the first layer's sites keep their order, and the others'
+// new sites are placed among them. It returns the number of sites, or
+// false when that does not hold. It costs O(the first layer's sites +
+// the others' sites * log).
+func (l *Layers) insertSites() (int, bool) {
+	base := l.ixs[0]
+	baseRanked := base.rankedSites()
+	baseRank := func(domain string) (int32, bool) {
+		s, ok := base.sites[domain]
+		if !ok {
+			return 0, false
+		}
+		return base.siteRank[base.siteDocs[s][0]], true
+	}
+	// The new sites, with the highest traffic any layer gives them.
+	var extra []siteTraffic
+	at := map[string]int{}
+	for _, ix := range l.ixs[1:] {
+		for _, st := range ix.rankedSites() {
+			if r, ok := baseRank(st.domain); ok {
+				if st.traffic > baseRanked[r].traffic {
+					return 0, false
+				}
+				continue
+			}
+			if i, ok := at[st.domain]; !ok {
+				at[st.domain] = len(extra)
+				extra = append(extra, siteTraffic{domain: st.domain, traffic: st.traffic})
+			} else if st.traffic > extra[i].traffic {
+				extra[i].traffic = st.traffic
+			}
+		}
+	}
+	slices.SortFunc(extra, compareSites)
+	// The rank of the j-th new site is the number of base sites before it,
+	// plus j; a base site moves down by the new sites before it.
+	extraRank := make(map[string]int32, len(extra))
+	var baseMap []int32
+	if len(extra) > 0 {
+		baseMap = make([]int32, len(baseRanked))
+		r := 0
+		for j, st := range extra {
+			before, _ := slices.BinarySearchFunc(baseRanked, st, compareSites)
+			for ; r < before; r++ {
+				baseMap[r] = int32(r + j)
+			}
+			extraRank[st.domain] = int32(before + j)
+		}
+		for ; r < len(baseRanked); r++ {
+			baseMap[r] = int32(r + len(extra))
+		}
+		if n := len(baseMap); n == 0 || baseMap[n-1] == int32(n-1) {
+			baseMap = nil // every new site comes after the base's
+		}
+	}
+	l.siteMaps = make([][]int32, len(l.ixs))
+	l.siteMaps[0] = baseMap
+	for i, ix := range l.ixs[1:] {
+		ranked := ix.rankedSites()
+		m := make([]int32, len(ranked))
+		same := true
+		for r, st := range ranked {
+			if br, ok := baseRank(st.domain); !ok {
+				m[r] = extraRank[st.domain]
+			} else if baseMap != nil {
+				m[r] = baseMap[br]
+			} else {
+				m[r] = br
+			}
+			same = same && m[r] == int32(r)
+		}
+		if !same {
+			l.siteMaps[i+1] = m
+		}
+	}
+	return len(baseRanked) + len(extra), true
+}
+
+// rankSites ranks the sites of all layers as one index would, in general:
+// a site's traffic is the highest any layer gives it. It costs O(sites *
+// log).
+func (l *Layers) rankSites() int {
 	traffic := map[string]int{}
-	for _, ix := range ixs {
-		for _, rs := range ix.rankedSites() {
-			if t, ok := traffic[rs.domain]; !ok || rs.traffic > t {
-				traffic[rs.domain] = rs.traffic
+	for _, ix := range l.ixs {
+		for _, st := range ix.rankedSites() {
+			if t, ok := traffic[st.domain]; !ok || st.traffic > t {
+				traffic[st.domain] = st.traffic
 			}
 		}
 	}
@@ -216,21 +297,20 @@ func NewLayers(ixs ...*Index) *Layers {
 	for r, st := range all {
 		rank[st.domain] = int32(r)
 	}
-	l.siteMaps = make([][]int32, len(ixs))
-	for i, ix := range ixs {
+	l.siteMaps = make([][]int32, len(l.ixs))
+	for i, ix := range l.ixs {
 		ranked := ix.rankedSites()
 		m := make([]int32, len(ranked))
 		same := true
-		for r, rs := range ranked {
-			m[r] = rank[rs.domain]
+		for r, st := range ranked {
+			m[r] = rank[st.domain]
 			same = same && m[r] == int32(r)
 		}
 		if !same {
 			l.siteMaps[i] = m
 		}
 	}
-	l.st = newStats(ixs, len(all))
-	return l
+	return len(all)
 }
 
 // Len returns the number of documents of all layers.
@@ -256,6 +336,9 @@ func (l *Layers) Article(doc int32) *corpus.Article {
 	i, d := l.Locate(doc)
 	return &l.ixs[i].c.Articles[d]
 }
+
+// layeredScratches pools the working memory of searches of Layers.
+var layeredScratches sync.Pool // of *layeredScratch
 
 // layeredScratch is the working memory of one search of Layers besides
 // each layer's scratch.
@@ -373,26 +456,25 @@ func (l *Layers) Search(q Query, offset, limit int) (Result, error) {
 		return Result{}, err
 	}
 	offset, limit = max(offset, 0), max(limit, 0)
-	ls, _ := l.pool.Get().(*layeredScratch)
+	ls, _ := layeredScratches.Get().(*layeredScratch)
 	if ls == nil {
 		ls = &layeredScratch{}
 	}
-	defer l.pool.Put(ls)
+	defer layeredScratches.Put(ls)
 	if !ls.analyse(l, q.Text) {
 		return Result{}, nil
 	}
 	nl := len(l.ixs)
 	ls.ss, ls.planned, ls.next = ls.ss[:0], ls.planned[:0], ls.next[:0]
 	defer func() {
-		for i, s := range ls.ss {
+		for _, s := range ls.ss {
 			s.release()
-			l.ixs[i].scratch.Put(s)
 		}
 		clear(ls.ss)
 	}()
 	inRange := 0
 	for i, ix := range l.ixs {
-		s := ix.scratch.Get().(*scratch)
+		s := getScratch(ix)
 		ls.ss = append(ls.ss, s)
 		ok := s.plan(ix, &q, expr, l.st, l.siteMaps[i], ls, i)
 		ls.planned = append(ls.planned, ok)

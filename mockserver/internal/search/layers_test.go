@@ -19,10 +19,12 @@ type layeredCorpus struct {
 
 // randomLayered makes n random articles and splits them into a base and
 // overlays: overlays hold articles older than, newer than and among the
-// base's, and the only articles of some sites and of one language; traffic
-// varies by article, so a site's traffic (the highest of its articles) may
-// differ between layers.
-func randomLayered(r *rand.Rand, n, overlays int) layeredCorpus {
+// base's, and the only articles of some sites and of one language. With
+// bySite, every article of a site has the site's traffic, as AddArticles
+// makes them; without, traffic varies by article, so a site's traffic (the
+// highest of its articles) may differ between layers.
+func randomLayered(r *rand.Rand, n, overlays int, bySite bool) layeredCorpus {
+	siteTraffic := map[string]int{}
 	var all []doc
 	parts := make([][]doc, overlays+1)
 	for i, id := range r.Perm(n) {
@@ -36,6 +38,12 @@ func randomLayered(r *rand.Rand, n, overlays int) layeredCorpus {
 			traffic: r.IntN(101),
 			hour:    r.IntN(60),
 			encoded: r.IntN(2) == 0,
+		}
+		if bySite {
+			if _, ok := siteTraffic[d.site]; !ok {
+				siteTraffic[d.site] = r.IntN(101)
+			}
+			d.traffic = siteTraffic[d.site]
 		}
 		if i%17 == 1 { // some articles repeat another's text: same-score ties
 			d.title, d.desc, d.body = all[0].title, all[0].desc, all[0].body
@@ -105,8 +113,8 @@ func TestLayersAnswerAsOneIndex(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(29, 2))
 	hits := 0
-	for round := range 8 {
-		lc := randomLayered(r, 40+round*60, round%4)
+	for round := range 12 {
+		lc := randomLayered(r, 40+round*60, round%4, round%2 == 0)
 		whole, layers := search.New(lc.whole), layersOf(lc)
 		if layers.Len() != len(lc.whole.Articles) {
 			t.Fatalf("round %d: Len %d, want %d", round, layers.Len(), len(lc.whole.Articles))
@@ -183,7 +191,7 @@ func FuzzLayers(f *testing.F) {
 	f.Add(uint64(7), uint8(200), uint8(3), uint16(99))
 	f.Fuzz(func(t *testing.T, seed uint64, n, overlays uint8, query uint16) {
 		r := rand.New(rand.NewPCG(seed, uint64(query)))
-		lc := randomLayered(r, 1+int(n), int(overlays%5))
+		lc := randomLayered(r, 1+int(n), int(overlays%5), seed%2 == 0)
 		whole, layers := search.New(lc.whole), layersOf(lc)
 		for range 20 {
 			q := randomQuery(r)

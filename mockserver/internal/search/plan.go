@@ -8,12 +8,12 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
 )
 
-// scratch holds one query's working memory; each Index pools its own, so a
-// search allocates little beyond its result.
+// scratch holds one query's working memory over one index; searches share
+// a pool of them (getScratch), so a search allocates little beyond its
+// result.
 type scratch struct {
-	ix   *Index
-	tk   analysis.Tokenizer
-	slot []int32 // by term id: its index in lists, or -1; all -1 between searches
+	ix *Index
+	tk analysis.Tokenizer
 
 	lo, hi int   // the date range as document numbers [lo, hi)
 	lang   int32 // required language index, or -1
@@ -90,22 +90,29 @@ func (s *scratch) plan(ix *Index, q *Query, expr *keyphrase.Expr, st *stats, sit
 		}
 	}
 	slices.SortFunc(s.lists, func(x, y cursor) int { return len(x.docs) - len(y.docs) })
-	for i, c := range s.lists {
-		if c.term >= 0 {
-			s.slot[c.term] = int32(i)
-		}
-	}
 	s.idList = s.idList[:0]
 	for _, t := range s.ids {
-		s.idList = append(s.idList, int(s.slot[t]))
+		s.idList = append(s.idList, s.listOf(t))
 	}
 	s.phraseList = s.phraseList[:0]
 	for _, p := range s.phrases {
 		for _, t := range p {
-			s.phraseList = append(s.phraseList, int(s.slot[t]))
+			s.phraseList = append(s.phraseList, s.listOf(t))
 		}
 	}
 	return true
+}
+
+// listOf returns the index in lists of term t's list, or -1. A query has
+// few lists: a scan beats a table by term id, which would cost every
+// scratch (and so the first search after its pool is emptied) O(terms).
+func (s *scratch) listOf(t int32) int {
+	for i := range s.lists {
+		if s.lists[i].term == t {
+			return i
+		}
+	}
+	return -1
 }
 
 // parseText splits the free text into terms and quoted phrases. It returns
@@ -176,7 +183,7 @@ func (s *scratch) planKeyPhrases(ix *Index, expr *keyphrase.Expr) bool {
 			if t < 0 {
 				return false
 			}
-			if s.slot[t] < 0 {
+			if s.listOf(t) < 0 {
 				s.addTerm(ix, t)
 			}
 		}
@@ -217,7 +224,6 @@ func (s *scratch) planSites(ix *Index, sites []string) bool {
 
 // addTerm adds the term's documents within the date range to the lists.
 func (s *scratch) addTerm(ix *Index, t int32) {
-	s.slot[t] = int32(len(s.lists))
 	s.lists = append(s.lists, s.termCursor(ix, t))
 }
 
@@ -243,14 +249,11 @@ func (s *scratch) keptBySite(r int32) bool {
 	return (int64(r)+1)*100 <= s.siteCut
 }
 
-// release readies the scratch for the next search.
+// release returns the scratch to the pool, ready for the next search.
 func (s *scratch) release() {
-	for _, c := range s.lists {
-		if c.term >= 0 {
-			s.slot[c.term] = -1
-		}
-	}
 	s.lists = s.lists[:0]
+	s.ix, s.st, s.siteMap = nil, nil, nil
+	scratches.Put(s)
 }
 
 // within returns the part of the ascending docs that lies in [lo, hi).

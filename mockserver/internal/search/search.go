@@ -3,6 +3,7 @@ package search
 import (
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/newssearch/newssearch-go/internal/keyphrase"
@@ -98,11 +99,8 @@ func (ix *Index) Search(q Query, offset, limit int) (Result, error) {
 		return Result{}, err
 	}
 	offset, limit = max(offset, 0), max(limit, 0)
-	s := ix.scratch.Get().(*scratch)
-	defer func() {
-		s.release()
-		ix.scratch.Put(s)
-	}()
+	s := getScratch(ix)
+	defer s.release()
 	if !s.plan(ix, &q, expr, ix.own, nil, nil, 0) {
 		return Result{}, nil
 	}
@@ -144,13 +142,18 @@ func (s *scratch) sortHeap() {
 	})
 }
 
-// newScratch makes the working memory of one search.
-func (ix *Index) newScratch() any {
-	slot := make([]int32, len(ix.termStart)-1)
-	for i := range slot {
-		slot[i] = -1
+// scratches pools the working memory of searches, shared by every index
+// so that a new one (an overlay of added articles) finds some at once.
+var scratches sync.Pool // of *scratch
+
+// getScratch returns working memory for a search of ix.
+func getScratch(ix *Index) *scratch {
+	s, _ := scratches.Get().(*scratch)
+	if s == nil {
+		s = &scratch{}
 	}
-	return &scratch{ix: ix, slot: slot}
+	s.ix = ix
+	return s
 }
 
 // collect walks the matches, counting them and keeping the best k in s.heap.

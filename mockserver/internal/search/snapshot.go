@@ -3,7 +3,6 @@ package search
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/blob"
@@ -158,7 +157,6 @@ func ReadSnapshot(c *corpus.Corpus, r *blob.Reader) (*Index, error) {
 	for s := range ix.siteDocs {
 		ix.siteDocs[s] = siteDocs[siteStart[s]:siteStart[s+1]:siteStart[s+1]]
 	}
-	ix.scratch = &sync.Pool{New: ix.newScratch}
 	ix.summarise()
 	return ix, nil
 }
