@@ -58,7 +58,11 @@ type Known interface {
 // which moves every corpus date forward by shift, serves and filters it at
 // the datePublished it was given.
 func ReadAdded(r io.Reader, shift time.Duration, known Known) (*Corpus, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	size := 64 << 10
+	if sized, ok := r.(interface{ Len() int }); ok { // a body already read: a few articles need less
+		size = min(size, max(sized.Len(), 16))
+	}
+	br := bufio.NewReaderSize(r, size)
 	l := loader{ids: map[string]int{}, traffic: map[string]siteTraffic{}, embedLine: -1,
 		base: &addChecks{known: known, embedLen: known.EmbeddingLen()}}
 	first, err := firstByte(br)
