@@ -22,10 +22,10 @@ import (
 // them. A Corpus is safe for concurrent use.
 //
 // A Corpus is either a start-up corpus (DefaultCorpus, LoadCorpus: its own
-// articles and index) or a version that AddArticles made: a start-up
-// corpus, its root, with the added articles on top in a few small
-// segments, each with its own index (see version.go). A version shares
-// everything of its root and costs what its segments do.
+// articles and index) or one that AddArticles made: a start-up corpus with
+// the added articles on top, in a few small segments with indexes of their
+// own. Such a corpus shares everything of its start-up corpus and costs
+// what its added articles do.
 type Corpus struct {
 	// A start-up corpus's articles, index and per-article caches; nil in a
 	// version, which reaches its root's through root.

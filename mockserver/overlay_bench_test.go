@@ -27,7 +27,7 @@ type uploadCase struct {
 func uploadCases(b *testing.B, word, title, site string, at time.Time) []*uploadCase {
 	cases := []*uploadCase{{name: "none"}, {name: "10", n: 10}, {name: "1000", n: 1000},
 		{name: "10-matching", n: 10, match: true}, {name: "1000-matching", n: 1000, match: true},
-		{name: "1000-then-reset", n: 1000, reset: true}}
+		{name: "10-then-reset", n: 10, reset: true}, {name: "1000-then-reset", n: 1000, reset: true}}
 	for _, uc := range cases {
 		uc.s = New(WithoutListener(), WithoutDateShift())
 		b.Cleanup(uc.s.Close)
@@ -73,11 +73,11 @@ func median(ds []time.Duration) float64 {
 // as a test's search for its own articles would, so the answer holds some
 // of them, encoded the first time they are answered; with the others it
 // matches none and answers the bytes of the search with no upload.
-// "1000-then-reset" uploads 1,000 articles, resets the articles and
-// searches the start-up corpus: the same work before the same search as
-// "1000", without added articles to search, which shows what the upload's
-// 20 ms of work costs the search that follows (CPU caches it cooled), with
-// or without an overlay. Two
+// "10-then-reset" and "1000-then-reset" upload, reset the articles and
+// search the start-up corpus: the same work before the same search as
+// "10" and "1000", without added articles to search, which shows what the
+// upload's own work costs the search that follows (the CPU caches it
+// cooled), overlay or not. Two
 // searches: a word of 76 or more titles with no filter ("word"), and two
 // words of a title with its site and a week around it ("site-week", the
 // workload of BenchmarkInProcessSearch).

@@ -58,8 +58,10 @@ type Known interface {
 // which moves every corpus date forward by shift, serves and filters it at
 // the datePublished it was given.
 func ReadAdded(r io.Reader, shift time.Duration, known Known) (*Corpus, error) {
-	size := 64 << 10
-	if sized, ok := r.(interface{ Len() int }); ok { // a body already read: a few articles need less
+	// A small buffer: the body is usually in memory already, often a few
+	// articles, and a longer line is read in several pieces anyway.
+	size := 16 << 10
+	if sized, ok := r.(interface{ Len() int }); ok {
 		size = min(size, max(sized.Len(), 16))
 	}
 	br := bufio.NewReaderSize(r, size)
