@@ -285,7 +285,7 @@ func TestArticlesDuringLoad(t *testing.T) {
 }
 
 // BenchmarkAddArticles10000 adds 10,000 articles to the embedded corpus in
-// one call and runs the first search, which builds the new index.
+// one call (which indexes them, and them only) and runs the first search.
 func BenchmarkAddArticles10000(b *testing.B) {
 	s := start(b)
 	at := t0.Add(-time.Hour)

@@ -20,11 +20,24 @@ import (
 // index, encoded article fragments and headline clusters are built on first
 // use and cached on the *Corpus, so every Server sharing one *Corpus shares
 // them. A Corpus is safe for concurrent use.
+//
+// A Corpus is either a start-up corpus (DefaultCorpus, LoadCorpus: its own
+// articles and index) or one that AddArticles made: a start-up corpus with
+// the added articles on top, in a few small segments with indexes of their
+// own. Such a corpus shares everything of its start-up corpus and costs
+// what its added articles do.
 type Corpus struct {
+	// A start-up corpus's articles, index and per-article caches; nil in a
+	// version, which reaches its root's through root.
 	c      *corpus.Corpus
 	index  func() *search.Index
 	frags  []atomic.Pointer[fragments] // per article, encoded on first use
 	embeds []atomic.Pointer[[]byte]    // per article, encoded on first use
+
+	root     *Corpus        // the start-up corpus: itself, or the one a version adds to
+	segs     []*segment     // a version's added articles, oldest segment first
+	layers   *search.Layers // a version's root index and segment indexes
+	embedLen func() int     // a start-up corpus's embedding length (corpus.Corpus.EmbeddingLen)
 
 	langCodes map[string]string // lower-case code or name -> code
 	langList  string            // "en (English), es (Spanish)" for messages
@@ -42,25 +55,32 @@ const maxClusterCache = 64
 
 func newCorpus(c *corpus.Corpus) *Corpus {
 	pc := &Corpus{
-		c:         c,
-		frags:     make([]atomic.Pointer[fragments], len(c.Articles)),
-		embeds:    make([]atomic.Pointer[[]byte], len(c.Articles)),
-		langCodes: make(map[string]string, 2*len(c.Languages)),
-		clusters:  map[[2]int]func() []cluster.Cluster{},
+		c:        c,
+		frags:    make([]atomic.Pointer[fragments], len(c.Articles)),
+		embeds:   make([]atomic.Pointer[[]byte], len(c.Articles)),
+		clusters: map[[2]int]func() []cluster.Cluster{},
+		embedLen: sync.OnceValue(c.EmbeddingLen),
 	}
+	pc.root = pc
 	pc.index = sync.OnceValue(func() *search.Index { return search.New(c) })
-	names := make([]string, 0, len(c.Languages))
-	for _, l := range c.Languages {
-		pc.langCodes[strings.ToLower(l.Code)] = l.Code
+	pc.setLanguages(c.Languages)
+	return pc
+}
+
+// setLanguages makes the lookup of language codes and names.
+func (c *Corpus) setLanguages(langs []corpus.Language) {
+	c.langCodes = make(map[string]string, 2*len(langs))
+	names := make([]string, 0, len(langs))
+	for _, l := range langs {
+		c.langCodes[strings.ToLower(l.Code)] = l.Code
 		if l.Name != "" {
-			pc.langCodes[strings.ToLower(l.Name)] = l.Code
+			c.langCodes[strings.ToLower(l.Name)] = l.Code
 			names = append(names, fmt.Sprintf("%s (%s)", l.Code, l.Name))
 		} else {
 			names = append(names, l.Code)
 		}
 	}
-	pc.langList = strings.Join(names, ", ")
-	return pc
+	c.langList = strings.Join(names, ", ")
 }
 
 // defaultCorpus is made once per process and shared by every Server:
@@ -108,15 +128,38 @@ func LoadCorpusFile(path string) (*Corpus, error) {
 // "mapped from <file>" (the cache file of an earlier process), "built, then
 // stored in <file>", or "built: <why the cache was not used>" (see "Corpus
 // and dates" in the package documentation). It is "" for a corpus from
-// LoadCorpus or LoadCorpusFile.
-func (c *Corpus) Origin() string { return c.origin }
+// LoadCorpus or LoadCorpusFile. A corpus with added articles answers its
+// start-up corpus's.
+func (c *Corpus) Origin() string { return c.root.origin }
 
 // Len returns the number of articles.
-func (c *Corpus) Len() int { return len(c.c.Articles) }
+func (c *Corpus) Len() int {
+	if c.layers != nil {
+		return c.layers.Len()
+	}
+	return len(c.c.Articles)
+}
 
 // Newest returns the publication time of the newest article as stored,
 // before any date shift, or the zero time for an empty corpus.
-func (c *Corpus) Newest() time.Time { return c.c.Newest() }
+func (c *Corpus) Newest() time.Time {
+	newest := c.root.c.Newest()
+	for _, sg := range c.segs {
+		if t := sg.c.Newest(); t.After(newest) {
+			newest = t
+		}
+	}
+	return newest
+}
+
+// search runs a query for one window of its result: Hit.Doc numbers the
+// documents of a version through its layers (see article).
+func (c *Corpus) search(q search.Query, offset, limit int) (search.Result, error) {
+	if c.layers != nil {
+		return c.layers.Search(q, offset, limit)
+	}
+	return c.index().Search(q, offset, limit)
+}
 
 // searchKeyed runs a query for one window of its result (key is its
 // resultKey), remembering recent results: the corpus is immutable, so a
@@ -126,7 +169,7 @@ func (c *Corpus) searchKeyed(key string, q search.Query, offset, limit int) (sea
 	if r, ok := c.results.get(key); ok {
 		return r, nil
 	}
-	r, err := c.index().Search(q, offset, limit)
+	r, err := c.search(q, offset, limit)
 	if err == nil {
 		c.results.put(key, r)
 	}
@@ -237,6 +280,8 @@ type resultCache struct {
 
 	pageCur, pagePrev map[string]*encodedPage
 	pageBytes         int // the bytes of pageCur's pages
+
+	closed bool // keep nothing more (see close)
 }
 
 const (
@@ -267,11 +312,14 @@ func (rc *resultCache) put(key string, r search.Result) {
 }
 
 func (rc *resultCache) putLocked(key string, r search.Result) {
+	if rc.closed {
+		return
+	}
 	if len(rc.cur) >= resultCacheSize {
 		rc.prev, rc.cur = rc.cur, nil
 	}
 	if rc.cur == nil {
-		rc.cur = make(map[string]search.Result, resultCacheSize)
+		rc.cur = map[string]search.Result{} // grown as used: a corpus version may serve one search
 	}
 	rc.cur[key] = r
 }
@@ -297,7 +345,7 @@ func (rc *resultCache) putPage(key string, p *encodedPage) {
 }
 
 func (rc *resultCache) putPageLocked(key string, p *encodedPage) {
-	if len(p.answer) > pageCacheBytes/4 { // a page of huge articles: not worth evicting others for
+	if rc.closed || len(p.answer) > pageCacheBytes/4 { // closed, or a page of huge articles: not worth evicting others for
 		return
 	}
 	if rc.pageBytes+len(p.answer) > pageCacheBytes {
@@ -321,19 +369,38 @@ func (rc *resultCache) reset() {
 	rc.pageCur, rc.pagePrev, rc.pageBytes = nil, nil, 0
 }
 
+// close forgets every result and page and keeps no more: a corpus version
+// the server has left keeps only what the jobs submitted to it need.
+func (rc *resultCache) close() {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.cur, rc.prev = nil, nil
+	rc.pageCur, rc.pagePrev, rc.pageBytes = nil, nil, 0
+	rc.closed = true
+}
+
 // language resolves a language code or English name (any case) to its code.
 func (c *Corpus) language(s string) (string, bool) {
 	code, ok := c.langCodes[strings.ToLower(strings.TrimSpace(s))]
 	return code, ok
 }
 
-// window returns the documents published within [from, to] (corpus time) as
-// the half-open range [lo, hi) of document numbers.
-func (c *Corpus) window(from, to time.Time) (lo, hi int) { return c.c.Window(from, to) }
+// window returns the documents published within [from, to] (corpus time)
+// as the half-open range [lo, hi) of their positions in the date order of
+// all the corpus's articles. A range identifies its window: it is the key
+// of the headline caches.
+func (c *Corpus) window(from, to time.Time) (lo, hi int) {
+	lo, hi = c.root.c.Window(from, to)
+	for _, sg := range c.segs {
+		l, h := sg.c.Window(from, to)
+		lo, hi = lo+l, hi+h
+	}
+	return lo, hi
+}
 
-// headlineClusters returns the clusters of documents [lo, hi), computing
-// them once per range.
-func (c *Corpus) headlineClusters(lo, hi int) []cluster.Cluster {
+// headlineClusters returns the clusters of the documents published within
+// [from, to], whose window is [lo, hi), computing them once per window.
+func (c *Corpus) headlineClusters(from, to time.Time, lo, hi int) []cluster.Cluster {
 	key := [2]int{lo, hi}
 	c.clusterMu.Lock()
 	get, ok := c.clusters[key]
@@ -342,6 +409,9 @@ func (c *Corpus) headlineClusters(lo, hi int) []cluster.Cluster {
 			clear(c.clusters)
 		}
 		get = sync.OnceValue(func() []cluster.Cluster {
+			if c.layers != nil {
+				return c.versionClusters(from, to)
+			}
 			docs := make([]int32, hi-lo)
 			for i := range docs {
 				docs[i] = int32(lo + i)

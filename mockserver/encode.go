@@ -97,11 +97,12 @@ func mustJSON(v any) []byte {
 // them on first use. Concurrent first uses may both encode; the results are
 // identical and one wins.
 func (c *Corpus) fragmentsOf(doc int32) *fragments {
-	if f := c.frags[doc].Load(); f != nil {
+	a, cache, _ := c.articleAt(doc)
+	if f := cache.Load(); f != nil {
 		return f
 	}
-	f := encodeFragments(&c.c.Articles[doc])
-	c.frags[doc].Store(f)
+	f := encodeFragments(a)
+	cache.Store(f)
 	return f
 }
 
@@ -109,11 +110,12 @@ func (c *Corpus) fragmentsOf(doc int32) *fragments {
 // null), encoding it on first use. It is cached apart from the other
 // fragments so only articles whose vectors are asked for pay its memory.
 func (c *Corpus) embeddingOf(doc int32) []byte {
-	if e := c.embeds[doc].Load(); e != nil {
+	a, _, cache := c.articleAt(doc)
+	if e := cache.Load(); e != nil {
 		return *e
 	}
-	e := appendVector(nil, c.c.Articles[doc].Vector())
-	c.embeds[doc].Store(&e)
+	e := appendVector(nil, a.Vector())
+	cache.Store(&e)
 	return e
 }
 
@@ -154,7 +156,7 @@ func encodeFragments(a *corpus.Article) *fragments {
 // the shifted date, the score and, when asked for, the embedding spliced in.
 func (s *Server) appendArticle(c *Corpus, b []byte, doc int32, score float64, embeddings bool) []byte {
 	f := c.fragmentsOf(doc)
-	a := &c.c.Articles[doc]
+	a := c.article(doc)
 	b = append(b, f.head...)
 	b = appendHTTPDate(b, a.Published.Add(s.shift))
 	b = append(b, `","score":`...)
@@ -217,7 +219,7 @@ func appendVector(b []byte, v []float32) []byte {
 
 // headlineJSON encodes one headline article with its shifted date.
 func (s *Server) headlineJSON(c *Corpus, doc int32) headlineArticle {
-	a := &c.c.Articles[doc]
+	a := c.article(doc)
 	return headlineArticle{
 		Category:      nullable(a.Category),
 		DatePublished: a.Published.Add(s.shift).UTC().Format(time.DateTime),

@@ -7,68 +7,26 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"time"
 
-	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
-// jobQuery is what a job stores. A job submitted to the server's start-up
-// corpus, which lives as long as the server, keeps its validated query and
-// searches that corpus page by page. A job submitted after AddArticles keeps
-// its whole result instead (frozen), never the corpus version and search
-// index it ran against: those are released as soon as the server moves on,
-// so a job costs memory in proportion to its own results (the articles it
-// matched), not a corpus per job.
+// jobQuery is what a job stores: its validated query and the corpus it was
+// submitted to, which it searches page by page. That corpus is the
+// server's start-up corpus, which lives as long as the server, or a
+// version AddArticles made, which the job keeps after the server moves on:
+// a version shares its start-up corpus's index and articles and holds only
+// the added ones, so a job costs memory in proportion to the articles
+// added, not a corpus per job. A version the server has left caches no
+// pages (Corpus.retire): its jobs' pages are searched again when asked for.
 type jobQuery struct {
-	corpus     *Corpus       // the start-up corpus; nil when frozen is set
-	frozen     *frozenResult // the result of a job submitted to any other corpus
+	corpus     *Corpus
 	query      search.Query
 	embeddings bool
 	body       lazyBody // the submitted body, for Jobs
-}
-
-// frozenResult is a job's whole result, taken from the corpus it was
-// submitted to: copies of the articles it matched, in result order, and
-// their scores. Its Corpus has no search index and is never searched.
-type frozenResult struct {
-	c      *Corpus
-	scores []float64
-}
-
-// freeze runs q over c and keeps its whole result.
-func freeze(c *Corpus, q search.Query) (*frozenResult, *apiError) {
-	res, err := c.index().Search(q, 0, c.Len())
-	if err != nil {
-		return nil, badRequest("%s", err.Error())
-	}
-	arts := make([]corpus.Article, len(res.Hits))
-	scores := make([]float64, len(res.Hits))
-	for i, h := range res.Hits {
-		arts[i] = c.c.Articles[h.Doc]
-		scores[i] = h.Score
-	}
-	return &frozenResult{c: &Corpus{
-		c:      &corpus.Corpus{Articles: arts},
-		frags:  make([]atomic.Pointer[fragments], len(arts)),
-		embeds: make([]atomic.Pointer[[]byte], len(arts)),
-	}, scores: scores}, nil
-}
-
-// appendFrozenPage writes the articles of one page of fr as a JSON array.
-func (s *Server) appendFrozenPage(b []byte, fr *frozenResult, page int, embeddings bool) []byte {
-	from := min(pageOffset(page), len(fr.scores))
-	to := min(from+PageSize, len(fr.scores))
-	b = append(b, '[')
-	for doc := from; doc < to; doc++ {
-		if doc > from {
-			b = append(b, ',')
-		}
-		b = s.appendArticle(fr.c, b, int32(doc), fr.scores[doc], embeddings)
-	}
-	return append(b, ']')
 }
 
 // page runs a validated query for one page and returns it encoded, from
@@ -146,12 +104,6 @@ func (s *Server) serveQueryAsync(x *exchange, f fields) response {
 	}
 	id := s.ids.query(s.jobSeq.Add(1))
 	jq := jobQuery{corpus: p.corpus, query: p.query, embeddings: p.embeddings, body: newLazyBody(x.body)}
-	if p.corpus != s.start {
-		if jq.frozen, aerr = freeze(p.corpus, p.query); aerr != nil {
-			return s.errorResponse(aerr)
-		}
-		jq.corpus = nil
-	}
 	s.jobs.Submit(id, x.owner, jq, outcome, x.now)
 	x.entry.QueryID = id
 	buf := getBuf()
@@ -208,17 +160,12 @@ func (s *Server) serveGetResults(x *exchange, f fields) response {
 		*buf = append(b, '}')
 		return ok(buf)
 	}
-	var pg *encodedPage
-	total := 0
-	if jq.frozen != nil {
-		total = len(jq.frozen.scores)
-	} else {
-		if pg, aerr = s.page(jq.corpus, jq.query, page, jq.embeddings); aerr != nil {
-			putBuf(buf)
-			return s.errorResponse(aerr)
-		}
-		total = pg.total
+	pg, aerr := s.page(jq.corpus, jq.query, page, jq.embeddings)
+	if aerr != nil {
+		putBuf(buf)
+		return s.errorResponse(aerr)
 	}
+	total := pg.total
 	b = append(b, `,"page":`...)
 	b = strconv.AppendInt(b, int64(page), 10)
 	b = append(b, `,"totalResults":`...)
@@ -226,11 +173,7 @@ func (s *Server) serveGetResults(x *exchange, f fields) response {
 	b = append(b, `,"totalArticles":`...)
 	b = strconv.AppendInt(b, int64(total), 10)
 	b = append(b, `,"articles":`...)
-	if jq.frozen != nil {
-		b = s.appendFrozenPage(b, jq.frozen, page, jq.embeddings)
-	} else {
-		b = append(b, pg.articles...)
-	}
+	b = append(b, pg.articles...)
 	*buf = append(b, `,"state":"SUCCESS"}`...)
 	return ok(buf)
 }
@@ -259,23 +202,24 @@ func (s *Server) serveHeadlines(x *exchange, _ fields) response {
 		return ok(buf)
 	}
 	to := x.now.Add(-s.shift)
+	from := to.Add(-HeadlineWindow)
 	c := s.Corpus()
-	lo, hi := c.window(to.Add(-HeadlineWindow), to)
+	lo, hi := c.window(from, to)
 	hb := s.headlines.Load()
 	if hb == nil || hb.c != c || hb.lo != lo || hb.hi != hi {
-		hb = &headlineBody{c: c, lo: lo, hi: hi, body: s.encodeHeadlines(c, lo, hi)}
+		hb = &headlineBody{c: c, lo: lo, hi: hi, body: s.encodeHeadlines(c, from, to, lo, hi)}
 		s.headlines.Store(hb)
 	}
 	return response{status: http.StatusOK, fixed: hb.body}
 }
 
-func (s *Server) encodeHeadlines(c *Corpus, lo, hi int) []byte {
+func (s *Server) encodeHeadlines(c *Corpus, from, to time.Time, lo, hi int) []byte {
 	out := struct {
 		Headlines []headlineCluster `json:"headlines"`
 		State     string            `json:"state"`
 	}{Headlines: []headlineCluster{}, State: "SUCCESS"}
 	if lo < hi {
-		clusters := c.headlineClusters(lo, hi)
+		clusters := c.headlineClusters(from, to, lo, hi)
 		for _, cl := range clusters[:min(len(clusters), s.headlineClusters)] {
 			hc := headlineCluster{Topic: cl.Topic, Count: cl.Count, Articles: []headlineArticle{}}
 			for _, d := range cl.Docs[:min(len(cl.Docs), s.headlineArticles)] {

@@ -24,9 +24,10 @@ func heapInUse() uint64 {
 }
 
 // TestJobsDoNotPinUploads: a suite that gives each test its own articles
-// uploads a few, then submits a job. The job keeps what its answers need,
-// not the corpus version and search index it ran against, so memory grows
-// by the job's own results, not by a whole corpus per job.
+// uploads a few, then submits a job. The job keeps the corpus version it ran
+// against, which shares the start-up corpus's articles and index and holds
+// only the added articles (with their small index), so memory grows by the
+// articles added, not by a whole corpus per job.
 //
 // Not parallel: it measures the process's heap.
 func TestJobsDoNotPinUploads(t *testing.T) {
@@ -74,11 +75,12 @@ func TestJobsDoNotPinUploads(t *testing.T) {
 	runtime.KeepAlive(s)
 }
 
-// TestFrozenJobsAnswerAsSearches: a job submitted after AddArticles keeps
-// its whole result; its pages must be exactly those a search of the same
-// corpus answers (articles, scores, order, embeddings), and stay so after
-// the corpus changes again.
-func TestFrozenJobsAnswerAsSearches(t *testing.T) {
+// TestJobsOfUploadsAnswerAsSearches: a job submitted after AddArticles
+// keeps the corpus version it was submitted to; its pages must be exactly
+// those a search of that corpus answers (articles, scores, order,
+// embeddings), and stay so after the corpus changes again, when the
+// version caches no page and searches again for each.
+func TestJobsOfUploadsAnswerAsSearches(t *testing.T) {
 	t.Parallel()
 	s := start(t, WithPendingPolls(0))
 	base := s.Corpus().c.Newest().Add(s.DateShift())
@@ -123,7 +125,7 @@ func TestFrozenJobsAnswerAsSearches(t *testing.T) {
 		want = append(want, pages)
 		jobIDs = append(jobIDs, submit(t, s, q))
 	}
-	s.ResetArticles() // the jobs keep the results of the corpus they ran against
+	s.ResetArticles() // the jobs keep the corpus they ran against
 	for i, id := range jobIDs {
 		for p := 1; p <= 3; p++ {
 			r := post(t, s, "/api/v2/get-results", map[string]any{"query_id": id, "page": p})
@@ -149,8 +151,9 @@ func TestFrozenJobsAnswerAsSearches(t *testing.T) {
 // submitted right after its own POST /_mock/articles (the way a suite gives
 // each test its own data), after the articles are reset: live heap and
 // resident size (after returning freed memory to the system), in MB.
-// BENCHMARKS.md has the row; before jobs stopped pinning their corpus
-// version it was about 20 MB a job.
+// BENCHMARKS.md has the row; when each upload made a whole new corpus and
+// index it was about 20 MB a job; each job keeps its corpus version, which
+// holds only the added articles.
 func BenchmarkJobsAfterOwnUpload(b *testing.B) {
 	const jobs = 150
 	for b.Loop() {

@@ -119,3 +119,88 @@ func TestAddEmbeddingLength(t *testing.T) {
 		t.Errorf("same length: %d, %v; want 1 article added", n, err)
 	}
 }
+
+// layeredKnown answers Known for several corpora at once, as a server's
+// corpus with added articles does.
+type layeredKnown []*Corpus
+
+func (k layeredKnown) HasID(id string) bool {
+	for _, c := range k {
+		for i := range c.Articles {
+			if c.Articles[i].ID == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (k layeredKnown) SiteTraffic(domain string) (int, bool) {
+	for _, c := range k {
+		if s, ok := c.Site(domain); ok {
+			return s.Traffic, true
+		}
+	}
+	return 0, false
+}
+
+func (k layeredKnown) EmbeddingLen() int {
+	for _, c := range k {
+		if n := c.EmbeddingLen(); n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// TestReadAddedChecksEveryLayer: ReadAdded returns only the new articles,
+// in order, checked against every corpus Known answers for; Merge of the
+// layers is the corpus Add would make.
+func TestReadAddedChecksEveryLayer(t *testing.T) {
+	t.Parallel()
+	base := baseCorpus(t)
+	first, err := ReadAdded(strings.NewReader(line(t, id3, map[string]any{"site": "other.org", "traffic": 20,
+		"embeddings": []float32{1, 0}})), 0, layeredKnown{base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Articles) != 1 || len(first.Sites) != 1 || first.Sites[0] != (Site{"other.org", 20, "en", "https://other.org/favicon.ico"}) {
+		t.Fatalf("first batch: %d articles, sites %+v", len(first.Articles), first.Sites)
+	}
+	known := layeredKnown{base, first}
+	for _, tc := range []struct{ name, body, want string }{
+		{"id of the base", line(t, id1, nil), `line 1: _id "` + id1 + `" is already in the corpus`},
+		{"id of an earlier batch", line(t, "bbbbbbbbbbbbbbbbbbbbbbbb", nil) + "\n" + line(t, id3, nil), `line 2: _id "` + id3 + `" is already in the corpus`},
+		{"traffic of an earlier batch's site", line(t, "bbbbbbbbbbbbbbbbbbbbbbbb", map[string]any{"site": "other.org", "traffic": 21}),
+			`line 1: traffic 21 for site "other.org" differs from 20`},
+		{"embeddings of an earlier batch", line(t, "bbbbbbbbbbbbbbbbbbbbbbbb", map[string]any{"embeddings": []float32{1, 0, 0}}),
+			"line 1: embeddings has 3 values but the corpus's articles have 2"},
+	} {
+		if _, err := ReadAdded(strings.NewReader(tc.body), 0, known); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one starting %q", tc.name, err, tc.want)
+		}
+	}
+	second, err := ReadAdded(strings.NewReader(line(t, "bbbbbbbbbbbbbbbbbbbbbbbb", map[string]any{"site": "other.org"})+"\n"+
+		line(t, "aaaaaaaaaaaaaaaaaaaaaaaa", map[string]any{"datePublished": "2025-03-01T00:00:00Z"})), time.Hour, known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Articles[0].ID != "aaaaaaaaaaaaaaaaaaaaaaaa" || second.Articles[1].Traffic != 20 || second.Articles[0].Traffic != 70 {
+		t.Errorf("second batch: %+v", second.Articles)
+	}
+	merged := Merge(Merge(base, first), second)
+	var ids []string
+	for _, a := range merged.Articles {
+		ids = append(ids, a.ID)
+	}
+	// The second batch moved back an hour: bbbb… to 09:00 on the 4th, before id1 and id3 (10:00).
+	if want := []string{"aaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbb", id1, id3, id2}; strings.Join(ids, ",") != strings.Join(want, ",") {
+		t.Errorf("merged order %v, want %v", ids, want)
+	}
+	if len(merged.Sites) != 2 || len(base.Articles) != 2 || len(first.Articles) != 1 {
+		t.Errorf("merged sites %+v; the layers changed: %d and %d articles", merged.Sites, len(base.Articles), len(first.Articles))
+	}
+	if _, ok := merged.Site("example.org"); ok {
+		t.Error("Site finds a domain the corpus does not have")
+	}
+}

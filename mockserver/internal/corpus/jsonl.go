@@ -193,7 +193,10 @@ func (l *loader) load(next func() ([]numberedLine, error), label string) error {
 // name a line as label does ("corpus line", or Add's "line"). With
 // skipTorn, a torn last line (TornLine) is left out.
 func jsonlBatches(r io.Reader, label string, skipTorn bool) func() ([]numberedLine, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br, ok := r.(*bufio.Reader) // ReadAdded's, sized to its input
+	if !ok {
+		br = bufio.NewReaderSize(r, 64<<10)
+	}
 	next := 1
 	return func() ([]numberedLine, error) { return readBatch(br, &next, label, skipTorn) }
 }
@@ -212,13 +215,17 @@ func TornLine(text []byte) bool {
 }
 
 // setTraffic gives every article its site's traffic: the one known for the
-// site (known, may be nil), else the one a line gave, else defaultTraffic.
-func (l *loader) setTraffic(known map[string]int) {
+// site (known may be nil), else the one a line gave, else defaultTraffic.
+func (l *loader) setTraffic(known func(site string) (int, bool)) {
 	for i := range l.articles {
 		a := &l.articles[i]
-		if t, ok := known[a.Site]; ok {
-			a.Traffic = t
-		} else if t, ok := l.traffic[a.Site]; ok {
+		if known != nil {
+			if t, ok := known(a.Site); ok {
+				a.Traffic = t
+				continue
+			}
+		}
+		if t, ok := l.traffic[a.Site]; ok {
 			a.Traffic = t.value
 		} else {
 			a.Traffic = defaultTraffic
@@ -264,9 +271,18 @@ func readBatch(br *bufio.Reader, next *int, label string, skipTorn bool) (batch 
 	return batch, nil
 }
 
+// minParallel is the fewest calls worth a goroutine of their own.
+const minParallel = 16
+
 // parallel calls f(0) ... f(n-1) on up to GOMAXPROCS goroutines.
 func parallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
+	workers := min(runtime.GOMAXPROCS(0), n/minParallel)
+	if workers <= 1 { // a few articles (an upload): not worth goroutines to wait for
+		for i := range n {
+			f(i)
+		}
+		return
+	}
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
@@ -338,8 +354,9 @@ type loader struct {
 	embedLen  int
 	discard   bool // keep no articles (Checker)
 
-	// The corpus articles are added to (Corpus.Add); nil otherwise.
-	base  *baseFacts
+	// The checks against the corpus articles are added to (ReadAdded);
+	// nil otherwise.
+	base  *addChecks
 	array bool // the input is a JSON array: articles are numbered items, not lines
 }
 

@@ -1,6 +1,8 @@
 package search_test
 
 import (
+	"cmp"
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -51,9 +53,14 @@ func benchQueries(order search.Order) []search.Query {
 	return qs
 }
 
+// searcher is an Index or Layers.
+type searcher interface {
+	Search(q search.Query, offset, limit int) (search.Result, error)
+}
+
 // runQueries searches the first page of each query in turn, reporting the
 // median and 99th percentile latency and the mean number of matches.
-func runQueries(b *testing.B, ix *search.Index, qs []search.Query) {
+func runQueries(b *testing.B, ix searcher, qs []search.Query) {
 	b.Helper()
 	var took []time.Duration
 	total := 0
@@ -141,4 +148,48 @@ func BenchmarkIndexBuild(b *testing.B) {
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapAlloc-before)/1e6, "index-MB")
 	runtime.KeepAlive(ix)
+}
+
+// overlayIndex indexes n articles like the default corpus's (their text,
+// sites and dates) under new IDs, as AddArticles would add them.
+func overlayIndex(n int) *search.Index {
+	c := corpus.Default()
+	arts := make([]corpus.Article, n)
+	for i := range arts {
+		arts[i] = c.Articles[(i*7919+13)%len(c.Articles)]
+		arts[i].ID = fmt.Sprintf("ffff%020x", i)
+	}
+	slices.SortFunc(arts, func(x, y corpus.Article) int {
+		return cmp.Or(x.Published.Compare(y.Published), cmp.Compare(x.ID, y.ID))
+	})
+	return search.New(&corpus.Corpus{Articles: arts})
+}
+
+// BenchmarkLayersSearch runs the queries of BenchmarkSearchSiteWeek on the
+// default index alone and with overlays of 10 and 1,000 articles
+// (search.Layers), side by side.
+func BenchmarkLayersSearch(b *testing.B) {
+	for _, order := range []search.Order{search.ByRelevance, search.ByDate} {
+		qs := benchQueries(order)
+		for _, n := range []int{0, 10, 1000} {
+			b.Run(fmt.Sprintf("order=%d/overlay=%d", order, n), func(b *testing.B) {
+				if n == 0 {
+					runQueries(b, defaultIndex(), qs)
+					return
+				}
+				runQueries(b, search.NewLayers(defaultIndex(), overlayIndex(n)), qs)
+			})
+		}
+	}
+}
+
+// BenchmarkNewLayers makes the layers of the default index and an overlay
+// of 10 articles, as every AddArticles does.
+func BenchmarkNewLayers(b *testing.B) {
+	base, overlay := defaultIndex(), overlayIndex(10)
+	search.NewLayers(base, overlay)
+	b.ReportAllocs()
+	for b.Loop() {
+		search.NewLayers(base, overlay)
+	}
 }

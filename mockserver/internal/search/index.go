@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
@@ -47,13 +48,19 @@ type Index struct {
 	docs      []int32
 	posOff    []uint32
 	pos       []byte
-	idf       []float64 // by term id
 
 	// Positions of one document run title 0..t-1, then description from
 	// t+1, then body from descEnd+1: the gaps keep phrases inside one field.
+	// The fields' lengths in terms, which BM25F normalises by, are
+	// titleEnd, descEnd-titleEnd-1 and bodyLen.
 	titleEnd []uint32 // by doc: first position after the title
 	descEnd  []uint32 // by doc: first position after the description
-	norms    []float64
+	bodyLen  []uint32 // by doc: the body's length in terms
+
+	// own holds the figures of this index searched alone; Layers combines
+	// those of several (see stats).
+	own *stats
+	sum layerSum
 
 	idRank   []int32 // by doc: rank in ID order
 	dateRank []int32 // by doc: rank in ByDate order (Published desc, ID asc)
@@ -68,7 +75,9 @@ type Index struct {
 	sites    map[string]int32 // domain -> index into siteDocs
 	siteDocs [][]int32        // ascending docs of each site
 
-	scratch *sync.Pool // of *scratch
+	// Made on first use, for Layers and FindID.
+	ranked atomic.Pointer[[]siteTraffic] // the sites in siteRank order
+	byID   atomic.Pointer[[]int32]       // the documents in ID order
 }
 
 // termDocs returns the ascending documents of term t.
@@ -91,7 +100,7 @@ func build(c *corpus.Corpus, workers int) *Index {
 		terms:    map[string]int32{},
 		titleEnd: make([]uint32, n),
 		descEnd:  make([]uint32, n),
-		norms:    make([]float64, numFields*n),
+		bodyLen:  make([]uint32, n),
 		lang:     make([]int32, n),
 		langs:    map[string]int32{},
 		siteRank: make([]int32, n),
@@ -100,9 +109,10 @@ func build(c *corpus.Corpus, workers int) *Index {
 	}
 	lengths := make([]uint32, numFields*n)
 	ix.indexText(lengths, workers)
-	ix.computeNorms(lengths)
+	for d := range n {
+		ix.bodyLen[d] = lengths[numFields*d+2]
+	}
 	ix.computeRanks()
-	ix.scratch = &sync.Pool{New: ix.newScratch}
 	for d := range c.Articles {
 		a := &c.Articles[d]
 		ix.encoded[d] = a.Encoded()
@@ -123,19 +133,31 @@ func build(c *corpus.Corpus, workers int) *Index {
 		ix.siteDocs[s] = append(ix.siteDocs[s], int32(d))
 	}
 	ix.rankSites()
+	ix.summarise()
 	return ix
 }
 
 // rankSites orders the sites by traffic, busiest first and ties by domain,
-// and gives every document its site's position in that order. A site's
+// and gives every document its site's position in that order.
+func (ix *Index) rankSites() {
+	for rank, st := range ix.sitesByTraffic() {
+		for _, d := range ix.siteDocs[st.s] {
+			ix.siteRank[d] = int32(rank)
+		}
+	}
+}
+
+// siteTraffic is a site of the index and its traffic.
+type siteTraffic struct {
+	domain  string
+	s       int32 // index into siteDocs
+	traffic int
+}
+
+// sitesByTraffic returns the sites busiest first, ties by domain. A site's
 // traffic is the highest any of its articles gives (the loader makes them
 // agree; "www." variants of one domain may not).
-func (ix *Index) rankSites() {
-	type siteTraffic struct {
-		domain  string
-		s       int32
-		traffic int
-	}
+func (ix *Index) sitesByTraffic() []siteTraffic {
 	order := make([]siteTraffic, 0, len(ix.sites))
 	for domain, s := range ix.sites {
 		t := 0
@@ -144,24 +166,14 @@ func (ix *Index) rankSites() {
 		}
 		order = append(order, siteTraffic{domain, s, t})
 	}
-	slices.SortFunc(order, func(a, b siteTraffic) int {
-		return cmp.Or(cmp.Compare(b.traffic, a.traffic), strings.Compare(a.domain, b.domain))
-	})
-	for rank, st := range order {
-		for _, d := range ix.siteDocs[st.s] {
-			ix.siteRank[d] = int32(rank)
-		}
-	}
+	slices.SortFunc(order, compareSites)
+	return order
 }
 
-// keptByTrafficRank reports whether traffic_rank n keeps document d: n keeps
-// the top (100-n)% of sites, so the site at position p (0 = busiest) of S
-// sites stays when the first p+1 sites are within that share:
-// (p+1)*100 <= S*(100-n). 0 keeps every site and 100 none; of 400 sites 90
-// keeps exactly 40 and 95 exactly 20; of 5 sites 95 keeps none, since one
-// site is already 20%. The products are computed in int64.
-func (ix *Index) keptByTrafficRank(n int, d int32) bool {
-	return (int64(ix.siteRank[d])+1)*100 <= int64(len(ix.sites))*int64(100-n)
+// compareSites orders sites as traffic_rank ranks them: busiest first,
+// ties by domain.
+func compareSites(a, b siteTraffic) int {
+	return cmp.Or(cmp.Compare(b.traffic, a.traffic), strings.Compare(a.domain, b.domain))
 }
 
 // Corpus returns the indexed corpus.
@@ -243,11 +255,6 @@ func (ix *Index) indexText(lengths []uint32, workers int) {
 	ix.posOff[postings] = posBytes
 	ix.pos = make([]byte, posBytes)
 	parallel(chunks, func(c *chunk) { ix.fillChunk(c, lengths) })
-
-	ix.idf = make([]float64, numTerms)
-	for t := range numTerms {
-		ix.idf[t] = logIDF(float64(n), float64(ix.termStart[t+1]-ix.termStart[t]))
-	}
 }
 
 // minChunk is the fewest documents worth a goroutine of their own.
@@ -255,6 +262,10 @@ const minChunk = 2000
 
 // parallel runs fn on every chunk, each in its own goroutine.
 func parallel(chunks []chunk, fn func(*chunk)) {
+	if len(chunks) == 1 { // a small index (of added articles): no goroutine to wait for
+		fn(&chunks[0])
+		return
+	}
 	var wg sync.WaitGroup
 	for w := range chunks {
 		wg.Go(func() { fn(&chunks[w]) })
@@ -295,7 +306,14 @@ func nextID(block []uint16) (int32, []uint16) {
 // counting each term's postings and position bytes.
 func (ix *Index) scanChunk(c *chunk, lengths []uint32) {
 	var tk analysis.Tokenizer
-	block := make([]uint16, 0, streamBlock)
+	// A chunk of few articles (an overlay of added ones) needs less than a
+	// block: a term takes a byte and a separator at least.
+	text := 0
+	for d := c.lo; d < c.hi && text < 2*streamBlock; d++ {
+		a := &ix.c.Articles[d]
+		text += len(a.Title) + len(a.Description) + len(a.Body) + numFields
+	}
+	block := make([]uint16, 0, min(streamBlock, text/2+3))
 	for d := c.lo; d < c.hi; d++ {
 		a := &ix.c.Articles[d]
 		doc := int32(d)
@@ -457,32 +475,6 @@ func uvarintLen(v uint32) uint32 {
 		n++
 	}
 	return n
-}
-
-// computeNorms precomputes, per document and field, weight / (1 - b + b *
-// length / average length), the factor a term frequency is multiplied by.
-func (ix *Index) computeNorms(lengths []uint32) {
-	n := len(ix.c.Articles)
-	var avg [numFields]float64
-	for d := range n {
-		for f := range numFields {
-			avg[f] += float64(lengths[numFields*d+f])
-		}
-	}
-	for f := range numFields {
-		if n > 0 {
-			avg[f] /= float64(n)
-		}
-	}
-	for d := range n {
-		for f := range numFields {
-			norm := 1.0
-			if avg[f] > 0 {
-				norm = 1 - b + b*float64(lengths[numFields*d+f])/avg[f]
-			}
-			ix.norms[numFields*d+f] = fieldWeights[f] / norm
-		}
-	}
 }
 
 // computeRanks orders the documents by ID and by date.

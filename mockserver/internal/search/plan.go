@@ -8,17 +8,22 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
 )
 
-// scratch holds one query's working memory; each Index pools its own, so a
-// search allocates little beyond its result.
+// scratch holds one query's working memory over one index; searches share
+// a pool of them (getScratch), so a search allocates little beyond its
+// result.
 type scratch struct {
-	ix   *Index
-	tk   analysis.Tokenizer
-	slot []int32 // by term id: its index in lists, or -1; all -1 between searches
+	ix *Index
+	tk analysis.Tokenizer
 
 	lo, hi int   // the date range as document numbers [lo, hi)
 	lang   int32 // required language index, or -1
 
-	ids        []int32   // the text's distinct term ids, ascending: the scored terms
+	st      *stats  // of the corpus searched: this index, or all of a Layers
+	siteMap []int32 // by site rank of this index: the rank among all sites (nil: the same)
+	siteCut int64   // traffic_rank keeps the site of rank r when (r+1)*100 <= siteCut
+
+	ids        []int32   // the text's distinct term ids, in the order one index of the corpus searched numbers them: the scored terms
+	idf        []float64 // by ids index: the term's idf in the corpus searched
 	idList     []int     // by ids index: the index in lists of that term
 	phraseBuf  []int32   // the text's multi-word phrases, term ids back to back
 	phraseEnd  []int     // end of each phrase in phraseBuf
@@ -39,9 +44,14 @@ type scratch struct {
 	next    []uint32
 }
 
-// plan resolves the query against the index. It returns false when nothing
-// can match.
-func (s *scratch) plan(ix *Index, q *Query, expr *keyphrase.Expr) bool {
+// plan resolves the query against the index, scored with the statistics
+// st and site ranks mapped by siteMap. For a search of Layers, ls holds
+// the query's terms over all layers and layer is this index's place among
+// them; ls is nil for a search of the index alone. It returns false when
+// nothing can match.
+func (s *scratch) plan(ix *Index, q *Query, expr *keyphrase.Expr, st *stats, siteMap []int32, ls *layeredScratch, layer int) bool {
+	s.st, s.siteMap = st, siteMap
+	s.siteCut = st.sites * int64(100-q.TrafficRank)
 	s.lo, s.hi = ix.dateRange(q.From, q.To)
 	if s.lo >= s.hi {
 		return false
@@ -56,6 +66,14 @@ func (s *scratch) plan(ix *Index, q *Query, expr *keyphrase.Expr) bool {
 	}
 	if !s.parseText(ix, q.Text) {
 		return false
+	}
+	s.idf = s.idf[:0]
+	if ls != nil {
+		s.ids, s.idf = ls.termsOf(layer, s.ids[:0], s.idf)
+	} else {
+		for _, t := range s.ids {
+			s.idf = append(s.idf, st.idf(ix.df(t)))
+		}
 	}
 	for _, t := range s.ids {
 		s.addTerm(ix, t)
@@ -72,22 +90,29 @@ func (s *scratch) plan(ix *Index, q *Query, expr *keyphrase.Expr) bool {
 		}
 	}
 	slices.SortFunc(s.lists, func(x, y cursor) int { return len(x.docs) - len(y.docs) })
-	for i, c := range s.lists {
-		if c.term >= 0 {
-			s.slot[c.term] = int32(i)
-		}
-	}
 	s.idList = s.idList[:0]
 	for _, t := range s.ids {
-		s.idList = append(s.idList, int(s.slot[t]))
+		s.idList = append(s.idList, s.listOf(t))
 	}
 	s.phraseList = s.phraseList[:0]
 	for _, p := range s.phrases {
 		for _, t := range p {
-			s.phraseList = append(s.phraseList, int(s.slot[t]))
+			s.phraseList = append(s.phraseList, s.listOf(t))
 		}
 	}
 	return true
+}
+
+// listOf returns the index in lists of term t's list, or -1. A query has
+// few lists: a scan beats a table by term id, which would cost every
+// scratch (and so the first search after its pool is emptied) O(terms).
+func (s *scratch) listOf(t int32) int {
+	for i := range s.lists {
+		if s.lists[i].term == t {
+			return i
+		}
+	}
+	return -1
 }
 
 // parseText splits the free text into terms and quoted phrases. It returns
@@ -158,7 +183,7 @@ func (s *scratch) planKeyPhrases(ix *Index, expr *keyphrase.Expr) bool {
 			if t < 0 {
 				return false
 			}
-			if s.slot[t] < 0 {
+			if s.listOf(t) < 0 {
 				s.addTerm(ix, t)
 			}
 		}
@@ -199,7 +224,6 @@ func (s *scratch) planSites(ix *Index, sites []string) bool {
 
 // addTerm adds the term's documents within the date range to the lists.
 func (s *scratch) addTerm(ix *Index, t int32) {
-	s.slot[t] = int32(len(s.lists))
 	s.lists = append(s.lists, s.termCursor(ix, t))
 }
 
@@ -211,14 +235,25 @@ func (s *scratch) termCursor(ix *Index, t int32) cursor {
 	return cursor{docs: within(all, s.lo, s.hi), base: int(ix.termStart[t]) + base, term: t}
 }
 
-// release readies the scratch for the next search.
-func (s *scratch) release() {
-	for _, c := range s.lists {
-		if c.term >= 0 {
-			s.slot[c.term] = -1
-		}
+// keptBySite reports whether traffic_rank keeps a document of the site at
+// rank r of this index: traffic_rank n keeps the top (100-n)% of sites, so
+// the site at position p (0 = busiest) of S sites stays when the first p+1
+// sites are within that share: (p+1)*100 <= S*(100-n). 0 keeps every site
+// and 100 none; of 400 sites 90 keeps exactly 40 and 95 exactly 20; of 5
+// sites 95 keeps none, since one site is already 20%. The products are
+// computed in int64.
+func (s *scratch) keptBySite(r int32) bool {
+	if s.siteMap != nil {
+		r = s.siteMap[r]
 	}
+	return (int64(r)+1)*100 <= s.siteCut
+}
+
+// release returns the scratch to the pool, ready for the next search.
+func (s *scratch) release() {
 	s.lists = s.lists[:0]
+	s.ix, s.st, s.siteMap = nil, nil, nil
+	scratches.Put(s)
 }
 
 // within returns the part of the ascending docs that lies in [lo, hi).

@@ -55,28 +55,29 @@ func (s *scratch) push(e entry, k int) {
 // stand.
 func (ix *Index) scoreCursors(s *scratch, d int32) float64 {
 	sum := 0.0
-	for k, t := range s.ids {
+	for k := range s.ids {
 		c := &s.lists[s.idList[k]]
-		sum += ix.termScore(t, c.base+c.i, d)
+		sum += ix.termScore(s, k, c.base+c.i, d)
 	}
 	return sum
 }
 
-// scoreSearched scores document d for the terms ids, finding their postings
-// by binary search. It returns the same bits as scoreCursors.
-func (ix *Index) scoreSearched(ids []int32, d int32) float64 {
+// scoreSearched scores document d for the query terms, finding their
+// postings by binary search. It returns the same bits as scoreCursors.
+func (ix *Index) scoreSearched(s *scratch, d int32) float64 {
 	sum := 0.0
-	for _, t := range ids {
+	for k, t := range s.ids {
 		i, _ := slices.BinarySearch(ix.termDocs(t), d)
-		sum += ix.termScore(t, int(ix.termStart[t])+i, d)
+		sum += ix.termScore(s, k, int(ix.termStart[t])+i, d)
 	}
 	return sum
 }
 
-// termScore is term t's BM25F contribution to document d, whose posting of
-// t is posting i: idf * (k1+1) * tf / (k1 + tf), where tf sums each field's
-// term frequency times the field's weight over its length normalisation.
-func (ix *Index) termScore(t int32, i int, d int32) float64 {
+// termScore is query term k's BM25F contribution to document d, whose
+// posting of the term is posting i: idf * (k1+1) * tf / (k1 + tf), where tf
+// sums each field's term frequency times the field's weight over its
+// length normalisation (see stats).
+func (ix *Index) termScore(s *scratch, k int, i int, d int32) float64 {
 	var counts [numFields]int
 	titleEnd, descEnd := ix.titleEnd[d], ix.descEnd[d]
 	enc := ix.positions(i)
@@ -94,9 +95,10 @@ func (ix *Index) termScore(t int32, i int, d int32) float64 {
 			counts[2]++
 		}
 	}
-	norms := ix.norms[numFields*int(d) : numFields*int(d)+numFields]
-	tf := float64(counts[0])*norms[0] + float64(counts[1])*norms[1] + float64(counts[2])*norms[2]
-	return ix.idf[t] * (k1 + 1) * tf / (k1 + tf)
+	st := s.st
+	tf := float64(counts[0])*st.norm(0, titleEnd) + float64(counts[1])*st.norm(1, descEnd-titleEnd-1) +
+		float64(counts[2])*st.norm(2, ix.bodyLen[d])
+	return s.idf[k] * (k1 + 1) * tf / (k1 + tf)
 }
 
 // uvarint decodes one unsigned varint of at most 32 bits.

@@ -3,6 +3,7 @@ package search
 import (
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/newssearch/newssearch-go/internal/keyphrase"
@@ -93,21 +94,14 @@ func ParseKeyPhrases(s string) (*keyphrase.Expr, error) {
 // A negative offset counts as 0 and a negative limit as 0. The only error is
 // a malformed KeyPhrases expression, returned as a *keyphrase.SyntaxError.
 func (ix *Index) Search(q Query, offset, limit int) (Result, error) {
-	var expr *keyphrase.Expr
-	if strings.TrimSpace(q.KeyPhrases) != "" {
-		e, err := ParseKeyPhrases(q.KeyPhrases)
-		if err != nil {
-			return Result{}, err
-		}
-		expr = e
+	expr, err := parseKeyPhrases(q.KeyPhrases)
+	if err != nil {
+		return Result{}, err
 	}
 	offset, limit = max(offset, 0), max(limit, 0)
-	s := ix.scratch.Get().(*scratch)
-	defer func() {
-		s.release()
-		ix.scratch.Put(s)
-	}()
-	if !s.plan(ix, &q, expr) {
+	s := getScratch(ix)
+	defer s.release()
+	if !s.plan(ix, &q, expr, ix.own, nil, nil, 0) {
 		return Result{}, nil
 	}
 	k := 0
@@ -118,30 +112,48 @@ func (ix *Index) Search(q Query, offset, limit int) (Result, error) {
 	if offset >= len(s.heap) {
 		return Result{Total: total}, nil
 	}
+	s.sortHeap()
+	window := s.heap[offset : offset+min(limit, len(s.heap)-offset)]
+	hits := make([]Hit, len(window))
+	for i, e := range window {
+		hits[i] = Hit{Doc: e.doc, Score: e.score}
+		if q.Order == ByDate && len(s.ids) > 0 {
+			hits[i].Score = ix.scoreSearched(s, e.doc)
+		}
+	}
+	return Result{Total: total, Hits: hits}, nil
+}
+
+// parseKeyPhrases parses a key_phrases expression; nil for none.
+func parseKeyPhrases(text string) (*keyphrase.Expr, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, nil
+	}
+	return ParseKeyPhrases(text)
+}
+
+// sortHeap puts the kept matches in result order.
+func (s *scratch) sortHeap() {
 	slices.SortFunc(s.heap, func(x, y entry) int {
 		if x.better(y) {
 			return -1
 		}
 		return 1
 	})
-	window := s.heap[offset : offset+min(limit, len(s.heap)-offset)]
-	hits := make([]Hit, len(window))
-	for i, e := range window {
-		hits[i] = Hit{Doc: e.doc, Score: e.score}
-		if q.Order == ByDate && len(s.ids) > 0 {
-			hits[i].Score = ix.scoreSearched(s.ids, e.doc)
-		}
-	}
-	return Result{Total: total, Hits: hits}, nil
 }
 
-// newScratch makes the working memory of one search.
-func (ix *Index) newScratch() any {
-	slot := make([]int32, len(ix.idf))
-	for i := range slot {
-		slot[i] = -1
+// scratches pools the working memory of searches, shared by every index
+// so that a new one (an overlay of added articles) finds some at once.
+var scratches sync.Pool // of *scratch
+
+// getScratch returns working memory for a search of ix.
+func getScratch(ix *Index) *scratch {
+	s, _ := scratches.Get().(*scratch)
+	if s == nil {
+		s = &scratch{}
 	}
-	return &scratch{ix: ix, slot: slot}
+	s.ix = ix
+	return s
 }
 
 // collect walks the matches, counting them and keeping the best k in s.heap.
@@ -197,7 +209,7 @@ next:
 // accept applies the per-document filters and the phrase checks.
 func (ix *Index) accept(s *scratch, q *Query, expr *keyphrase.Expr, d int32) bool {
 	if s.lang >= 0 && ix.lang[d] != s.lang ||
-		q.TrafficRank > 0 && !ix.keptByTrafficRank(q.TrafficRank, d) ||
+		q.TrafficRank > 0 && !s.keptBySite(ix.siteRank[d]) ||
 		q.EncodedOnly && !ix.encoded[d] {
 		return false
 	}

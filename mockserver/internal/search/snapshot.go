@@ -3,7 +3,6 @@ package search
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/blob"
@@ -31,10 +30,9 @@ func (ix *Index) WriteSnapshot(w *blob.Writer) error {
 	w.Int32s(ix.docs)
 	w.Uint32s(ix.posOff)
 	w.Bytes8(ix.pos)
-	w.Float64s(ix.idf)
 	w.Uint32s(ix.titleEnd)
 	w.Uint32s(ix.descEnd)
-	w.Float64s(ix.norms)
+	w.Uint32s(ix.bodyLen)
 	w.Int32s(ix.idRank)
 	w.Int32s(ix.dateRank)
 	w.Int32s(ix.lang)
@@ -87,8 +85,8 @@ func ReadSnapshot(c *corpus.Corpus, r *blob.Reader) (*Index, error) {
 	table := blob.NewStringTable(r.Bytes8())
 	ix := &Index{c: c}
 	termRefs, langRefs, siteRefs := r.Uint32s(), r.Uint32s(), r.Uint32s()
-	ix.termStart, ix.docs, ix.posOff, ix.pos, ix.idf = r.Uint32s(), r.Int32s(), r.Uint32s(), r.Bytes8(), r.Float64s()
-	ix.titleEnd, ix.descEnd, ix.norms = r.Uint32s(), r.Uint32s(), r.Float64s()
+	ix.termStart, ix.docs, ix.posOff, ix.pos = r.Uint32s(), r.Int32s(), r.Uint32s(), r.Bytes8()
+	ix.titleEnd, ix.descEnd, ix.bodyLen = r.Uint32s(), r.Uint32s(), r.Uint32s()
 	ix.idRank, ix.dateRank, ix.lang = r.Int32s(), r.Int32s(), r.Int32s()
 	ix.siteRank = r.Int32s()
 	encoded := r.Bytes8()
@@ -99,10 +97,10 @@ func ReadSnapshot(c *corpus.Corpus, r *blob.Reader) (*Index, error) {
 	bad := func(what string) (*Index, error) { return nil, fmt.Errorf("%w: %s", errSnapshot, what) }
 	n := len(c.Articles)
 	numTerms := len(termRefs) / 2
-	if len(ix.termStart) != numTerms+1 || len(ix.idf) != numTerms || len(ix.posOff) != len(ix.docs)+1 {
+	if len(ix.termStart) != numTerms+1 || len(ix.posOff) != len(ix.docs)+1 {
 		return bad("the term columns differ in length")
 	}
-	if len(ix.titleEnd) != n || len(ix.descEnd) != n || len(ix.norms) != numFields*n || len(ix.idRank) != n ||
+	if len(ix.titleEnd) != n || len(ix.descEnd) != n || len(ix.bodyLen) != n || len(ix.idRank) != n ||
 		len(ix.dateRank) != n || len(ix.lang) != n || len(ix.siteRank) != n || len(encoded) != n {
 		return bad(fmt.Sprintf("the document columns do not have %d entries", n))
 	}
@@ -121,6 +119,11 @@ func ReadSnapshot(c *corpus.Corpus, r *blob.Reader) (*Index, error) {
 			if docs[i] <= docs[i-1] {
 				return bad(fmt.Sprintf("the documents of term %d do not ascend", t))
 			}
+		}
+	}
+	for d := range n {
+		if ix.descEnd[d] <= ix.titleEnd[d] {
+			return bad(fmt.Sprintf("document %d's description ends before its title", d))
 		}
 	}
 	for _, e := range encoded {
@@ -154,7 +157,7 @@ func ReadSnapshot(c *corpus.Corpus, r *blob.Reader) (*Index, error) {
 	for s := range ix.siteDocs {
 		ix.siteDocs[s] = siteDocs[siteStart[s]:siteStart[s+1]:siteStart[s+1]]
 	}
-	ix.scratch = &sync.Pool{New: ix.newScratch}
+	ix.summarise()
 	return ix, nil
 }
 

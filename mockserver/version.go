@@ -1,0 +1,195 @@
+package mockserver
+
+import (
+	"cmp"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/cluster"
+	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
+	"github.com/newssearch/newssearch-go/mockserver/internal/search"
+)
+
+// A version is the *Corpus AddArticles makes: a start-up corpus (its root)
+// and the articles added to it, searched together (search.Layers) exactly
+// as one corpus of all those articles would be searched: same matches,
+// scores and order. The root's index, encoded articles and headline
+// clusters are shared, never copied: adding articles costs what they do,
+// however large the root.
+//
+// The added articles live in segments, each a corpus and index of its own,
+// oldest first. A call adds one segment, merged with the newest ones while
+// they are not more than twice its size, so segments shrink geometrically
+// from the oldest: a version has O(log added) of them, and an added
+// article is indexed again O(log added) times however many calls add to
+// the same version.
+//
+// A version is immutable: AddArticles makes a new one that shares the
+// older segments, and a job keeps the version it was submitted to, which
+// costs the job its segments (O(articles added)), never a copy of the root.
+//
+// Removing articles of the root (a tombstone set) would fit: a version
+// would carry the removed documents, search.Layers would subtract their
+// statistics and reject them as it filters, and articleAt and the headline
+// windows would skip them. A corpus that replaces the root is a root of
+// its own (LoadCorpus), with its own versions.
+type segment struct {
+	c      *corpus.Corpus
+	ix     *search.Index
+	frags  []atomic.Pointer[fragments] // per article, encoded on first use
+	embeds []atomic.Pointer[[]byte]    // per article, encoded on first use
+}
+
+func newSegment(c *corpus.Corpus) *segment {
+	return &segment{
+		c:      c,
+		ix:     search.New(c),
+		frags:  make([]atomic.Pointer[fragments], len(c.Articles)),
+		embeds: make([]atomic.Pointer[[]byte], len(c.Articles)),
+	}
+}
+
+// withArticles returns the version of c with the articles of added on top
+// (see segment).
+func (c *Corpus) withArticles(added *corpus.Corpus) *Corpus {
+	segs := slices.Clone(c.segs)
+	merged := added
+	for len(segs) > 0 && len(segs[len(segs)-1].c.Articles) <= 2*len(merged.Articles) {
+		merged = corpus.Merge(segs[len(segs)-1].c, merged)
+		segs = segs[:len(segs)-1]
+	}
+	return newVersion(c.root, append(segs, newSegment(merged)))
+}
+
+// newVersion returns the version of root and segs. It costs O(segments +
+// sites + languages).
+func newVersion(root *Corpus, segs []*segment) *Corpus {
+	ixs := []*search.Index{root.index()}
+	langs := slices.Clone(root.c.Languages)
+	for _, sg := range segs {
+		ixs = append(ixs, sg.ix)
+		for _, l := range sg.c.Languages {
+			if !slices.ContainsFunc(langs, func(have corpus.Language) bool { return have.Code == l.Code }) {
+				langs = append(langs, l)
+			}
+		}
+	}
+	slices.SortFunc(langs, func(a, b corpus.Language) int { return cmp.Compare(a.Code, b.Code) })
+	v := &Corpus{
+		root:     root,
+		segs:     segs,
+		layers:   search.NewLayers(ixs...),
+		clusters: map[[2]int]func() []cluster.Cluster{},
+	}
+	v.setLanguages(langs)
+	return v
+}
+
+// retire tells a version the server no longer searches it: it empties its
+// caches and keeps nothing more in them, so the jobs still holding it keep
+// only its articles and indexes. A start-up corpus, shared and long-lived,
+// keeps its caches.
+func (c *Corpus) retire() {
+	if c.root == c {
+		return
+	}
+	c.results.close()
+	c.clusterMu.Lock()
+	clear(c.clusters)
+	c.clusterMu.Unlock()
+}
+
+// article returns the article of document doc.
+func (c *Corpus) article(doc int32) *corpus.Article {
+	a, _, _ := c.articleAt(doc)
+	return a
+}
+
+// articleAt returns the article of document doc and the caches of its
+// encoded forms. Documents number the root's articles first, then each
+// segment's (search.Layers).
+func (c *Corpus) articleAt(doc int32) (*corpus.Article, *atomic.Pointer[fragments], *atomic.Pointer[[]byte]) {
+	if r := c.root; int(doc) < len(r.c.Articles) {
+		return &r.c.Articles[doc], &r.frags[doc], &r.embeds[doc]
+	}
+	layer, d := c.layers.Locate(doc)
+	sg := c.segs[layer-1]
+	return &sg.c.Articles[d], &sg.frags[d], &sg.embeds[d]
+}
+
+// versionClusters clusters a version's articles published within [from,
+// to]: the window's articles of every layer, in the date order of one
+// corpus of them all, so that the clusters are exactly those of such a
+// corpus.
+func (c *Corpus) versionClusters(from, to time.Time) []cluster.Cluster {
+	var docs []int32
+	lo, hi := c.root.c.Window(from, to)
+	for d := lo; d < hi; d++ {
+		docs = append(docs, int32(d))
+	}
+	for i, sg := range c.segs {
+		lo, hi := sg.c.Window(from, to)
+		start := c.layers.Start(i + 1)
+		for d := lo; d < hi; d++ {
+			docs = append(docs, start+int32(d))
+		}
+	}
+	slices.SortFunc(docs, func(x, y int32) int {
+		a, b := c.article(x), c.article(y)
+		return cmp.Or(a.Published.Compare(b.Published), cmp.Compare(a.ID, b.ID))
+	})
+	window := &corpus.Corpus{Articles: make([]corpus.Article, len(docs))}
+	positions := make([]int32, len(docs))
+	for i, d := range docs {
+		window.Articles[i] = *c.article(d)
+		positions[i] = int32(i)
+	}
+	clusters := cluster.Build(window, positions)
+	for _, cl := range clusters {
+		for i, p := range cl.Docs {
+			cl.Docs[i] = docs[p]
+		}
+	}
+	return clusters
+}
+
+// known answers what corpus.ReadAdded checks added articles against: the
+// articles of a corpus or version.
+type known struct{ c *Corpus }
+
+func (k known) HasID(id string) bool {
+	if _, ok := k.c.root.index().FindID(id); ok {
+		return true
+	}
+	for _, sg := range k.c.segs {
+		if _, ok := sg.ix.FindID(id); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (k known) SiteTraffic(domain string) (int, bool) {
+	if s, ok := k.c.root.c.Site(domain); ok {
+		return s.Traffic, true
+	}
+	for _, sg := range k.c.segs {
+		if s, ok := sg.c.Site(domain); ok {
+			return s.Traffic, true
+		}
+	}
+	return 0, false
+}
+
+func (k known) EmbeddingLen() int {
+	if n := k.c.root.embedLen(); n > 0 {
+		return n
+	}
+	for _, sg := range k.c.segs {
+		if n := sg.c.EmbeddingLen(); n > 0 {
+			return n
+		}
+	}
+	return 0
+}
