@@ -53,7 +53,8 @@
 // (but 501) are retried with exponential backoff and jitter, honouring
 // Retry-After (see WithMaxRetries and WithRetryWait). SubmitQuery creates a
 // job and is retried only when the service provably did not process it:
-// a failure to connect, 429 and 503. A cancelled context stops any wait.
+// a failure to connect, 408 and 429, never a 503, which a proxy may send
+// after forwarding the request. A cancelled context stops any wait.
 //
 // # Secrets
 //
