@@ -49,11 +49,11 @@ func (p *AsyncSearchParams) validateAsync() error {
 // forwarded the request, and neither is a connection reset or a response
 // that breaks off: the job may exist. Such an error is returned; poll the
 // job only if a QueryID is known, or submit again knowingly.
-func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...CallOption) (*QueryJob, error) {
+func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...Option) (*QueryJob, error) {
 	if err := params.validateAsync(); err != nil {
 		return nil, err
 	}
-	ctx, err := withCall(ctx, opts)
+	ctx, _, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -97,14 +97,14 @@ type getResultsBody struct {
 // articles and the true totals. A job the service reports as failed is an
 // *APIError with StatusCode 200. An empty queryID or a negative page fails
 // with a *ValidationError before any request.
-func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts ...CallOption) (*ResultsPage, error) {
+func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts ...Option) (*ResultsPage, error) {
 	if strings.TrimSpace(queryID) == "" {
 		return nil, &ValidationError{Field: "queryID", Problem: "the query ID is empty: pass the QueryID of the job SubmitQuery returned"}
 	}
 	if page < 0 {
 		return nil, &ValidationError{Field: "page", Problem: "page " + strconv.Itoa(page) + " is negative: pages start at 1; pass 0 or 1 for the first page"}
 	}
-	ctx, err := withCall(ctx, opts)
+	ctx, _, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

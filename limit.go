@@ -9,47 +9,6 @@ import (
 	"time"
 )
 
-// WithRateLimit makes the Client send at most perSecond requests a second
-// on average, with bursts of up to burst, across every goroutine and every
-// method: each attempt (retries and polls included) waits for its turn,
-// in the order the attempts asked, and stops waiting when its context is
-// done. Set it to the service's quota to avoid 429 answers rather than
-// retry them. Without it (or with perSecond 0) requests are not paced;
-// NewClient rejects a negative rate or a burst below 1 with a positive rate.
-//
-// The rate is a ceiling: a 429 answer lowers the rate in force by 10% (to
-// no less than half of perSecond), since a service counting the same rate
-// at arrival sees requests bunched by network jitter; each later answer
-// wins back 0.1% of perSecond.
-//
-// Whether or not this option is given, a 429 Too Many Requests or 503
-// Service Unavailable answer with a Retry-After header pauses the whole
-// Client, not only the goroutine that got it, until the instant it names
-// (at most the maximum of WithRetryWait away): no request of the Client
-// starts before then.
-func WithRateLimit(perSecond float64, burst int) Option {
-	return func(s *settings) { s.rate, s.burst, s.rateSet = perSecond, burst, true }
-}
-
-// Middleware wraps the transport of every attempt of a Client; see
-// WithMiddleware.
-type Middleware func(next http.RoundTripper) http.RoundTripper
-
-// WithMiddleware wraps every HTTP attempt of the Client in mw, for tracing,
-// metrics or logging: mw receives the next http.RoundTripper and returns
-// the one the Client uses, such as otelhttp.NewTransport (see the
-// examples/otel module). Several WithMiddleware options nest in order: the
-// first given is the outermost. Middleware sees each attempt separately,
-// after the client's rate limit and pause, and before the HTTP client's
-// transport. The request body carries the API key: a middleware must not
-// log or record bodies. A nil mw, or a mw returning nil, is rejected by
-// NewClient.
-func WithMiddleware(mw Middleware) Option {
-	return func(s *settings) {
-		s.middleware = append(s.middleware, mw)
-	}
-}
-
 // limiter paces a Client's attempts with a token bucket and holds them all
 // during a pause asked for by Retry-After.
 type limiter struct {

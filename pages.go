@@ -87,17 +87,31 @@ type pageSource struct {
 	prefetch int
 }
 
-// resolvePageOptions validates o and returns its prefetch and poll settings.
-func (c *Client) resolvePageOptions(o *PageOptions) (int, pollConfig, error) {
+// apply makes o an Option: it replaces the page settings given before;
+// its Poll, if set, applies as a *PollOptions would.
+func (o *PageOptions) apply(s *settings) {
 	if o == nil {
-		cfg, err := c.pollOptions(nil).resolve()
-		return 0, cfg, err
+		return
 	}
-	if err := checkPrefetch("PageOptions.Prefetch", o.Prefetch); err != nil {
-		return 0, pollConfig{}, err
+	m := *o
+	s.page = &m
+	o.Poll.apply(s)
+}
+
+// check validates o (nil: the defaults).
+func (o *PageOptions) check() error {
+	if o == nil {
+		return nil
 	}
-	cfg, err := c.pollOptions(o.Poll).resolve()
-	return o.Prefetch, cfg, err
+	return checkPrefetch("PageOptions.Prefetch", o.Prefetch)
+}
+
+// prefetch returns the pages to fetch ahead (o may be nil).
+func (o *PageOptions) prefetch() int {
+	if o == nil {
+		return 0
+	}
+	return o.Prefetch
 }
 
 // checkPrefetch validates a prefetch count.
@@ -299,15 +313,14 @@ func articlesOf(pages iter.Seq2[*Page, error]) iter.Seq2[Article, error] {
 // service repeats a page) is yielded once as (nil, err) and ends the loop.
 // Leaving the loop early cancels the requests still in flight (see
 // PageOptions.Prefetch) and waits for them; no request starts after it.
-func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts *PageOptions, callOpts ...CallOption) iter.Seq2[*Page, error] {
+func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts ...Option) iter.Seq2[*Page, error] {
 	if err := c.checkCall(ctx, "SearchPages"); err != nil {
 		return failedPages(err)
 	}
-	ctx, err := withCall(ctx, callOpts)
-	if err != nil {
-		return failedPages(err)
+	ctx, cs, err := c.begin(ctx, opts)
+	if err == nil {
+		err = cs.page.check()
 	}
-	prefetch, _, err := c.resolvePageOptions(opts)
 	if err == nil {
 		err = params.validate("SearchParams")
 	}
@@ -328,15 +341,15 @@ func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts *Pag
 	return walkPages(ctx, pageSource{
 		first:    func(ctx context.Context) (*Page, error) { return fetch(ctx, start) },
 		next:     fetch,
-		prefetch: prefetch,
+		prefetch: cs.page.prefetch(),
 	})
 }
 
 // SearchAll returns an iterator over the articles of every page of a
 // synchronous search, from params.Page on; see SearchPages for how it
 // stops, prefetches and reports errors (as (Article{}, err), once).
-func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts *PageOptions, callOpts ...CallOption) iter.Seq2[Article, error] {
-	return articlesOf(c.SearchPages(ctx, params, opts, callOpts...))
+func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...Option) iter.Seq2[Article, error] {
+	return articlesOf(c.SearchPages(ctx, params, opts...))
 }
 
 // ResultPages returns an iterator over the pages of the asynchronous query
@@ -346,19 +359,22 @@ func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts *PageO
 // as Poll does with opts.Poll, and yields a poll's error (*PollTimeoutError,
 // *JobFailedError, *PollError) like any other. It stops, prefetches and
 // reports errors as SearchPages does.
-func (c *Client) ResultPages(ctx context.Context, queryID string, opts *PageOptions, callOpts ...CallOption) iter.Seq2[*Page, error] {
+func (c *Client) ResultPages(ctx context.Context, queryID string, opts ...Option) iter.Seq2[*Page, error] {
 	if err := c.checkCall(ctx, "ResultPages"); err != nil {
 		return failedPages(err)
 	}
-	ctx, err := withCall(ctx, callOpts)
+	ctx, cs, err := c.begin(ctx, opts)
+	if err == nil {
+		err = cs.page.check()
+	}
 	if err != nil {
 		return failedPages(err)
 	}
-	prefetch, cfg, err := c.resolvePageOptions(opts)
+	cfg, err := cs.poll.resolve()
 	if err != nil {
 		return failedPages(err)
 	}
-	return c.jobPages(ctx, queryID, prefetch, func(ctx context.Context) (*ResultsPage, error) {
+	return c.jobPages(ctx, queryID, cs.page.prefetch(), func(ctx context.Context) (*ResultsPage, error) {
 		return c.poll(ctx, queryID, 1, &cfg, false)
 	})
 }
@@ -366,8 +382,8 @@ func (c *Client) ResultPages(ctx context.Context, queryID string, opts *PageOpti
 // Results returns an iterator over the articles of the asynchronous query
 // job queryID; see ResultPages for polling and SearchPages for how it
 // stops, prefetches and reports errors (as (Article{}, err), once).
-func (c *Client) Results(ctx context.Context, queryID string, opts *PageOptions, callOpts ...CallOption) iter.Seq2[Article, error] {
-	return articlesOf(c.ResultPages(ctx, queryID, opts, callOpts...))
+func (c *Client) Results(ctx context.Context, queryID string, opts ...Option) iter.Seq2[Article, error] {
+	return articlesOf(c.ResultPages(ctx, queryID, opts...))
 }
 
 // jobPages walks the pages of a finished job whose page 1 first returns.

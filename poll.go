@@ -200,27 +200,27 @@ type pollConfig struct {
 	onPoll                      func(PollEvent)
 }
 
-// pollOptions merges a call's options over the client's WithPollOptions
-// defaults: every field the call leaves zero takes the client's value (and
-// resolve then gives what is still zero the package default).
-func (c *Client) pollOptions(o *PollOptions) *PollOptions {
-	d := c.cfg.pollDefaults
-	if o == nil || d == nil {
-		return cmp.Or(o, d)
+// apply makes o an Option: its non-zero fields override, one by one, the
+// poll settings given before (by the Client, or earlier in the call).
+func (o *PollOptions) apply(s *settings) {
+	if o == nil {
+		return
 	}
 	m := *o
-	m.MinDelay = cmp.Or(m.MinDelay, d.MinDelay)
-	m.MaxDelay = cmp.Or(m.MaxDelay, d.MaxDelay)
-	m.MaxWait = cmp.Or(m.MaxWait, d.MaxWait)
-	m.Multiplier = cmp.Or(m.Multiplier, d.Multiplier)
-	m.Jitter = cmp.Or(m.Jitter, d.Jitter)
-	if m.Pending == nil {
-		m.Pending = d.Pending
+	if d := s.poll; d != nil {
+		m.MinDelay = cmp.Or(m.MinDelay, d.MinDelay)
+		m.MaxDelay = cmp.Or(m.MaxDelay, d.MaxDelay)
+		m.MaxWait = cmp.Or(m.MaxWait, d.MaxWait)
+		m.Multiplier = cmp.Or(m.Multiplier, d.Multiplier)
+		m.Jitter = cmp.Or(m.Jitter, d.Jitter)
+		if m.Pending == nil {
+			m.Pending = d.Pending
+		}
+		if m.OnPoll == nil {
+			m.OnPoll = d.OnPoll
+		}
 	}
-	if m.OnPoll == nil {
-		m.OnPoll = d.OnPoll
-	}
-	return &m
+	s.poll = &m
 }
 
 // resolve applies the defaults to o and validates the result.
@@ -326,15 +326,15 @@ func (c *Client) checkCall(ctx context.Context, method string) error {
 //     options.
 //
 // Poll starts no goroutine and leaves no timer behind.
-func (c *Client) Poll(ctx context.Context, queryID string, opts *PollOptions, callOpts ...CallOption) (*ResultsPage, error) {
+func (c *Client) Poll(ctx context.Context, queryID string, opts ...Option) (*ResultsPage, error) {
 	if err := c.checkCall(ctx, "Poll"); err != nil {
 		return nil, err
 	}
-	ctx, err := withCall(ctx, callOpts)
+	ctx, cs, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := c.pollOptions(opts).resolve()
+	cfg, err := cs.poll.resolve()
 	if err != nil {
 		return nil, err
 	}
@@ -346,15 +346,15 @@ func (c *Client) Poll(ctx context.Context, queryID string, opts *PollOptions, ca
 // walk the pages with ResultPages or Results and the page's QueryID. Options are checked before
 // the query is submitted. Errors after the submission carry the job's query
 // ID (see Poll), so the job can be resumed.
-func (c *Client) SearchAsync(ctx context.Context, params AsyncSearchParams, opts *PollOptions, callOpts ...CallOption) (*ResultsPage, error) {
+func (c *Client) SearchAsync(ctx context.Context, params AsyncSearchParams, opts ...Option) (*ResultsPage, error) {
 	if err := c.checkCall(ctx, "SearchAsync"); err != nil {
 		return nil, err
 	}
-	ctx, err := withCall(ctx, callOpts)
+	ctx, cs, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := c.pollOptions(opts).resolve()
+	cfg, err := cs.poll.resolve()
 	if err != nil {
 		return nil, err
 	}

@@ -113,11 +113,11 @@ func (p *SearchParams) body(apiKey string) searchBody {
 //
 // Invalid parameters fail with a *ValidationError before any request. A
 // failure reported by the service is an *APIError; see Client for retries.
-func (c *Client) Search(ctx context.Context, params SearchParams, opts ...CallOption) (*SearchResponse, error) {
+func (c *Client) Search(ctx context.Context, params SearchParams, opts ...Option) (*SearchResponse, error) {
 	if err := params.validate("SearchParams"); err != nil {
 		return nil, err
 	}
-	ctx, err := withCall(ctx, opts)
+	ctx, _, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

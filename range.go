@@ -149,14 +149,23 @@ type rangeConfig struct {
 	skip        []RangeWindow
 }
 
-// resolve applies the defaults to o and validates the result; poll merges
-// the call's PollOptions with the client's defaults.
-func (o *RangeOptions) resolve(poll func(*PollOptions) *PollOptions) (rangeConfig, error) {
+// apply makes o an Option: it replaces the range settings given before;
+// its Poll, if set, applies as a *PollOptions would.
+func (o *RangeOptions) apply(s *settings) {
+	if o == nil {
+		return
+	}
+	m := *o
+	s.rng = &m
+	o.Poll.apply(s)
+}
+
+// resolve applies the defaults to o and validates the result (without
+// the poll settings, which the call resolves).
+func (o *RangeOptions) resolve() (rangeConfig, error) {
 	cfg := rangeConfig{window: DefaultRangeWindow, concurrency: DefaultRangeConcurrency}
 	if o == nil {
-		var err error
-		cfg.poll, err = poll(nil).resolve()
-		return cfg, err
+		return cfg, nil
 	}
 	switch {
 	case o.Window < 0 || (o.Window > 0 && o.Window < time.Millisecond):
@@ -176,8 +185,16 @@ func (o *RangeOptions) resolve(poll func(*PollOptions) *PollOptions) (rangeConfi
 		cfg.concurrency = o.Concurrency
 	}
 	cfg.prefetch, cfg.keepPartial, cfg.onProgress, cfg.skip = o.Prefetch, o.KeepPartial, o.OnProgress, o.Skip
-	var err error
-	cfg.poll, err = poll(o.Poll).resolve()
+	return cfg, nil
+}
+
+// resolveRange resolves a range call's settings.
+func resolveRange(cs *settings) (rangeConfig, error) {
+	cfg, err := cs.rng.resolve()
+	if err != nil {
+		return cfg, err
+	}
+	cfg.poll, err = cs.poll.resolve()
 	return cfg, err
 }
 
@@ -225,15 +242,15 @@ func splitRange(start, end time.Time, w time.Duration) ([]window, error) {
 // *PartialRangeError.
 // When ctx is cancelled SearchRange returns ctx's error, wrapped, and no
 // articles. It returns only after every goroutine it started has ended.
-func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts *RangeOptions, callOpts ...CallOption) ([]Article, error) {
+func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts ...Option) ([]Article, error) {
 	if err := c.checkCall(ctx, "SearchRange"); err != nil {
 		return nil, err
 	}
-	ctx, err := withCall(ctx, callOpts)
+	ctx, cs, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := opts.resolve(c.pollOptions)
+	cfg, err := resolveRange(cs)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +263,7 @@ func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts
 		return nil, err
 	}
 	params.Sites = slices.Clone(params.Sites)
-	r := &rangeRun{c: c, cfg: &cfg, params: params, windows: windows, todo: todo, skipped: len(windows) - len(todo),
+	r := &rangeRun{c: c, logger: cs.logger, cfg: &cfg, params: params, windows: windows, todo: todo, skipped: len(windows) - len(todo),
 		gate:  newAIMD(cfg.concurrency),
 		found: make([][]Article, len(windows)), errs: make([]error, len(windows)), seen: make(map[articleKey]struct{})}
 	r.run(ctx)
@@ -292,6 +309,7 @@ func rangeWindows(params *AsyncSearchParams, w time.Duration) ([]window, error) 
 // rangeRun is the state of one SearchRange call.
 type rangeRun struct {
 	c       *Client
+	logger  *slog.Logger // the call's
 	cfg     *rangeConfig
 	params  AsyncSearchParams
 	windows []window
@@ -454,7 +472,7 @@ func (r *rangeRun) run(parent context.Context) {
 // a 503 from a proxy) is submitted again, up to the client's retry count:
 // the first submission may have created a job, but its results are never
 // read, so the duplicate costs the service some work and never the caller
-// a wrong result. WithCallMaxRetries, given to the range call, bounds the
+// a wrong result. WithMaxRetries, given to the range call, bounds the
 // resubmissions as it bounds retries. Every resubmission is counted in
 // RangeProgress.Resubmitted and logged. A submission the service refused
 // (a 4xx) is never repeated.
@@ -468,10 +486,11 @@ func (r *rangeRun) submit(ctx context.Context, w window) (*ResultsPage, error) {
 		if err == nil {
 			break
 		}
-		if attempt >= maxRetriesFor(r.c.cfg, callFrom(ctx)) || ctx.Err() != nil || !ambiguous(err) {
+		cs := callFrom(ctx)
+		if attempt >= cs.maxRetries || ctx.Err() != nil || !ambiguous(err) {
 			return nil, err
 		}
-		wait := r.c.cfg.backoff(r.c.cfg.waitMin, r.c.cfg.waitMax, attempt, nil)
+		wait := r.c.cfg.backoff(cs.waitMin, cs.waitMax, attempt, nil)
 		r.resubmitting(w, attempt+1, wait, err)
 		if err := sleepContext(ctx, wait); err != nil {
 			return nil, err
@@ -527,7 +546,7 @@ func (r *rangeRun) resubmitting(w window, n int, wait time.Duration, cause error
 	r.mu.Lock()
 	r.resubmits++
 	r.mu.Unlock()
-	if l := r.c.cfg.logger; l != nil {
+	if l := r.logger; l != nil {
 		l.LogAttrs(context.Background(), slog.LevelWarn, "newssearch: resubmitting a window's query; the failed submission may have created a job whose results will not be read",
 			slog.String("window_start", w.start.UTC().Format(requestDateLayout)),
 			slog.String("window_end", w.end.UTC().Format(requestDateLayout)),

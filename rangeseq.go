@@ -31,7 +31,7 @@ func (w RangeWindow) String() string {
 // matters). A resume file can list them to show what is left to do. It
 // returns a *ValidationError for the parameters those calls would reject.
 func RangeWindows(params AsyncSearchParams, opts *RangeOptions) ([]RangeWindow, error) {
-	cfg, err := opts.resolve(func(o *PollOptions) *PollOptions { return o })
+	cfg, err := opts.resolve()
 	if err != nil {
 		return nil, err
 	}
@@ -129,11 +129,15 @@ func failedArticles(err error) iter.Seq2[Article, error] {
 // errors are yielded once before any request. Leaving the loop early
 // cancels the windows in flight and waits for them; OnProgress is called
 // on the loop's goroutine after each window arrives.
-func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, opts *RangeOptions, callOpts ...CallOption) iter.Seq2[Article, error] {
+func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, opts ...Option) iter.Seq2[Article, error] {
 	if err := c.checkCall(ctx, "SearchRangeSeq"); err != nil {
 		return failedArticles(err)
 	}
-	cfg, err := opts.resolve(c.pollOptions)
+	ctx, cs, err := c.begin(ctx, opts)
+	if err != nil {
+		return failedArticles(err)
+	}
+	cfg, err := resolveRange(cs)
 	if err != nil {
 		return failedArticles(err)
 	}
@@ -145,20 +149,16 @@ func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, o
 	if err != nil {
 		return failedArticles(err)
 	}
-	call, err := resolveCallOptions(callOpts)
-	if err != nil {
-		return failedArticles(err)
-	}
 	params.Sites = slices.Clone(params.Sites)
 	slices.Reverse(todo) // newest first
 	return func(yield func(Article, error) bool) {
 		s := &rangeStream{
-			r:      &rangeRun{c: c, cfg: &cfg, params: params, windows: windows, skipped: len(windows) - len(todo)},
+			r:      &rangeRun{c: c, logger: cs.logger, cfg: &cfg, params: params, windows: windows, skipped: len(windows) - len(todo)},
 			todo:   todo,
 			byDate: strings.EqualFold(string(params.SortOrder), string(SortDatePublished)),
 			stray:  make(map[articleKey]struct{}),
 		}
-		s.run(call.attach(ctx), yield)
+		s.run(ctx, yield)
 	}
 }
 

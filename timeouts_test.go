@@ -213,7 +213,7 @@ func TestStallTimeoutRetriesReadOnlyCalls(t *testing.T) {
 func TestWithStallTimeoutValidation(t *testing.T) {
 	t.Parallel()
 	_, err := NewClient(WithAPIKey(sdkKey), WithoutEnvironment(), WithStallTimeout(-time.Second))
-	want := "newssearch: WithStallTimeout(-1s): the timeout must not be negative: pass a duration such as 30*time.Second, or 0 to turn it off"
+	want := "newssearch: invalid WithStallTimeout: -1s is negative: pass a duration such as 30*time.Second, or 0 to turn it off"
 	if err == nil || err.Error() != want {
 		t.Errorf("NewClient(WithStallTimeout(-1s)) error = %v, want %q", err, want)
 	}
@@ -242,14 +242,14 @@ func TestAttemptTimeoutOverridesStallTimeout(t *testing.T) {
 		params := SearchParams{Query: "q"}
 		tests := []struct {
 			name    string
-			opts    []CallOption
+			opts    []Option
 			took    time.Duration
 			wantErr string // suffix; "" for success
 		}{
 			{"the client's stall timeout", nil, time.Second,
 				`no response headers for 1s (the client's stall timeout): the service or a proxy on the way stopped answering; raise it with newssearch.WithStallTimeout`},
-			{"a longer attempt timeout", []CallOption{WithAttemptTimeout(10 * time.Second)}, silence, ""},
-			{"a shorter attempt timeout", []CallOption{WithAttemptTimeout(3 * time.Second)}, 3 * time.Second,
+			{"a longer attempt timeout", []Option{WithAttemptTimeout(10 * time.Second)}, silence, ""},
+			{"a shorter attempt timeout", []Option{WithAttemptTimeout(3 * time.Second)}, 3 * time.Second,
 				`the attempt outlasted 3s (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`},
 		}
 		for _, tt := range tests {
@@ -294,14 +294,14 @@ func TestAttemptTimeoutOverridesDefaultHTTPTimeout(t *testing.T) {
 		}
 		tests := []struct {
 			name    string
-			opts    []CallOption
+			opts    []Option
 			took    time.Duration
 			wantErr string // suffix; "" for success
 		}{
 			{"the default limit", nil, DefaultHTTPTimeout,
 				`the attempt outlasted 2m0s (DefaultHTTPTimeout, the limit of a Client made without WithHTTPClient): pass WithAttemptTimeout to allow the call longer attempts`},
-			{"a longer attempt timeout", []CallOption{WithAttemptTimeout(5 * time.Minute)}, silence, ""},
-			{"a shorter attempt timeout", []CallOption{WithAttemptTimeout(time.Minute)}, time.Minute,
+			{"a longer attempt timeout", []Option{WithAttemptTimeout(5 * time.Minute)}, silence, ""},
+			{"a shorter attempt timeout", []Option{WithAttemptTimeout(time.Minute)}, time.Minute,
 				`the attempt outlasted 1m0s (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`},
 		}
 		for _, tt := range tests {

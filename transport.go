@@ -83,12 +83,16 @@ func (t *sdkTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	if t.stall <= 0 || callFrom(r.Context()).hasAttemptTimeout() {
+	stall := t.stall
+	if cs := callFrom(r.Context()); cs != nil {
+		stall = cs.stall
+	}
+	if stall <= 0 || callFrom(r.Context()).hasAttemptTimeout() {
 		return next.RoundTrip(r) // no limit, or the call's own replaces it
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())
-	w := &watchdog{cancel: cancel, limit: t.stall, what: "response headers"}
-	w.timer = time.AfterFunc(t.stall, w.fire)
+	w := &watchdog{cancel: cancel, limit: stall, what: "response headers"}
+	w.timer = time.AfterFunc(stall, w.fire)
 	resp, err := next.RoundTrip(r.WithContext(ctx))
 	if err != nil {
 		w.stop()

@@ -207,18 +207,18 @@ func TestSearchRangeSurvivesConnectionReset(t *testing.T) {
 	if last.Resubmitted != 2 {
 		t.Errorf("RangeProgress.Resubmitted = %d, want 2", last.Resubmitted)
 	}
-	// WithCallMaxRetries bounds the resubmissions too: with 1, two resets fail the window.
+	// WithMaxRetries given to the call bounds the resubmissions too: with 1, two resets fail the window.
 	h.mu.Lock()
 	h.n = 2
 	h.mu.Unlock()
-	_, err = c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll, Concurrency: 1}, WithCallMaxRetries(1))
+	_, err = c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll, Concurrency: 1}, WithMaxRetries(1))
 	var we *WindowError
 	h.mu.Lock()
 	left := h.n
 	h.n = 0
 	h.mu.Unlock()
 	if !errors.As(err, &we) || left != 0 {
-		t.Errorf("SearchRange with WithCallMaxRetries(1) and two resets: error %v, %d resets unused; want a *WindowError after 1 resubmission (both resets used)", err, left)
+		t.Errorf("SearchRange with WithMaxRetries(1) and two resets: error %v, %d resets unused; want a *WindowError after 1 resubmission (both resets used)", err, left)
 	}
 	// SubmitQuery alone never resubmits after a reset: the job may exist.
 	h.mu.Lock()

@@ -66,7 +66,7 @@ func TestClientOptionsWin(t *testing.T) {
 	}
 	func() {
 		defer func() {
-			if p := recover(); p == nil || !strings.HasPrefix(fmt.Sprint(p), "mockserver: Client: newssearch: WithMaxRetries(-1)") {
+			if p := recover(); p == nil || !strings.HasPrefix(fmt.Sprint(p), "mockserver: Client: newssearch: invalid WithMaxRetries: -1 is negative") {
 				t.Errorf("Client with a bad option: recovered %v", p)
 			}
 		}()

@@ -329,7 +329,7 @@ func (a *app) client(wrap func(http.RoundTripper) http.RoundTripper) (*newssearc
 		newssearch.WithoutEnvironment(),
 		newssearch.WithAPIKey(key),
 		newssearch.WithBaseURL(cmpOr(a.baseURL, a.env.getenv(newssearch.EnvBaseURL))),
-		newssearch.WithUserAgent("newssearch-cli/" + cliVersion() + " newssearch-go/" + newssearch.Version),
+		newssearch.WithHeader("User-Agent", "newssearch-cli/"+cliVersion()+" newssearch-go/"+newssearch.Version),
 		newssearch.WithMaxRetries(a.maxRetries),
 		newssearch.WithLogger(a.logger()),
 	}

@@ -253,7 +253,7 @@ func exerciseAll(t *testing.T, p *printedForms, clientLogger, mockLogger *slog.L
 	// Configuration errors and panics.
 	for _, opt := range []newssearch.Option{
 		newssearch.WithBaseURL("ftp://example.com"), newssearch.WithMaxRetries(-1),
-		newssearch.WithRetryWait(time.Second, time.Millisecond), newssearch.WithUserAgent("a\nb"), newssearch.WithHTTPClient(nil),
+		newssearch.WithRetryWait(time.Second, time.Millisecond), newssearch.WithHeader("User-Agent", "a\nb"), newssearch.WithHTTPClient(nil),
 	} {
 		_, err := newssearch.NewClient(newssearch.WithoutEnvironment(), newssearch.WithAPIKey(canary), opt)
 		p.err(err)
@@ -262,5 +262,5 @@ func exerciseAll(t *testing.T, p *printedForms, clientLogger, mockLogger *slog.L
 	p.err(err)
 	p.panicOf(func() { mockserver.New(mockserver.WithAPIKeys(canary, "")) })
 	p.panicOf(func() { srv.Client(newssearch.WithMaxRetries(-1)) })
-	p.panicOf(func() { other.Client(newssearch.WithUserAgent("\n")) })
+	p.panicOf(func() { other.Client(newssearch.WithHeader("User-Agent", "\n")) })
 }

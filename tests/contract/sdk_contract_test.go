@@ -264,6 +264,11 @@ func testSDKRequests(t *testing.T, c *contract) *checker {
 	return chk
 }
 
+// prepend returns first followed by rest.
+func prepend(first newssearch.Option, rest []newssearch.Option) []newssearch.Option {
+	return append([]newssearch.Option{first}, rest...)
+}
+
 // checkCallOptions makes every method's requests with per-call options: the
 // requests still validate, carry the extra header, and WithResponseInto
 // reports the validated answer's status, request id and attempts.
@@ -278,37 +283,40 @@ func checkCallOptions(t *testing.T, call func(string, bool, func() error), clien
 	}}
 	methods := []struct {
 		name string
-		fn   func(opts ...newssearch.CallOption) error
+		fn   func(opts ...newssearch.Option) error
 	}{
-		{"Search", func(o ...newssearch.CallOption) error { _, err := client.Search(ctx, base, o...); return err }},
-		{"SubmitQuery", func(o ...newssearch.CallOption) error { _, err := client.SubmitQuery(ctx, async, o...); return err }},
-		{"GetResults", func(o ...newssearch.CallOption) error { _, err := client.GetResults(ctx, asyncID, 1, o...); return err }},
-		{"Headlines", func(o ...newssearch.CallOption) error { _, err := client.Headlines(ctx, o...); return err }},
-		{"Poll", func(o ...newssearch.CallOption) error { _, err := client.Poll(ctx, asyncID, fast, o...); return err }},
-		{"SearchAsync", func(o ...newssearch.CallOption) error {
-			_, err := client.SearchAsync(ctx, async, fast, o...)
+		{"Search", func(o ...newssearch.Option) error { _, err := client.Search(ctx, base, o...); return err }},
+		{"SubmitQuery", func(o ...newssearch.Option) error { _, err := client.SubmitQuery(ctx, async, o...); return err }},
+		{"GetResults", func(o ...newssearch.Option) error { _, err := client.GetResults(ctx, asyncID, 1, o...); return err }},
+		{"Headlines", func(o ...newssearch.Option) error { _, err := client.Headlines(ctx, o...); return err }},
+		{"Poll", func(o ...newssearch.Option) error {
+			_, err := client.Poll(ctx, asyncID, prepend(fast, o)...)
 			return err
 		}},
-		{"SearchPages", func(o ...newssearch.CallOption) error { return firstN(client.SearchPages(ctx, base, nil, o...), 2) }},
-		{"SearchAll", func(o ...newssearch.CallOption) error { return firstN(client.SearchAll(ctx, base, nil, o...), 30) }},
-		{"ResultPages", func(o ...newssearch.CallOption) error {
-			return firstN(client.ResultPages(ctx, asyncID, &newssearch.PageOptions{Poll: fast}, o...), 2)
-		}},
-		{"Results", func(o ...newssearch.CallOption) error {
-			return firstN(client.Results(ctx, asyncID, &newssearch.PageOptions{Poll: fast}, o...), 30)
-		}},
-		{"SearchRange", func(o ...newssearch.CallOption) error {
-			_, err := client.SearchRange(ctx, span, &newssearch.RangeOptions{Poll: fast}, o...)
+		{"SearchAsync", func(o ...newssearch.Option) error {
+			_, err := client.SearchAsync(ctx, async, prepend(fast, o)...)
 			return err
 		}},
-		{"SearchRangeSeq", func(o ...newssearch.CallOption) error {
-			return firstN(client.SearchRangeSeq(ctx, span, &newssearch.RangeOptions{Poll: fast}, o...), 1000)
+		{"SearchPages", func(o ...newssearch.Option) error { return firstN(client.SearchPages(ctx, base, o...), 2) }},
+		{"SearchAll", func(o ...newssearch.Option) error { return firstN(client.SearchAll(ctx, base, o...), 30) }},
+		{"ResultPages", func(o ...newssearch.Option) error {
+			return firstN(client.ResultPages(ctx, asyncID, prepend(fast, o)...), 2)
+		}},
+		{"Results", func(o ...newssearch.Option) error {
+			return firstN(client.Results(ctx, asyncID, prepend(fast, o)...), 30)
+		}},
+		{"SearchRange", func(o ...newssearch.Option) error {
+			_, err := client.SearchRange(ctx, span, prepend(fast, o)...)
+			return err
+		}},
+		{"SearchRangeSeq", func(o ...newssearch.Option) error {
+			return firstN(client.SearchRangeSeq(ctx, span, prepend(fast, o)...), 1000)
 		}},
 	}
 	for _, m := range methods {
 		var resp newssearch.Response
 		call(m.name+" with call options", true, func() error {
-			return m.fn(newssearch.WithHeader("X-Contract-Case", m.name), newssearch.WithCallMaxRetries(0),
+			return m.fn(newssearch.WithHeader("X-Contract-Case", m.name), newssearch.WithMaxRetries(0),
 				newssearch.WithAttemptTimeout(time.Minute), newssearch.WithResponseInto(&resp))
 		})
 		x := chk.last(t)

@@ -107,7 +107,7 @@ func TestPrismValidatingProxy(t *testing.T) {
 	t.Run("SDK", func(t *testing.T) {
 		client, err := newssearch.NewClient(newssearch.WithoutEnvironment(), newssearch.WithAPIKey("k"),
 			newssearch.WithBaseURL(proxy), newssearch.WithMaxRetries(0),
-			newssearch.WithPollOptions(newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond}))
+			&newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
