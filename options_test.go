@@ -75,7 +75,6 @@ func TestCallOptionValidation(t *testing.T) {
 		_, calls["GetResults"] = c.GetResults(t.Context(), "q1", 1, tc.opt)
 		_, calls["Headlines"] = c.Headlines(t.Context(), tc.opt)
 		_, calls["Poll"] = c.Poll(t.Context(), "q1", nil, tc.opt)
-		_, calls["SearchAsync"] = c.SearchAsync(t.Context(), asyncQuery, nil, tc.opt)
 		_, calls["SearchAll"] = collect(c.SearchAll(t.Context(), SearchParams{Query: "q"}, nil, tc.opt))
 		_, calls["Results"] = collect(c.Results(t.Context(), "q1", nil, tc.opt))
 		_, calls["SearchRange"] = c.SearchRange(t.Context(), rangeParams(""), nil, tc.opt)

@@ -28,43 +28,29 @@ const maxPagesWithoutTotal = 10000
 // allows), which would otherwise loop for ever or yield duplicates.
 var ErrInconsistentPages = errors.New("newssearch: inconsistent pages")
 
-// PageOptions configure the page and article iterators (SearchPages,
-// SearchAll, ResultPages, Results). A nil *PageOptions means the defaults.
+// PageOptions configure the article iterators, SearchAll and Results, and
+// the page walk of each window of SearchRange and SearchRangeSeq. Pass one
+// to NewClient or to a call: it replaces any given before whole. A nil
+// *PageOptions, and every zero field, means the default.
 type PageOptions struct {
-	// Prefetch is the number of pages, 0 to MaxPrefetch, fetched
-	// concurrently ahead of the one the loop is on. 0 (the default) fetches
-	// one page at a time, only when the loop asks for it; DefaultPrefetch
-	// suits draining a large result set. Pages are always yielded in order,
-	// and the result is the same as without prefetching. An HTTP client
-	// given with WithHTTPClient should keep at least Prefetch+1 idle
-	// connections per host (http.Transport.MaxIdleConnsPerHost), or
-	// connections are closed and reopened between pages. Prefetching
-	// adapts to the service's rate limit: a 429 answer halves the pages
-	// fetched ahead (down to none), and each page that arrives without one
-	// raises them by one, back up to Prefetch.
+	// Prefetch is the number of pages, 0 to 32, fetched concurrently ahead
+	// of the one the loop is on. 0 (the default) fetches one page at a
+	// time, only when the loop asks for it; DefaultPrefetch suits draining
+	// a large result set. Pages are always yielded in order, and the
+	// result is the same as without prefetching. An HTTP client given with
+	// WithHTTPClient should keep at least Prefetch+1 idle connections per
+	// host (http.Transport.MaxIdleConnsPerHost), or connections are closed
+	// and reopened between pages. Prefetching adapts to the service's rate
+	// limit: a burst of 429 answers halves the pages fetched ahead (down to
+	// none), and each page that arrives without one raises them by one,
+	// back up to Prefetch.
 	Prefetch int
-	// Poll configures the wait when ResultPages or Results meet a job that
-	// is still pending; nil means the defaults of PollOptions.
-	Poll *PollOptions
+	// OnPage, when set, is called with each page of SearchAll and Results,
+	// on the loop's goroutine, before the page's articles are yielded: its
+	// Number, TotalResults (for TotalPages) and, for Results, QueryID
+	// describe the articles that follow. The page must not be changed.
+	OnPage func(*Page)
 }
-
-// Page is one page of results, as the page iterators yield it.
-type Page struct {
-	// QueryID is the asynchronous job the page belongs to, or "" for a
-	// synchronous search.
-	QueryID string
-	// Number is the page number, from 1.
-	Number int
-	// TotalResults is the number of matching articles over all pages, as
-	// the service reported it with this page.
-	TotalResults int
-	// Articles holds the page's articles (never empty: iteration stops at
-	// an empty page).
-	Articles []Article
-}
-
-// TotalPages returns the number of pages TotalResults fills.
-func (p *Page) TotalPages() int { return pagesFor(p.TotalResults) }
 
 // pagesFor returns the number of pages total articles fill.
 func pagesFor(total int) int {
@@ -87,15 +73,13 @@ type pageSource struct {
 	prefetch int
 }
 
-// apply makes o an Option: it replaces the page settings given before;
-// its Poll, if set, applies as a *PollOptions would.
+// apply makes o an Option: it replaces the page settings given before.
 func (o *PageOptions) apply(s *settings) {
 	if o == nil {
 		return
 	}
 	m := *o
 	s.page = &m
-	o.Poll.apply(s)
 }
 
 // check validates o (nil: the defaults).
@@ -104,6 +88,14 @@ func (o *PageOptions) check() error {
 		return nil
 	}
 	return checkPrefetch("PageOptions.Prefetch", o.Prefetch)
+}
+
+// onPage returns the page callback (o may be nil).
+func (o *PageOptions) onPage() func(*Page) {
+	if o == nil {
+		return nil
+	}
+	return o.OnPage
 }
 
 // prefetch returns the pages to fetch ahead (o may be nil).
@@ -121,11 +113,6 @@ func checkPrefetch(field string, n int) error {
 			": pass 0 to fetch one page at a time, or e.g. newssearch.DefaultPrefetch"}
 	}
 	return nil
-}
-
-// failedPages is a page iterator that yields err once.
-func failedPages(err error) iter.Seq2[*Page, error] {
-	return func(yield func(*Page, error) bool) { yield(nil, err) }
 }
 
 // walkPages yields the pages of src in order until a page is empty or the
@@ -285,14 +272,17 @@ func (p *prefetcher) get(n int) (*Page, error) {
 // their context.
 func (p *prefetcher) wait() { p.wg.Wait() }
 
-// articlesOf flattens a page iterator into its articles; an error is
-// yielded once, as (Article{}, err).
-func articlesOf(pages iter.Seq2[*Page, error]) iter.Seq2[Article, error] {
+// articlesOf flattens a page iterator into its articles, calling onPage
+// (if set) before each page's; an error is yielded once, as (Article{}, err).
+func articlesOf(pages iter.Seq2[*Page, error], onPage func(*Page)) iter.Seq2[Article, error] {
 	return func(yield func(Article, error) bool) {
 		for page, err := range pages {
 			if err != nil {
 				yield(Article{}, err)
 				return
+			}
+			if onPage != nil {
+				onPage(page)
 			}
 			for _, a := range page.Articles {
 				if !yield(a, nil) {
@@ -303,115 +293,81 @@ func articlesOf(pages iter.Seq2[*Page, error]) iter.Seq2[Article, error] {
 	}
 }
 
-// SearchPages returns an iterator over the pages of a synchronous search
-// (see Search), from params.Page (0 means 1) to the last page: it stops
-// after an empty page, which it does not yield, once the pages seen cover
-// the total, or after page math.MaxInt. params is copied, Sites included, so the caller may
-// change it during the loop.
+// SearchAll returns an iterator over the articles of every page of a
+// synchronous search (see Search), from params.Page (0 means 1) to the last
+// page: it stops after an empty page, once the pages seen cover the total,
+// or after page math.MaxInt. params is copied, Sites included, so the
+// caller may change it during the loop. PageOptions.OnPage sees each page's
+// number and totals; WithResponseInto the HTTP exchange of each.
 //
 // Any error (from validation, a request, or ErrInconsistentPages when the
-// service repeats a page) is yielded once as (nil, err) and ends the loop.
-// Leaving the loop early cancels the requests still in flight (see
+// service repeats a page) is yielded once as (Article{}, err) and ends the
+// loop. Leaving the loop early cancels the requests still in flight (see
 // PageOptions.Prefetch) and waits for them; no request starts after it.
-func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts ...Option) iter.Seq2[*Page, error] {
-	if err := c.checkCall(ctx, "SearchPages"); err != nil {
-		return failedPages(err)
+func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...Option) iter.Seq2[Article, error] {
+	if err := c.checkCall(ctx, "SearchAll"); err != nil {
+		return failedArticles(err)
 	}
 	ctx, cs, err := c.begin(ctx, opts)
-	if err == nil {
-		err = cs.page.check()
-	}
 	if err == nil {
 		err = params.validate("SearchParams")
 	}
 	if err != nil {
-		return failedPages(err)
+		return failedArticles(err)
 	}
 	params.Sites = slices.Clone(params.Sites)
 	fetch := func(ctx context.Context, n int) (*Page, error) {
 		p := params
 		p.Page = n
-		resp, err := c.Search(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return &Page{Number: n, TotalResults: resp.TotalResults, Articles: resp.Articles}, nil
+		return c.Search(ctx, p)
 	}
 	start := max(params.Page, 1)
-	return walkPages(ctx, pageSource{
+	return articlesOf(walkPages(ctx, pageSource{
 		first:    func(ctx context.Context) (*Page, error) { return fetch(ctx, start) },
 		next:     fetch,
 		prefetch: cs.page.prefetch(),
-	})
-}
-
-// SearchAll returns an iterator over the articles of every page of a
-// synchronous search, from params.Page on; see SearchPages for how it
-// stops, prefetches and reports errors (as (Article{}, err), once).
-func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...Option) iter.Seq2[Article, error] {
-	return articlesOf(c.SearchPages(ctx, params, opts...))
-}
-
-// ResultPages returns an iterator over the pages of the asynchronous query
-// job queryID, from page 1 to the last.
-//
-// It asks for page 1 at once; if the job is still pending it polls first,
-// as Poll does with opts.Poll, and yields a poll's error (*PollTimeoutError,
-// *JobFailedError, *PollError) like any other. It stops, prefetches and
-// reports errors as SearchPages does.
-func (c *Client) ResultPages(ctx context.Context, queryID string, opts ...Option) iter.Seq2[*Page, error] {
-	if err := c.checkCall(ctx, "ResultPages"); err != nil {
-		return failedPages(err)
-	}
-	ctx, cs, err := c.begin(ctx, opts)
-	if err == nil {
-		err = cs.page.check()
-	}
-	if err != nil {
-		return failedPages(err)
-	}
-	cfg, err := cs.poll.resolve()
-	if err != nil {
-		return failedPages(err)
-	}
-	return c.jobPages(ctx, queryID, cs.page.prefetch(), func(ctx context.Context) (*ResultsPage, error) {
-		return c.poll(ctx, queryID, 1, &cfg, false)
-	})
+	}), cs.page.onPage())
 }
 
 // Results returns an iterator over the articles of the asynchronous query
-// job queryID; see ResultPages for polling and SearchPages for how it
-// stops, prefetches and reports errors (as (Article{}, err), once).
+// job queryID, from page 1 to the last.
+//
+// It asks for page 1 at once; if the job is still pending it waits as Poll
+// does (with the PollOptions opts may hold), and yields a poll's error
+// (*JobFailedError, *PollTimeoutError, ...) like any other. It stops,
+// prefetches, shows pages and reports errors as SearchAll does.
 func (c *Client) Results(ctx context.Context, queryID string, opts ...Option) iter.Seq2[Article, error] {
-	return articlesOf(c.ResultPages(ctx, queryID, opts...))
+	if err := c.checkCall(ctx, "Results"); err != nil {
+		return failedArticles(err)
+	}
+	ctx, cs, err := c.begin(ctx, opts)
+	if err != nil {
+		return failedArticles(err)
+	}
+	cfg, err := cs.poll.resolve()
+	if err != nil {
+		return failedArticles(err)
+	}
+	return articlesOf(c.jobPages(ctx, queryID, cs.page.prefetch(), func(ctx context.Context) (*Page, error) {
+		return c.poll(ctx, queryID, 1, &cfg, false)
+	}), cs.page.onPage())
 }
 
 // jobPages walks the pages of a finished job whose page 1 first returns.
-func (c *Client) jobPages(ctx context.Context, queryID string, prefetch int, first func(context.Context) (*ResultsPage, error)) iter.Seq2[*Page, error] {
+func (c *Client) jobPages(ctx context.Context, queryID string, prefetch int, first func(context.Context) (*Page, error)) iter.Seq2[*Page, error] {
 	return walkPages(ctx, pageSource{
-		first: func(ctx context.Context) (*Page, error) {
-			rp, err := first(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return resultsToPage(rp), nil
-		},
+		first: first,
 		next: func(ctx context.Context, n int) (*Page, error) {
-			rp, err := c.GetResults(ctx, queryID, n)
+			p, err := c.GetResults(ctx, queryID, n)
 			if err != nil {
 				return nil, err
 			}
-			if !rp.State.IsSuccess() {
+			if !p.State.IsSuccess() {
 				return nil, fmt.Errorf("%w: page %d of query job %q is in state %q although page 1 was ready: fetch the results again later",
-					ErrInconsistentPages, n, queryID, rp.State)
+					ErrInconsistentPages, n, queryID, p.State)
 			}
-			return resultsToPage(rp), nil
+			return p, nil
 		},
 		prefetch: prefetch,
 	})
-}
-
-// resultsToPage converts a get-results answer.
-func resultsToPage(rp *ResultsPage) *Page {
-	return &Page{QueryID: rp.QueryID, Number: rp.Page, TotalResults: rp.TotalResults, Articles: rp.Articles}
 }

@@ -476,7 +476,7 @@ func (r *rangeRun) run(parent context.Context) {
 // resubmissions as it bounds retries. Every resubmission is counted in
 // RangeProgress.Resubmitted and logged. A submission the service refused
 // (a 4xx) is never repeated.
-func (r *rangeRun) submit(ctx context.Context, w window) (*ResultsPage, error) {
+func (r *rangeRun) submit(ctx context.Context, w window) (*Page, error) {
 	p := r.params
 	p.StartDate, p.EndDate = w.start, w.end
 	var job *QueryJob
@@ -500,12 +500,12 @@ func (r *rangeRun) submit(ctx context.Context, w window) (*ResultsPage, error) {
 }
 
 // pages reads a finished window job from its first page to the last.
-func (r *rangeRun) pages(ctx context.Context, first *ResultsPage) ([]Article, error) {
+func (r *rangeRun) pages(ctx context.Context, first *Page) ([]Article, error) {
 	// Sized from the total, so the slice is not regrown (and its old
 	// arrays left for the collector) page after page; a total beyond
 	// maxWindowPrealloc grows as needed.
 	out := make([]Article, 0, min(max(first.TotalResults, len(first.Articles)), maxWindowPrealloc))
-	pages := r.c.jobPages(ctx, first.QueryID, r.cfg.prefetch, func(context.Context) (*ResultsPage, error) { return first, nil })
+	pages := r.c.jobPages(ctx, first.QueryID, r.cfg.prefetch, func(context.Context) (*Page, error) { return first, nil })
 	for page, err := range pages {
 		if err != nil {
 			return nil, err

@@ -45,7 +45,7 @@ func rangeParams(order SortOrder) AsyncSearchParams {
 // oneQuery drains a single job over the whole range.
 func oneQuery(t *testing.T, c *Client, params AsyncSearchParams) []Article {
 	t.Helper()
-	got, err := collect(c.Results(t.Context(), submit(t, c, params), &PageOptions{Poll: fastPoll}))
+	got, err := collect(c.Results(t.Context(), submit(t, c, params), fastPoll))
 	if err != nil {
 		t.Fatal(err)
 	}

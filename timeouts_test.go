@@ -59,17 +59,17 @@ func TestMaxWaitBoundsEveryPollingCall(t *testing.T) {
 		name string
 		run  func(c *Client, ctx context.Context) error
 	}{
-		{"SearchAsync", func(c *Client, ctx context.Context) error {
-			_, err := c.SearchAsync(ctx, AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}}, opts)
+		{"Poll", func(c *Client, ctx context.Context) error {
+			_, err := c.Poll(ctx, "q7", opts)
 			return err
 		}},
 		{"Results", func(c *Client, ctx context.Context) error {
-			_, err := collect(c.Results(ctx, "q7", &PageOptions{Poll: opts}))
+			_, err := collect(c.Results(ctx, "q7", opts))
 			return err
 		}},
 		{"SearchRange", func(c *Client, ctx context.Context) error {
 			_, err := c.SearchRange(ctx, AsyncSearchParams{SearchParams: SearchParams{Query: "cars",
-				StartDate: rangeStart, EndDate: rangeStart.Add(24 * time.Hour)}}, &RangeOptions{Poll: opts})
+				StartDate: rangeStart, EndDate: rangeStart.Add(24 * time.Hour)}}, opts)
 			return err
 		}},
 	}

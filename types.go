@@ -93,47 +93,41 @@ func (s State) IsPending() bool { return strings.EqualFold(string(s), string(Sta
 // IsFailure reports whether s is neither success nor pending (and not empty).
 func (s State) IsFailure() bool { return !s.IsSuccess() && !s.IsPending() }
 
-// SearchResponse is the answer to Client.Search.
-type SearchResponse struct {
+// Page is one page of results: the answer of Client.Search (QueryID is
+// then ""), of Client.GetResults and of Client.Poll. While an asynchronous
+// job runs, GetResults answers a page whose State is pending, with no
+// articles and no counts: ask again later (Poll does).
+type Page struct {
+	// QueryID is the asynchronous job the page belongs to, or "" for a
+	// synchronous search.
+	QueryID string
+	// Number is the page number, from 1.
+	Number int
 	// TotalResults is the number of matching articles over all pages, read
 	// from "totalResults" or, when that is absent, "totalArticles".
 	TotalResults int
-	// Articles holds one page of results, at most PageSize articles.
+	// Articles holds the page's articles, at most PageSize; none on a page
+	// past the end, or while the job is pending.
 	Articles []Article
-	// State is the state the service reported (a success; see State).
-	State State
-}
-
-// QueryJob is the answer to Client.SubmitQuery: the identifier of an
-// asynchronous query whose results Client.GetResults fetches.
-type QueryJob struct {
-	// QueryID identifies the job; pass it to Client.GetResults.
-	QueryID string
-	// State is the state the service reported for the submission.
-	State State
-}
-
-// ResultsPage is the answer to Client.GetResults. While the job runs, State
-// is pending and the page carries no articles and no counts.
-type ResultsPage struct {
-	// QueryID is the job the page belongs to.
-	QueryID string
-	// Page is the page number, from 1.
-	Page int
-	// TotalResults is the number of matching articles over all pages, read
-	// from "totalResults" or, when that is absent, "totalArticles".
-	TotalResults int
-	// Articles holds the page's articles; it is empty on a page past the end.
-	Articles []Article
-	// State is StatePending while the job runs and a success when done.
+	// State is the state the service reported: StatePending while a job
+	// runs, a success otherwise (a failed job is a *JobFailedError).
 	State State
 	// Message is the service's explanation, when it sends one.
 	Message string
 }
 
-// Pending reports whether the job has not finished yet, so the page must be
-// fetched again later.
-func (p *ResultsPage) Pending() bool { return p.State.IsPending() }
+// TotalPages returns the number of pages TotalResults fills.
+func (p *Page) TotalPages() int { return pagesFor(p.TotalResults) }
+
+// QueryJob is the answer to Client.SubmitQuery: the identifier of an
+// asynchronous query, whose results Client.Poll waits for and
+// Client.GetResults and Client.Results fetch.
+type QueryJob struct {
+	// QueryID identifies the job.
+	QueryID string
+	// State is the state the service reported for the submission.
+	State State
+}
 
 // HeadlinesResponse is the answer to Client.Headlines.
 type HeadlinesResponse struct {

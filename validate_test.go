@@ -233,20 +233,23 @@ func TestSearchRangeSurvivesConnectionReset(t *testing.T) {
 	}
 }
 
-func TestSearchAsyncHonoursPage(t *testing.T) {
+// TestSubmitQueryIgnoresPage: a job holds every page, so SubmitQuery sends
+// page 1 whatever AsyncSearchParams.Page holds; GetResults reads the page
+// wanted.
+func TestSubmitQueryIgnoresPage(t *testing.T) {
 	t.Parallel()
 	f := newFake(testArticles(60, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), time.Hour))
-	f.pendingPolls = 1
 	c := serve(t, f)
-	got, err := c.SearchAsync(t.Context(), AsyncSearchParams{SearchParams: SearchParams{Query: "cars", Page: 2}}, fastPoll)
+	id := submit(t, c, AsyncSearchParams{SearchParams: SearchParams{Query: "cars", Page: 2}})
+	got, err := c.GetResults(t.Context(), id, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, want := f.page(fakeQuery{}, 2)
-	if diff := cmp.Diff(&ResultsPage{QueryID: "q1", Page: 2, TotalResults: 60, Articles: want, State: StateSuccess}, got); diff != "" {
-		t.Errorf("SearchAsync page 2 (-want +got):\n%s", diff)
+	if diff := cmp.Diff(&Page{QueryID: "q1", Number: 2, TotalResults: 60, Articles: want, State: StateSuccess}, got); diff != "" {
+		t.Errorf("GetResults page 2 (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"query-async  1", "get-results q1 2", "get-results q1 2"}, f.requests()); diff != "" {
+	if diff := cmp.Diff([]string{"query-async  1", "get-results q1 2"}, f.requests()); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
 }
@@ -265,11 +268,11 @@ func TestPagesStopAtLastRepresentablePage(t *testing.T) {
 	t.Cleanup(srv.Close)
 	c := newTestClient(t, srv.URL, srv.Client())
 	var numbers []int
-	for page, err := range c.SearchPages(t.Context(), SearchParams{Query: "cars", Page: math.MaxInt - 1}, nil) {
+	onPage := func(p *Page) { numbers = append(numbers, p.Number) }
+	for _, err := range c.SearchAll(t.Context(), SearchParams{Query: "cars", Page: math.MaxInt - 1}, &PageOptions{OnPage: onPage}) {
 		if err != nil {
-			t.Fatalf("SearchPages from page MaxInt-1: %v", err)
+			t.Fatalf("SearchAll from page MaxInt-1: %v", err)
 		}
-		numbers = append(numbers, page.Number)
 	}
 	if diff := cmp.Diff([]int{math.MaxInt - 1, math.MaxInt}, numbers); diff != "" {
 		t.Errorf("pages walked (-want +got):\n%s", diff)

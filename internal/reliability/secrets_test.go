@@ -174,16 +174,22 @@ func exerciseAll(t *testing.T, p *printedForms, clientLogger, mockLogger *slog.L
 		page, err = c.GetResults(ctx, job.QueryID, 3)
 		p.values(page)
 		p.err(err)
-		for page, err := range c.ResultPages(ctx, job.QueryID, nil) {
-			p.values(page)
+		onPage := &newssearch.PageOptions{OnPage: func(page *newssearch.Page) { p.values(page) }}
+		for a, err := range c.Results(ctx, job.QueryID, onPage) {
+			p.values(a)
 			p.err(err)
 		}
 	}
 	_, err = c.GetResults(ctx, "0123456789abcdef0123456789abcdef", 1)
 	p.err(err)
-	first, err := c.SearchAsync(ctx, newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "climate"}}, events)
-	p.values(first)
+	climate, err := c.SubmitQuery(ctx, newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "climate"}})
+	p.values(climate)
 	p.err(err)
+	if climate != nil {
+		first, err := c.Poll(ctx, climate.QueryID, events)
+		p.values(first)
+		p.err(err)
+	}
 	ranged, err := c.SearchRange(ctx, newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
 		Query: "market", StartDate: clock.Add(-30 * 24 * time.Hour), EndDate: clock}},
 		&newssearch.RangeOptions{KeepPartial: true, Poll: fastPoll, OnProgress: func(r newssearch.RangeProgress) { p.values(r) }})

@@ -215,7 +215,7 @@ func testSDKRequests(t *testing.T, c *contract) *checker {
 			call(fmt.Sprintf("GetResults %s page %d", id, page), true, func() error {
 				for range 5 {
 					res, err := client.GetResults(ctx, id, page)
-					if err != nil || !res.Pending() {
+					if err != nil || !res.State.IsPending() {
 						return err
 					}
 				}
@@ -232,20 +232,19 @@ func testSDKRequests(t *testing.T, c *contract) *checker {
 	// here so that their paging, polling and date windows are checked too.
 	fast := &newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: time.Millisecond, Jitter: -1}
 	base := newssearch.SearchParams{Query: "million"}
-	call("SearchPages", true, func() error { return firstN(client.SearchPages(ctx, base, nil), 3) })
 	call("SearchAll", true, func() error { return firstN(client.SearchAll(ctx, base, nil), 60) })
 	var asyncID string
-	call("SearchAsync", true, func() error {
-		res, err := client.SearchAsync(ctx, newssearch.AsyncSearchParams{SearchParams: base, SortOrder: newssearch.SortDatePublished}, fast)
-		if err == nil {
-			asyncID = res.QueryID
+	call("SubmitQuery then Poll", true, func() error {
+		job, err := client.SubmitQuery(ctx, newssearch.AsyncSearchParams{SearchParams: base, SortOrder: newssearch.SortDatePublished})
+		if err != nil {
+			return err
 		}
+		asyncID = job.QueryID
+		_, err = client.Poll(ctx, asyncID, fast)
 		return err
 	})
 	call("Poll", true, func() error { _, err := client.Poll(ctx, asyncID, fast); return err })
-	call("ResultPages", true, func() error {
-		return firstN(client.ResultPages(ctx, asyncID, &newssearch.PageOptions{Poll: fast}), 2)
-	})
+	call("Results", true, func() error { return firstN(client.Results(ctx, asyncID, fast), 30) })
 	call("SearchRange", true, func() error {
 		p := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
 			Query: "million", StartDate: contractNow.Add(-15 * 24 * time.Hour), EndDate: contractNow,
@@ -293,15 +292,7 @@ func checkCallOptions(t *testing.T, call func(string, bool, func() error), clien
 			_, err := client.Poll(ctx, asyncID, prepend(fast, o)...)
 			return err
 		}},
-		{"SearchAsync", func(o ...newssearch.Option) error {
-			_, err := client.SearchAsync(ctx, async, prepend(fast, o)...)
-			return err
-		}},
-		{"SearchPages", func(o ...newssearch.Option) error { return firstN(client.SearchPages(ctx, base, o...), 2) }},
 		{"SearchAll", func(o ...newssearch.Option) error { return firstN(client.SearchAll(ctx, base, o...), 30) }},
-		{"ResultPages", func(o ...newssearch.Option) error {
-			return firstN(client.ResultPages(ctx, asyncID, prepend(fast, o)...), 2)
-		}},
 		{"Results", func(o ...newssearch.Option) error {
 			return firstN(client.Results(ctx, asyncID, prepend(fast, o)...), 30)
 		}},

@@ -75,7 +75,7 @@ func SizedJob(ctx context.Context, c *newssearch.Client, end time.Time, want int
 // pending, with no backoff and no time limit but ctx. It returns the first
 // page of the finished job, the number of get-results requests, and the
 // delay beyond the schedule (sleeps that overran, the requests' own time).
-func VendorPoll(ctx context.Context, c *newssearch.Client, queryID string, interval time.Duration) (*newssearch.ResultsPage, int, time.Duration, error) {
+func VendorPoll(ctx context.Context, c *newssearch.Client, queryID string, interval time.Duration) (*newssearch.Page, int, time.Duration, error) {
 	t := time.NewTimer(interval)
 	defer t.Stop()
 	var stall time.Duration
@@ -91,7 +91,7 @@ func VendorPoll(ctx context.Context, c *newssearch.Client, queryID string, inter
 		if err != nil {
 			return nil, requests, stall, err
 		}
-		if !page.Pending() {
+		if !page.State.IsPending() {
 			return page, requests, stall, nil
 		}
 		slept = time.Now()
@@ -147,7 +147,7 @@ func WaitJob(ctx context.Context, s *mockserver.Server, c *newssearch.Client, pe
 	}
 	var o PollOutcome
 	o.Stall = time.Since(ready.Add(-pending)) // the submission arrived at ready-pending
-	var page *newssearch.ResultsPage
+	var page *newssearch.Page
 	if vendor {
 		var stall time.Duration
 		page, o.Requests, stall, err = VendorPoll(ctx, c, job.QueryID, interval)
