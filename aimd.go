@@ -21,9 +21,9 @@ type aimd struct {
 }
 
 // newAIMD returns a gate that starts at, and never exceeds, ceiling, and
-// never goes below 1.
-func newAIMD(ceiling int) *aimd {
-	return &aimd{ceiling: ceiling, floor: 1, limit: ceiling}
+// never goes below floor.
+func newAIMD(ceiling, floor int) *aimd {
+	return &aimd{ceiling: ceiling, floor: floor, limit: ceiling}
 }
 
 // acquire waits for room under the limit and returns the generation the

@@ -194,7 +194,7 @@ func TestWithResponseIntoMultiRequest(t *testing.T) {
 	f.pendingPolls = 1
 	c := serve(t, f)
 	var resp Response
-	got, err := c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll}, WithResponseInto(&resp), WithHeader("X-Run", "7"))
+	got, err := c.SearchRange(t.Context(), rangeParams(""), fastPoll, WithResponseInto(&resp), WithHeader("X-Run", "7"))
 	if err != nil || len(got) == 0 {
 		t.Fatalf("SearchRange = %d articles, %v", len(got), err)
 	}

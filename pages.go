@@ -272,6 +272,11 @@ func (p *prefetcher) get(n int) (*Page, error) {
 // their context.
 func (p *prefetcher) wait() { p.wg.Wait() }
 
+// failedArticles is an article iterator that yields err once.
+func failedArticles(err error) iter.Seq2[Article, error] {
+	return func(yield func(Article, error) bool) { yield(Article{}, err) }
+}
+
 // articlesOf flattens a page iterator into its articles, calling onPage
 // (if set) before each page's; an error is yielded once, as (Article{}, err).
 func articlesOf(pages iter.Seq2[*Page, error], onPage func(*Page)) iter.Seq2[Article, error] {

@@ -99,7 +99,7 @@ func TestSearchRangeUnderRateLimit(t *testing.T) {
 				t.Fatal(err)
 			}
 			var last newssearch.RangeProgress
-			minConc := newssearch.DefaultRangeConcurrency
+			minConc := 8 // the default RangeOptions.Concurrency
 			start := time.Now()
 			got, err := c.SearchRange(t.Context(), year(), &newssearch.RangeOptions{OnProgress: func(p newssearch.RangeProgress) {
 				last = p

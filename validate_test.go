@@ -146,13 +146,17 @@ func TestSearchRangeReportsEarliestFailedWindow(t *testing.T) {
 		w5 := rangeStart.Add(5 * 7 * day).Format(requestDateLayout)
 		h := &windowFailer{next: newFake(rangeArticles()), fails: map[string]time.Duration{w2: time.Second, w5: 0}}
 		c := newTestClient(t, "http://fake.invalid", &http.Client{Transport: handlerTransport{h}})
-		_, err := c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll})
-		var we *WindowError
-		if !errors.As(err, &we) {
-			t.Fatalf("SearchRange error = %v, want a *WindowError", err)
+		_, err := c.SearchRange(t.Context(), rangeParams(""), fastPoll)
+		var re *RangeError
+		if !errors.As(err, &re) || len(re.Missing) != 2 {
+			t.Fatalf("SearchRange error = %v, want a *RangeError naming 2 windows", err)
 		}
-		if got, want := we.Start.Format(requestDateLayout), w2; got != want {
-			t.Errorf("failed window starts at %s, want the earliest failed window, %s (error: %v)", got, want, err)
+		if got, want := re.Missing[0].Start.Format(requestDateLayout), w2; got != want {
+			t.Errorf("first missing window starts at %s, want the earliest failed window, %s (error: %v)", got, want, err)
+		}
+		want := "newssearch: 2 of 13 windows missing (pass RangeError.Finished as RangeOptions.Done to search only those): window " + w2
+		if !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("error = %q, want it to name the earliest failed window first: %q", err, want)
 		}
 	})
 }
@@ -196,7 +200,7 @@ func TestSearchRangeSurvivesConnectionReset(t *testing.T) {
 	want := oneQuery(t, c, rangeParams(""))
 	h.n = 2 // no request in flight
 	var last RangeProgress
-	got, err := c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll, Concurrency: 1,
+	got, err := c.SearchRange(t.Context(), rangeParams(""), fastPoll, &RangeOptions{Concurrency: 1,
 		OnProgress: func(p RangeProgress) { last = p }})
 	if err != nil {
 		t.Fatalf("SearchRange with two connection resets: %v", err)
@@ -211,14 +215,14 @@ func TestSearchRangeSurvivesConnectionReset(t *testing.T) {
 	h.mu.Lock()
 	h.n = 2
 	h.mu.Unlock()
-	_, err = c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll, Concurrency: 1}, WithMaxRetries(1))
-	var we *WindowError
+	_, err = c.SearchRange(t.Context(), rangeParams(""), fastPoll, &RangeOptions{Concurrency: 1}, WithMaxRetries(1))
+	var re *RangeError
 	h.mu.Lock()
 	left := h.n
 	h.n = 0
 	h.mu.Unlock()
-	if !errors.As(err, &we) || left != 0 {
-		t.Errorf("SearchRange with WithMaxRetries(1) and two resets: error %v, %d resets unused; want a *WindowError after 1 resubmission (both resets used)", err, left)
+	if !errors.As(err, &re) || len(re.Missing) != 1 || left != 0 {
+		t.Errorf("SearchRange with WithMaxRetries(1) and two resets: error %v, %d resets unused; want one window missing after 1 resubmission (both resets used)", err, left)
 	}
 	// SubmitQuery alone never resubmits after a reset: the job may exist.
 	h.mu.Lock()

@@ -140,7 +140,7 @@ func TestNothingLostUnderFaults(t *testing.T) {
 		return collect(c.Results(ctx, job.QueryID, &newssearch.PageOptions{Prefetch: prefetch}, fastPoll))
 	}
 	searchRange := func(query string, concurrency int) ([]newssearch.Article, error) {
-		return c.SearchRange(ctx, paramsFor(query), &newssearch.RangeOptions{Concurrency: concurrency, Prefetch: 2, Poll: fastPoll})
+		return c.SearchRange(ctx, paramsFor(query), &newssearch.RangeOptions{Concurrency: concurrency}, &newssearch.PageOptions{Prefetch: 2}, fastPoll)
 	}
 	const windows = 9 // 60 days in 7-day windows
 
@@ -326,7 +326,7 @@ func TestSearchRangeResubmitsLostWindow(t *testing.T) {
 	params := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
 		Query: "election", StartDate: clock.Add(-60 * 24 * time.Hour), EndDate: clock}}
 	clean := newServer(t)
-	want, err := clean.Client().SearchRange(testContext(t), params, &newssearch.RangeOptions{Poll: fastPoll})
+	want, err := clean.Client().SearchRange(testContext(t), params, fastPoll)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +337,7 @@ func TestSearchRangeResubmitsLostWindow(t *testing.T) {
 				Endpoint: mockserver.EndpointQueryAsync, Every: 3, Times: 1, Fault: mockserver.Fault{Truncate: true}}))
 			c := srv.Client(newssearch.WithMaxRetries(5))
 			var resubmitted int
-			got, err := c.SearchRange(testContext(t), params, &newssearch.RangeOptions{Concurrency: concurrency, Poll: fastPoll,
+			got, err := c.SearchRange(testContext(t), params, fastPoll, &newssearch.RangeOptions{Concurrency: concurrency,
 				OnProgress: func(p newssearch.RangeProgress) { resubmitted = p.Resubmitted }})
 			if err != nil {
 				t.Fatalf("SearchRange with one truncated submission: %v", err)

@@ -142,10 +142,10 @@ func TestNoGoroutineLeftByBrokenIterators(t *testing.T) {
 	}
 }
 
-// TestNoGoroutineLeftBySearchRangeFailures fails SearchRange by a failed
-// window job while other windows' submissions sit in injected latency,
-// keeps partial results of failed windows, and cancels SearchRange from
-// its progress callback.
+// TestNoGoroutineLeftBySearchRangeFailures stops SearchRange by its
+// deadline while windows' submissions sit in injected latency and a
+// window's job has failed, keeps the results of the windows that did not
+// fail, and cancels SearchRange from its progress callback.
 func TestNoGoroutineLeftBySearchRangeFailures(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	params := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
@@ -155,26 +155,27 @@ func TestNoGoroutineLeftBySearchRangeFailures(t *testing.T) {
 
 	// Submissions 2, 4 and 8 stall; the job of submission 3 fails.
 	c := noSocket(t, mockserver.WithFaults(failEvery3, stallEvery2)).Client()
-	_, err := c.SearchRange(testContext(t), params, &newssearch.RangeOptions{Poll: fastPoll, Prefetch: 4})
-	var we *newssearch.WindowError
-	if !errors.As(err, &we) || !errors.Is(err, newssearch.ErrJobFailed) {
-		t.Errorf("SearchRange: error %v, want a *WindowError wrapping ErrJobFailed", err)
+	ctx, cancel := context.WithTimeout(testContext(t), 300*time.Millisecond)
+	defer cancel()
+	_, err := c.SearchRange(ctx, params, fastPoll, &newssearch.PageOptions{Prefetch: 4})
+	var re *newssearch.RangeError
+	if !errors.As(err, &re) || !errors.Is(err, context.DeadlineExceeded) || len(re.Missing) == 0 {
+		t.Errorf("SearchRange: error %v, want a *RangeError wrapping context.DeadlineExceeded", err)
 	}
 
 	c = noSocket(t, mockserver.WithFaults(failEvery3)).Client()
-	got, err := c.SearchRange(testContext(t), params, &newssearch.RangeOptions{Poll: fastPoll, KeepPartial: true})
-	var partial *newssearch.PartialRangeError
-	if !errors.As(err, &partial) || len(partial.Failed) != 3 || len(got) == 0 {
-		t.Errorf("SearchRange with KeepPartial: %d articles, error %v; want some articles and 3 failed windows", len(got), err)
+	got, err := c.SearchRange(testContext(t), params, fastPoll)
+	if !errors.As(err, &re) || len(re.Missing) != 3 || len(got) == 0 || !errors.Is(err, newssearch.ErrJobFailed) {
+		t.Errorf("SearchRange with failed windows: %d articles, error %v; want some articles and 3 failed windows", len(got), err)
 	}
 
 	c = noSocket(t).Client()
-	ctx, cancel := context.WithCancel(testContext(t))
+	ctx, cancel = context.WithCancel(testContext(t))
 	defer cancel()
-	got, err = c.SearchRange(ctx, params, &newssearch.RangeOptions{Poll: fastPoll, Concurrency: 2,
+	got, err = c.SearchRange(ctx, params, fastPoll, &newssearch.RangeOptions{Concurrency: 2,
 		OnProgress: func(newssearch.RangeProgress) { cancel() }})
-	if !errors.Is(err, context.Canceled) || got != nil {
-		t.Errorf("cancelled SearchRange: %d articles, error %v; want none and context.Canceled", len(got), err)
+	if !errors.Is(err, context.Canceled) || !errors.As(err, &re) || len(re.Finished) != 1 || len(got) != len(re.Finished[0].Articles) {
+		t.Errorf("cancelled SearchRange: %d articles, error %v; want the first window's and context.Canceled", len(got), err)
 	}
 }
 

@@ -192,7 +192,7 @@ func exerciseAll(t *testing.T, p *printedForms, clientLogger, mockLogger *slog.L
 	}
 	ranged, err := c.SearchRange(ctx, newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
 		Query: "market", StartDate: clock.Add(-30 * 24 * time.Hour), EndDate: clock}},
-		&newssearch.RangeOptions{KeepPartial: true, Poll: fastPoll, OnProgress: func(r newssearch.RangeProgress) { p.values(r) }})
+		fastPoll, &newssearch.RangeOptions{OnProgress: func(r newssearch.RangeProgress) { p.values(r) }})
 	p.values(len(ranged))
 	p.err(err)
 	for range 3 {

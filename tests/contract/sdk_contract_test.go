@@ -249,14 +249,14 @@ func testSDKRequests(t *testing.T, c *contract) *checker {
 		p := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
 			Query: "million", StartDate: contractNow.Add(-15 * 24 * time.Hour), EndDate: contractNow,
 		}}
-		_, err := client.SearchRange(ctx, p, &newssearch.RangeOptions{Concurrency: 2, Poll: fast})
+		_, err := client.SearchRange(ctx, p, &newssearch.RangeOptions{Concurrency: 2}, fast)
 		return err
 	})
 	call("SearchRangeSeq", true, func() error {
 		p := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
 			Query: "million", StartDate: contractNow.Add(-15 * 24 * time.Hour), EndDate: contractNow,
 		}, SortOrder: newssearch.SortDatePublished}
-		return firstN(client.SearchRangeSeq(ctx, p, &newssearch.RangeOptions{Concurrency: 2, Poll: fast}), 1000)
+		return firstN(client.SearchRangeSeq(ctx, p, &newssearch.RangeOptions{Concurrency: 2}, fast), 1000)
 	})
 	checkCallOptions(t, call, client, chk, asyncID, fast)
 	checkRequestMembers(t, c, chk)
