@@ -41,11 +41,10 @@ const (
 	// DefaultRetryWaitMax caps every wait between attempts, including one
 	// asked for by a Retry-After header.
 	DefaultRetryWaitMax = 8 * time.Second
-	// DefaultHTTPTimeout bounds one attempt (connect, request, whole response)
-	// of a Client made without WithHTTPClient, unless the call passes
-	// WithAttemptTimeout, which replaces it. Running out reports
-	// ErrAttemptTimeout.
-	DefaultHTTPTimeout = 2 * time.Minute
+	// DefaultAttemptTimeout bounds one attempt (connect, request, whole
+	// response) of a Client made without WithHTTPClient, unless
+	// WithAttemptTimeout replaces it. Running out reports ErrAttemptTimeout.
+	DefaultAttemptTimeout = 2 * time.Minute
 )
 
 // Endpoint paths, relative to the base URL.
@@ -138,39 +137,35 @@ func NewClient(opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	hc := s.httpClient
-	var attemptLimit time.Duration
 	if hc == nil {
-		// DefaultHTTPTimeout is applied per attempt by clientTransport
-		// rather than as the http.Client's Timeout, so that a call's
+		// DefaultAttemptTimeout is applied per attempt by attemptGuard
+		// rather than as the http.Client's Timeout, so that
 		// WithAttemptTimeout can replace it.
-		hc, attemptLimit = defaultHTTPClient(), DefaultHTTPTimeout
-	}
-	hc = wrapHTTPClient(hc, s.stall)
-	// Middleware goes between the stall watchdog and the HTTP client's
-	// own transport; the limiter and a call's attempt timeout in front.
-	st := hc.Transport.(*sdkTransport)
-	if len(s.middleware) > 0 {
-		next := st.next
-		if next == nil {
-			next = baseTransport{}
+		hc = defaultHTTPClient()
+		if !s.attemptSet {
+			s.attemptTimeout = DefaultAttemptTimeout
 		}
-		for i := len(s.middleware) - 1; i >= 0; i-- {
-			if next = s.middleware[i](next); next == nil {
-				return nil, &ValidationError{Field: "WithMiddleware", Problem: fmt.Sprintf("middleware %d of %d returned a nil http.RoundTripper: return the next transport, wrapped", i+1, len(s.middleware))}
-			}
-		}
-		st.next = next
 	}
-	lim := newLimiter(time.Now, s.rate, s.burst)
-	hc.Transport = &clientTransport{lim: lim, waitMax: s.waitMax, next: st, attemptLimit: attemptLimit}
+	// An attempt goes through the limiter (clientTransport), the attempt's
+	// timer (attemptGuard), the middleware and the HTTP client's own
+	// transport, in that order.
+	var next http.RoundTripper = baseTransport{}
+	if hc.Transport != nil {
+		next = hc.Transport
+	}
+	for i := len(s.middleware) - 1; i >= 0; i-- {
+		if next = s.middleware[i](next); next == nil {
+			return nil, &ValidationError{Field: "WithMiddleware", Problem: fmt.Sprintf("middleware %d of %d returned a nil http.RoundTripper: return the next transport, wrapped", i+1, len(s.middleware))}
+		}
+	}
 	apiKey := s.apiKey
+	lim := newLimiter(time.Now, s.rate, s.burst)
 	cfg := &config{
-		lim:        lim,
-		apiKey:     &apiKey,
-		baseURL:    base,
-		httpClient: hc,
-		now:        time.Now,
-		endpoints:  make(map[string]string, 4),
+		lim:       lim,
+		apiKey:    &apiKey,
+		baseURL:   base,
+		now:       time.Now,
+		endpoints: make(map[string]string, 4),
 	}
 	for _, p := range []string{pathQuery, pathQueryAsync, pathGetResults, pathHeadlines} {
 		cfg.endpoints[p] = base + p
@@ -187,6 +182,8 @@ func NewClient(opts ...Option) (*Client, error) {
 	// Only what a call may override is kept, the key not among it.
 	cfg.defaults = *s.forCall()
 	cfg.defaults.call = false
+	cfg.httpClient = safeHTTPClient(hc, &clientTransport{lim: lim, waitMax: s.waitMax,
+		next: &attemptGuard{next: next, defaults: &cfg.defaults}})
 	return &Client{cfg: cfg}, nil
 }
 
@@ -242,13 +239,13 @@ var errNoClient = errors.New("newssearch: the Client was not created by NewClien
 
 // defaultHTTPClient is the HTTP client of a Client built without
 // WithHTTPClient. It has no Timeout: the Client bounds each attempt by
-// DefaultHTTPTimeout itself, unless the call passes WithAttemptTimeout.
+// DefaultAttemptTimeout itself, unless WithAttemptTimeout replaces it.
 //
 // Its transport is chosen once, here: a copy of http.DefaultTransport with
-// enough idle connections per host for MaxPrefetch concurrent page fetches
-// (net/http keeps only 2, so concurrent paging would redial for most
-// pages), or, when the program has replaced http.DefaultTransport by
-// something else (httpmock.Activate does), that replacement as it is. A
+// enough idle connections per host for the most pages PageOptions.Prefetch
+// fetches at once (net/http keeps only 2, so concurrent paging would redial
+// for most pages), or, when the program has replaced http.DefaultTransport
+// by something else (httpmock.Activate does), that replacement as it is. A
 // program that replaces http.DefaultTransport after NewClient and wants the
 // Client to follow passes WithHTTPClient(http.DefaultClient), whose nil
 // Transport net/http resolves on every request.
@@ -256,23 +253,21 @@ func defaultHTTPClient() *http.Client {
 	rt := http.DefaultTransport
 	if t, ok := rt.(*http.Transport); ok {
 		own := t.Clone()
-		own.MaxIdleConnsPerHost = MaxPrefetch
+		own.MaxIdleConnsPerHost = maxPrefetch
 		rt = own
 	}
 	return &http.Client{Transport: rt}
 }
 
-// wrapHTTPClient returns a copy of hc (hc itself is never modified) whose
-// transport is an sdkTransport around hc's (see sdkTransport: stall
-// limit, caller's idle connections left alone) and which does not follow a
-// redirect to another scheme or host. A 307 or 308 redirect resends a POST
-// body, and the API key travels in the body, so following one would hand
-// the key to whatever host the response named. Such a response becomes an
-// *APIError instead. Redirects within the same origin follow hc's own
-// policy.
-func wrapHTTPClient(hc *http.Client, stall time.Duration) *http.Client {
+// safeHTTPClient returns a copy of hc (hc itself is never modified) whose
+// transport is rt and which does not follow a redirect to another scheme
+// or host. A 307 or 308 redirect resends a POST body, and the API key
+// travels in the body, so following one would hand the key to whatever
+// host the response named. Such a response becomes an *APIError instead.
+// Redirects within the same origin follow hc's own policy.
+func safeHTTPClient(hc *http.Client, rt http.RoundTripper) *http.Client {
 	safe := *hc
-	safe.Transport = &sdkTransport{next: hc.Transport, stall: stall}
+	safe.Transport = rt
 	next := hc.CheckRedirect
 	safe.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if origin := via[0].URL; req.URL.Scheme != origin.Scheme || req.URL.Host != origin.Host {

@@ -82,9 +82,10 @@ func TestNewClientDefaults(t *testing.T) {
 	got := map[string]any{
 		"key": *c.cfg.apiKey, "base": c.cfg.baseURL, "retries": c.cfg.defaults.maxRetries,
 		"min": c.cfg.defaults.waitMin, "max": c.cfg.defaults.waitMax, "ua": c.cfg.defaults.header.Get("User-Agent"),
-		// DefaultHTTPTimeout bounds each attempt in the Client's transport
-		// (so that WithAttemptTimeout can replace it), not as Timeout.
-		"timeout": c.cfg.httpClient.Transport.(*clientTransport).attemptLimit, "http.Client.Timeout": c.cfg.httpClient.Timeout,
+		// DefaultAttemptTimeout bounds each attempt in the Client's
+		// transport (so that WithAttemptTimeout can replace it), not as
+		// Timeout.
+		"timeout": c.cfg.defaults.attemptTimeout, "http.Client.Timeout": c.cfg.httpClient.Timeout,
 		"query": c.cfg.endpoints[pathQuery],
 	}
 	want := map[string]any{

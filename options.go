@@ -182,7 +182,7 @@ func WithoutEnvironment() Option {
 // CloseIdleConnections on hc or its Transport, so a failed or cancelled call
 // does not drop connections that the rest of the program shares. Without
 // this option the Client uses a client with the default transport and
-// bounds each attempt by DefaultHTTPTimeout (see WithAttemptTimeout); pass
+// bounds each attempt by DefaultAttemptTimeout (see WithAttemptTimeout); pass
 // WithHTTPClient(http.DefaultClient) to follow a later replacement of
 // http.DefaultTransport, such as httpmock.Activate after NewClient.
 // NewClient only.
@@ -352,13 +352,13 @@ func validHeaderName(name string) bool {
 // next sign of life: first the response headers, then each read of the
 // body. An attempt that waits longer is abandoned with an error matching
 // ErrAttemptTimeout (never context.DeadlineExceeded) and retried like any
-// transport failure. It applies with or without WithHTTPClient; 0 turns it
-// off and a negative value is rejected. The default is DefaultStallTimeout.
+// transport failure. It applies with or without WithHTTPClient, and with
+// WithAttemptTimeout; 0 turns it off and a negative value is rejected. The
+// default is DefaultStallTimeout.
 //
 // It is a limit on silence, not on the length of an attempt: a large
-// response that keeps arriving is never cut. A call given WithAttemptTimeout
-// is bounded by that instead: the per-call limit replaces this one for the
-// call's attempts. Bound a whole call with a context deadline.
+// response that keeps arriving is never cut by it. WithAttemptTimeout
+// bounds the whole attempt; bound a whole call with a context deadline.
 func WithStallTimeout(d time.Duration) Option {
 	return optionFunc(func(s *settings) {
 		if d < 0 {
@@ -375,12 +375,12 @@ func WithStallTimeout(d time.Duration) Option {
 // waits between attempts or the call as a whole (use ctx for that). A d of
 // 0 or less is rejected with a *ValidationError.
 //
-// d replaces the Client's own limits on an attempt: the stall timeout
-// (WithStallTimeout) and, for a Client made without WithHTTPClient,
-// DefaultHTTPTimeout. The attempt may stay silent for as long as d lasts,
-// and ends when d runs out, sooner or later than those would have ended it.
-// The Timeout of an *http.Client given with WithHTTPClient still applies on
-// top, since the Client never changes that client.
+// d replaces DefaultAttemptTimeout, the limit of a Client made without
+// WithHTTPClient; given to NewClient with WithHTTPClient, it bounds every
+// call's attempts too. The stall timeout (WithStallTimeout) still applies:
+// an attempt ends at whichever runs out first, so to let an attempt stay
+// silent longer, raise that too. The Timeout of an *http.Client given with
+// WithHTTPClient also applies, since the Client never changes that client.
 func WithAttemptTimeout(d time.Duration) Option {
 	return optionFunc(func(s *settings) {
 		if d <= 0 {
@@ -468,10 +468,6 @@ func callFrom(ctx context.Context) *settings {
 	s, _ := ctx.Value(callKey{}).(*settings)
 	return s
 }
-
-// hasAttemptTimeout reports whether the call set WithAttemptTimeout (s may
-// be nil: no call settings).
-func (s *settings) hasAttemptTimeout() bool { return s != nil && s.attemptSet }
 
 // record stores a successful exchange in the call's Response, if asked.
 // scrub removes the API key from every header value and the request ID.

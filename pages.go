@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // DefaultPrefetch is a good PageOptions.Prefetch for draining many pages:
@@ -16,8 +17,8 @@ import (
 // takes about a third of the time of fetching one page at a time.
 const DefaultPrefetch = 4
 
-// MaxPrefetch is the largest PageOptions.Prefetch accepted.
-const MaxPrefetch = 32
+// maxPrefetch is the largest PageOptions.Prefetch accepted.
+const maxPrefetch = 32
 
 // maxPagesWithoutTotal stops a walk whose pages never report a total.
 const maxPagesWithoutTotal = 10000
@@ -108,8 +109,8 @@ func (o *PageOptions) prefetch() int {
 
 // checkPrefetch validates a prefetch count.
 func checkPrefetch(field string, n int) error {
-	if n < 0 || n > MaxPrefetch {
-		return &ValidationError{Field: field, Problem: strconv.Itoa(n) + " is outside 0.." + strconv.Itoa(MaxPrefetch) +
+	if n < 0 || n > maxPrefetch {
+		return &ValidationError{Field: field, Problem: strconv.Itoa(n) + " is outside 0.." + strconv.Itoa(maxPrefetch) +
 			": pass 0 to fetch one page at a time, or e.g. newssearch.DefaultPrefetch"}
 	}
 	return nil
@@ -119,18 +120,23 @@ func checkPrefetch(field string, n int) error {
 // pages seen cover the total. An error is yielded once, as (nil, err), and
 // ends the walk. Stopping the loop cancels every request still in flight
 // and waits for its goroutine before returning.
+//
+// With prefetching, the pages fetched ahead adapt to the service's rate
+// limit through an aimd (floor 0): a burst of 429 answers to pages
+// launched under the same depth halves it once, and each page that arrives
+// without a 429 raises it by one, up to src.prefetch.
 func walkPages(ctx context.Context, src pageSource) iter.Seq2[*Page, error] {
 	return func(yield func(*Page, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
-		depth := newPrefetchDepth(src.prefetch)
-		if src.prefetch > 0 {
-			ctx = withThrottleObserver(ctx, depth.throttle)
-		}
 		ahead := &prefetcher{ctx: ctx, fetch: src.next}
+		if src.prefetch > 0 {
+			ahead.depth = newAIMD(src.prefetch, 0)
+		}
 		defer ahead.wait()
 		defer cancel()
 
-		page, err := src.first(ctx)
+		r := ahead.observe(1, src.first)
+		page, err := r.page, r.err
 		var prev *Page
 		limit := 0 // most pages the first page's total allows, 0 if unknown
 		for n := 1; ; n++ {
@@ -156,13 +162,14 @@ func walkPages(ctx context.Context, src pageSource) iter.Seq2[*Page, error] {
 			// Page math.MaxInt is the last page a walk can name.
 			more = more && page.Number < math.MaxInt
 			if more && last > 0 {
-				ahead.launch(page.Number+1, min(page.Number+depth.next(), last))
+				ahead.launch(page.Number+1, min(page.Number+ahead.arrived(r.throttled), last))
 			}
 			if !yield(page, nil) || !more {
 				return
 			}
 			prev = page
-			page, err = ahead.get(page.Number + 1)
+			r = ahead.get(page.Number + 1)
+			page, err = r.page, r.err
 		}
 	}
 }
@@ -190,46 +197,11 @@ func checkPage(page, prev *Page, limit, n int) error {
 	return nil
 }
 
-// prefetchDepth adapts how many pages a walk fetches ahead to the
-// service's rate limit, additive increase, multiplicative decrease: a 429
-// answer to any request of the walk halves the depth (1 becomes 0: no
-// prefetch), and each page that arrives with no 429 since the one before
-// raises it by one, up to the depth asked for. Pages already launched run
-// on.
-type prefetchDepth struct {
-	max       int
-	mu        sync.Mutex
-	cur       int
-	throttled int // 429 answers seen
-	seen      int // throttled when next last ran
-}
-
-func newPrefetchDepth(n int) *prefetchDepth { return &prefetchDepth{max: n, cur: n} }
-
-// throttle records a 429 answer.
-func (d *prefetchDepth) throttle() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.throttled++
-	d.cur /= 2
-}
-
-// next is called as each page arrives and returns how many pages to have
-// in flight beyond it.
-func (d *prefetchDepth) next() int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.throttled == d.seen {
-		d.cur = min(d.max, d.cur+1)
-	}
-	d.seen = d.throttled
-	return d.cur
-}
-
 // pageResult is the outcome of one page fetch.
 type pageResult struct {
-	page *Page
-	err  error
+	page      *Page
+	err       error
+	throttled bool // a 429 answered one of its attempts
 }
 
 // prefetcher fetches pages ahead of the walk on their own goroutines and
@@ -237,9 +209,39 @@ type pageResult struct {
 type prefetcher struct {
 	ctx      context.Context
 	fetch    func(ctx context.Context, n int) (*Page, error)
+	depth    *aimd // nil: no prefetching
 	wg       sync.WaitGroup
 	pending  map[int]chan pageResult // launched, not yet taken
 	launched int                     // highest page launched
+}
+
+// observe fetches page n with fetch, noting a 429 to it in the depth
+// controller under the generation the fetch started in.
+func (p *prefetcher) observe(n int, fetch func(ctx context.Context) (*Page, error)) pageResult {
+	ctx := p.ctx
+	var throttled atomic.Bool
+	if p.depth != nil {
+		_, gen := p.depth.current()
+		ctx = withThrottleObserver(ctx, func() {
+			throttled.Store(true)
+			p.depth.throttle(gen)
+		})
+	}
+	page, err := fetch(ctx)
+	return pageResult{page, err, throttled.Load()}
+}
+
+// arrived is called as each page arrives, throttled or not, and returns how
+// many pages to have in flight beyond it.
+func (p *prefetcher) arrived(throttled bool) int {
+	if p.depth == nil {
+		return 0
+	}
+	if !throttled {
+		p.depth.raise()
+	}
+	limit, _ := p.depth.current()
+	return limit
 }
 
 // launch starts fetching pages from..to that are not launched yet.
@@ -252,20 +254,18 @@ func (p *prefetcher) launch(from, to int) {
 		p.pending[n] = ch
 		p.launched = n
 		p.wg.Go(func() {
-			page, err := p.fetch(p.ctx, n)
-			ch <- pageResult{page, err}
+			ch <- p.observe(n, func(ctx context.Context) (*Page, error) { return p.fetch(ctx, n) })
 		})
 	}
 }
 
 // get returns page n: the prefetched one, or a fetch made now.
-func (p *prefetcher) get(n int) (*Page, error) {
+func (p *prefetcher) get(n int) pageResult {
 	if ch, ok := p.pending[n]; ok {
 		delete(p.pending, n)
-		r := <-ch
-		return r.page, r.err
+		return <-ch
 	}
-	return p.fetch(p.ctx, n)
+	return p.observe(n, func(ctx context.Context) (*Page, error) { return p.fetch(ctx, n) })
 }
 
 // wait waits for every fetch goroutine to end; call it after cancelling

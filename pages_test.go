@@ -252,7 +252,7 @@ func TestPrefetchMatchesSequential(t *testing.T) {
 		if len(sequential.numbers) != 40 || len(sequential.articles) != 1000 {
 			t.Fatalf("%s: %d pages, %d articles; want 40 and 1000", name, len(sequential.numbers), len(sequential.articles))
 		}
-		for _, prefetch := range []int{1, DefaultPrefetch, MaxPrefetch} {
+		for _, prefetch := range []int{1, DefaultPrefetch, maxPrefetch} {
 			got := drain(prefetch)
 			if diff := cmp.Diff(sequential, got, cmp.AllowUnexported(run{})); diff != "" {
 				t.Errorf("%s with prefetch %d (-sequential +prefetched):\n%s", name, prefetch, diff)

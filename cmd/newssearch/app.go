@@ -340,7 +340,7 @@ func (a *app) client(wrap func(http.RoundTripper) http.RoundTripper) (*newssearc
 	if wrap != nil {
 		t = wrap(t)
 	}
-	opts = append(opts, newssearch.WithHTTPClient(&http.Client{Transport: t, Timeout: newssearch.DefaultHTTPTimeout}))
+	opts = append(opts, newssearch.WithHTTPClient(&http.Client{Transport: t, Timeout: newssearch.DefaultAttemptTimeout}))
 	opts = append(opts, a.env.clientOptions...)
 	c, err := newssearch.NewClient(opts...)
 	if err != nil {

@@ -118,7 +118,7 @@ func TestNoGoroutineLeftByBrokenIterators(t *testing.T) {
 	// cancelled. Setting the rule again restarts its count, so the first
 	// request of each iterator gets no latency.
 	stall := mockserver.FaultRule{Every: 2, Fault: mockserver.Fault{Latency: 5 * time.Minute}}
-	opts := &newssearch.PageOptions{Prefetch: newssearch.MaxPrefetch}
+	opts := &newssearch.PageOptions{Prefetch: 32} // the most PageOptions.Prefetch accepts
 	for name, run := range map[string]func() (int, error){
 		"SearchAll": func() (int, error) { return drainUntil(c.SearchAll(ctx, params, opts), 1) },
 		"Results":   func() (int, error) { return drainUntil(c.Results(ctx, job.QueryID, opts), 1) },
