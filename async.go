@@ -43,13 +43,10 @@ func (p *AsyncSearchParams) validateAsync() error {
 // other pages with GetResults, or read every article with Results (which
 // waits too). It suits large queries over long date ranges.
 //
-// Because a retried submission could create a second job, SubmitQuery is
-// retried only when the service provably did not take the request: a
-// failure to connect, 408 Request Timeout or 429 Too Many Requests. A 503
-// Service Unavailable is not retried, as a proxy may send it after it
-// forwarded the request, and neither is a connection reset or a response
-// that breaks off: the job may exist. Such an error is returned; poll the
-// job only if a QueryID is known, or submit again knowingly.
+// A submission creates a job, so it is retried only where no job can have
+// been made (see the retry policy on Client); after a connection reset or
+// a 503 the error is returned: poll the job only if a QueryID is known, or
+// submit again knowingly.
 func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...Option) (*QueryJob, error) {
 	if err := params.validateAsync(); err != nil {
 		return nil, err

@@ -58,21 +58,36 @@ const (
 // Client calls the news search service. Create one with NewClient and share
 // it: a Client is safe for concurrent use by multiple goroutines.
 //
-// Retries. Search, GetResults and Headlines change nothing on the service,
-// so they are retried after a transport failure (including a response body
-// that breaks off mid-read), 408 Request Timeout, 429 Too Many Requests and
-// any 5xx status but 501 Not Implemented. SubmitQuery creates a job, so it is
-// retried only where the request provably did not create one: a failure to
-// connect, 408 Request Timeout (the service did not receive the whole
-// request) and 429 (turned away before any work); never a 503, which a
-// proxy may send after forwarding the request, so that a retried
-// submission can never silently create a second job (SearchRange, which
-// never reads a lost job's results, resubmits a window on its own terms).
-// Waits start at the minimum of WithRetryWait, double
-// on every retry up to the maximum, and lose up to 25% to random jitter; a
-// Retry-After header on 429 or 503 replaces the computed wait, capped at the
-// maximum. A done context ends any wait at once. When retries run out, the
-// last response is reported as an *APIError with its body.
+// Retries. This is the retry policy of every method; the other docs link
+// here. An attempt that fails is retried, up to WithMaxRetries times
+// (default DefaultMaxRetries), when retrying cannot repeat an effect:
+//   - Search, GetResults and Headlines change nothing on the service, so
+//     they are retried after a transport failure (a connection refused or
+//     reset, a response body that breaks off mid-read, an attempt abandoned
+//     by the stall or attempt timeout, see ErrAttemptTimeout), 408 Request
+//     Timeout, 429 Too Many Requests and any 5xx status but 501 Not
+//     Implemented.
+//   - SubmitQuery creates a job, so it is retried only where no job can
+//     have been made: a failure to connect, 408 (the service did not
+//     receive the whole request) and 429 (turned away before any work).
+//     Never a 503, which a proxy may send after forwarding the request, nor
+//     a reset or a body that breaks off: the job may exist, and the error
+//     is returned. So a retried submission never creates a second job.
+//   - SearchRange and SearchRangeSeq resubmit a window whose submission
+//     ended in that unknown state (a reset, a 5xx), up to the same count,
+//     since they never read the lost job's results; see
+//     RangeProgress.Resubmitted.
+//   - Poll, Results and the range searches wait for a job with their own
+//     schedule (PollOptions); each of their requests follows the rules
+//     above.
+//
+// Waits start at the minimum of WithRetryWait (default
+// DefaultRetryWaitMin), double on every retry up to the maximum (default
+// DefaultRetryWaitMax), and lose up to 25% to random jitter; a Retry-After
+// header on a 429 or 503 replaces the computed wait, capped at the maximum,
+// and pauses every request of the Client until then. A done context ends
+// any wait at once. When retries run out, the last response is reported as
+// an *APIError with its body, or the last transport error, wrapped.
 //
 // Limits. A successful response body may hold at most 32 MiB (more is an
 // error, never retried); at most 64 KiB of an error body is read.

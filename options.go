@@ -72,7 +72,7 @@ type settings struct {
 	rate       float64
 	burst      int
 	rateSet    bool
-	middleware []Middleware
+	middleware []func(http.RoundTripper) http.RoundTripper
 	seeded     bool
 	seed       [2]uint64
 
@@ -226,10 +226,6 @@ func WithRateLimit(perSecond float64, burst int) Option {
 	}}
 }
 
-// Middleware wraps the transport of every attempt of a Client; see
-// WithMiddleware.
-type Middleware func(next http.RoundTripper) http.RoundTripper
-
 // WithMiddleware wraps every HTTP attempt of the Client in mw, for tracing,
 // metrics or logging: mw receives the next http.RoundTripper and returns
 // the one the Client uses, such as otelhttp.NewTransport (see the
@@ -239,7 +235,7 @@ type Middleware func(next http.RoundTripper) http.RoundTripper
 // transport. The request body carries the API key: a middleware must not
 // log or record bodies. A nil mw, or a mw returning nil, is rejected by
 // NewClient. NewClient only.
-func WithMiddleware(mw Middleware) Option {
+func WithMiddleware(mw func(next http.RoundTripper) http.RoundTripper) Option {
 	return clientOption{"WithMiddleware", func(s *settings) {
 		if mw == nil {
 			s.fail("WithMiddleware", "middleware "+strconv.Itoa(len(s.middleware)+1)+" is nil: pass a function that wraps the next http.RoundTripper")
@@ -351,8 +347,8 @@ func validHeaderName(name string) bool {
 // WithStallTimeout sets how long one attempt may wait for the service's
 // next sign of life: first the response headers, then each read of the
 // body. An attempt that waits longer is abandoned with an error matching
-// ErrAttemptTimeout (never context.DeadlineExceeded) and retried like any
-// transport failure. It applies with or without WithHTTPClient, and with
+// ErrAttemptTimeout (never context.DeadlineExceeded) and retried as the
+// retry policy on Client says. It applies with or without WithHTTPClient, and with
 // WithAttemptTimeout; 0 turns it off and a negative value is rejected. The
 // default is DefaultStallTimeout.
 //
@@ -370,8 +366,8 @@ func WithStallTimeout(d time.Duration) Option {
 }
 
 // WithAttemptTimeout bounds each attempt (sending, waiting and reading the
-// whole response) to d; an attempt that runs out is retried like a
-// transport failure and reports ErrAttemptTimeout. It does not bound the
+// whole response) to d; an attempt that runs out reports ErrAttemptTimeout
+// and is retried as the retry policy on Client says. It does not bound the
 // waits between attempts or the call as a whole (use ctx for that). A d of
 // 0 or less is rejected with a *ValidationError.
 //

@@ -207,7 +207,7 @@ func TestMiddleware(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var trace []string
-	mw := func(name string) Middleware {
+	mw := func(name string) func(http.RoundTripper) http.RoundTripper {
 		return func(next http.RoundTripper) http.RoundTripper {
 			return roundTripFunc(func(r *http.Request) (*http.Response, error) {
 				mu.Lock()

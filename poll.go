@@ -11,23 +11,20 @@ import (
 	"time"
 )
 
-// Defaults of PollOptions, chosen so that a job that is ready after 300 ms
-// is seen at most 250 ms later, and a job pending for a minute costs at most
-// 24 get-results requests and is seen within 3 s (TestPollScheduleBounds
-// checks the arithmetic for the worst jitter). Without jitter the requests
-// go out 0.1 s, 0.4 s, 1.3 s and 4 s after Poll starts, then every 2.9 s.
+// Defaults of PollOptions (see its doc; TestPollScheduleBounds checks the
+// arithmetic for the worst jitter).
 const (
-	// DefaultPollMinDelay is the wait before the first poll.
-	DefaultPollMinDelay = 100 * time.Millisecond
-	// DefaultPollMaxDelay caps every wait between polls.
-	DefaultPollMaxDelay = 2900 * time.Millisecond
-	// DefaultPollMultiplier is the growth of the wait from one poll to the
+	// defaultPollMinDelay is the wait before the first poll.
+	defaultPollMinDelay = 100 * time.Millisecond
+	// defaultPollMaxDelay caps every wait between polls.
+	defaultPollMaxDelay = 2900 * time.Millisecond
+	// defaultPollMultiplier is the growth of the wait from one poll to the
 	// next.
-	DefaultPollMultiplier = 3.0
-	// DefaultPollJitter spreads every wait by up to ±20% at random.
-	DefaultPollJitter = 0.2
-	// DefaultPollMaxWait bounds the total time Poll waits for a job.
-	DefaultPollMaxWait = 10 * time.Minute
+	defaultPollMultiplier = 3.0
+	// defaultPollJitter spreads every wait by up to ±20% at random.
+	defaultPollJitter = 0.2
+	// defaultPollMaxWait bounds the total time Poll waits for a job.
+	defaultPollMaxWait = 10 * time.Minute
 )
 
 // Sentinel errors of polling. Test for them with errors.Is.
@@ -41,8 +38,15 @@ var (
 	ErrJobFailed = errors.New("newssearch: query job failed")
 )
 
-// PollOptions configure how Client.Poll waits for a query job. A nil
-// *PollOptions, and every zero field, means the default.
+// PollOptions configure how Poll, Results and each window of SearchRange
+// wait for a query job. Pass one to NewClient (every call's default) or to
+// a call: its non-zero fields override those given before, one by one. A
+// nil *PollOptions, and every zero field, means the default.
+//
+// The defaults see a job that is ready after 300 ms at most 250 ms later,
+// and cost a job pending for a minute at most 24 get-results requests,
+// seeing it done within 3 s: without jitter the requests go out 0.1 s,
+// 0.4 s, 1.3 s and 4 s after Poll starts, then every 2.9 s.
 //
 // The n-th wait (n from 1; the first precedes the first request) is
 // MinDelay·Multiplier^(n−1), multiplied by a random factor in
@@ -51,23 +55,22 @@ var (
 // shortened so that the last request goes out MinDelay before MaxWait runs
 // out; nothing of a poll outlasts MaxWait.
 type PollOptions struct {
-	// MinDelay is the wait before the first request; 0 means
-	// DefaultPollMinDelay.
+	// MinDelay is the wait before the first request; 0 means 100 ms.
 	MinDelay time.Duration
-	// MaxDelay caps every wait; 0 means DefaultPollMaxDelay. It must not be
-	// below MinDelay.
+	// MaxDelay caps every wait; 0 means 2.9 s. It must not be below
+	// MinDelay.
 	MaxDelay time.Duration
 	// Multiplier is the growth of the wait per poll, at least 1 (1 keeps the
-	// wait constant); 0 means DefaultPollMultiplier.
+	// wait constant); 0 means 3.
 	Multiplier float64
 	// Jitter is the fraction, below 1, by which every wait is randomly
-	// lengthened or shortened; 0 means DefaultPollJitter and a negative
-	// value turns jitter off.
+	// lengthened or shortened; 0 means 0.2 (±20%) and a negative value
+	// turns jitter off.
 	Jitter float64
 	// MaxWait bounds the time Poll waits for the job, every get-results
 	// request included: a request still unanswered when it runs out is
 	// abandoned, and Poll returns a *PollTimeoutError either way. 0 means
-	// DefaultPollMaxWait. Cancel ctx to stop sooner.
+	// 10 minutes. Cancel ctx to stop sooner.
 	MaxWait time.Duration
 	// Pending reports whether a state the service sent means the job is
 	// still running, so Poll should ask again. It is never consulted for a
@@ -201,11 +204,11 @@ func (o *PollOptions) apply(s *settings) {
 // resolve applies the defaults to o and validates the result.
 func (o *PollOptions) resolve() (pollConfig, error) {
 	cfg := pollConfig{
-		minDelay:   DefaultPollMinDelay,
-		maxDelay:   DefaultPollMaxDelay,
-		maxWait:    DefaultPollMaxWait,
-		multiplier: DefaultPollMultiplier,
-		jitter:     DefaultPollJitter,
+		minDelay:   defaultPollMinDelay,
+		maxDelay:   defaultPollMaxDelay,
+		maxWait:    defaultPollMaxWait,
+		multiplier: defaultPollMultiplier,
+		jitter:     defaultPollJitter,
 		pending:    State.IsPending,
 	}
 	if o == nil {
@@ -216,11 +219,11 @@ func (o *PollOptions) resolve() (pollConfig, error) {
 	}
 	switch {
 	case o.MinDelay < 0:
-		return invalid("MinDelay", o.MinDelay.String()+" is negative: pass a positive wait, or 0 for the default "+DefaultPollMinDelay.String())
+		return invalid("MinDelay", o.MinDelay.String()+" is negative: pass a positive wait, or 0 for the default "+defaultPollMinDelay.String())
 	case o.MaxDelay < 0:
-		return invalid("MaxDelay", o.MaxDelay.String()+" is negative: pass a positive cap, or 0 for the default "+DefaultPollMaxDelay.String())
+		return invalid("MaxDelay", o.MaxDelay.String()+" is negative: pass a positive cap, or 0 for the default "+defaultPollMaxDelay.String())
 	case o.MaxWait < 0:
-		return invalid("MaxWait", o.MaxWait.String()+" is negative: pass a positive limit, or 0 for the default "+DefaultPollMaxWait.String())
+		return invalid("MaxWait", o.MaxWait.String()+" is negative: pass a positive limit, or 0 for the default "+defaultPollMaxWait.String())
 	case o.Multiplier != 0 && !(o.Multiplier >= 1 && o.Multiplier <= 1e6):
 		return invalid("Multiplier", strconv.FormatFloat(o.Multiplier, 'g', -1, 64)+" is not a growth factor: pass a number from 1 (constant waits) to 1e6, or 0 for the default")
 	case math.IsNaN(o.Jitter) || o.Jitter >= 1:

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 	"slices"
 	"strconv"
@@ -308,7 +307,8 @@ func doneWindows(windows []window, done []WindowResult) (map[int]*WindowResult, 
 // A window whose submission fails in a way that leaves unknown whether the
 // job exists (a connection reset, a 5xx from a proxy) is submitted again,
 // up to the call's retry count (WithMaxRetries), since the lost job's
-// results are never read; see RangeProgress.Resubmitted. Any other failure
+// results are never read (see the retry policy on Client and
+// RangeProgress.Resubmitted). Any other failure
 // of a window (after the client's own retries; see Client) does not stop
 // the others.
 //
@@ -435,9 +435,4 @@ func compareNewestFirst(a, b time.Time) int {
 		return -1
 	}
 	return b.Compare(a)
-}
-
-// rangeStopped wraps the error of a range stopped by its context.
-func rangeStopped(err error) error {
-	return fmt.Errorf("newssearch: range stopped: %w", err)
 }

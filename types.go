@@ -305,8 +305,8 @@ func (l *ImageList) UnmarshalJSON(b []byte) error {
 // time.Time is promoted: format and compare ts.Time itself
 // (a.DatePublished.Time.Format(time.DateOnly)). The string as sent is read
 // with Raw and cannot be set apart from Time, so the two never get out of
-// sync: Raw, String and every encoding (JSON, text, binary, gob) give the
-// string as sent while it still denotes Time, and Time in RFC 3339 once
+// sync: Raw, String and every encoding (JSON, text, binary and so gob) give
+// the string as sent while it still denotes Time, and Time in RFC 3339 once
 // Time was changed. Build a Timestamp from a time with Timestamp{Time: t},
 // from a string with ParseTimestamp; decoding sets both.
 type Timestamp struct {
@@ -448,9 +448,6 @@ func (ts Timestamp) MarshalJSON() ([]byte, error) {
 // MarshalText writes Raw ("" for the zero Timestamp).
 func (ts Timestamp) MarshalText() ([]byte, error) { return []byte(ts.Raw()), nil }
 
-// AppendText appends Raw to b.
-func (ts Timestamp) AppendText(b []byte) ([]byte, error) { return append(b, ts.Raw()...), nil }
-
 // UnmarshalText decodes a date string as UnmarshalJSON does; an empty one
 // gives the zero Timestamp.
 func (ts *Timestamp) UnmarshalText(b []byte) error {
@@ -458,17 +455,9 @@ func (ts *Timestamp) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// MarshalBinary writes the form MarshalText writes.
+// MarshalBinary writes the form MarshalText writes. encoding/gob uses it
+// (gob does not use MarshalText), so a gob round trip keeps Raw.
 func (ts Timestamp) MarshalBinary() ([]byte, error) { return ts.MarshalText() }
-
-// AppendBinary appends the form MarshalText writes to b.
-func (ts Timestamp) AppendBinary(b []byte) ([]byte, error) { return ts.AppendText(b) }
 
 // UnmarshalBinary decodes what MarshalBinary writes.
 func (ts *Timestamp) UnmarshalBinary(b []byte) error { return ts.UnmarshalText(b) }
-
-// GobEncode writes the form MarshalText writes.
-func (ts Timestamp) GobEncode() ([]byte, error) { return ts.MarshalText() }
-
-// GobDecode decodes what GobEncode writes.
-func (ts *Timestamp) GobDecode(b []byte) error { return ts.UnmarshalText(b) }

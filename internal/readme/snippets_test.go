@@ -43,7 +43,7 @@ func asyncSearch(ctx context.Context, client *newssearch.Client, from, to time.T
 
 func searchAll(ctx context.Context, client *newssearch.Client, params newssearch.SearchParams, enough func() bool) error {
 	// readme:begin
-	for article, err := range client.SearchAll(ctx, params, nil) {
+	for article, err := range client.SearchAll(ctx, params) {
 		if err != nil {
 			return err
 		}

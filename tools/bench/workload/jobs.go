@@ -10,6 +10,13 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver"
 )
 
+// The SDK's default first poll wait and jitter (PollOptions.MinDelay and
+// Jitter left zero), which it does not export.
+const (
+	pollMinDelay = 100 * time.Millisecond
+	pollJitter   = 0.2
+)
+
 // SizedJob finds the "*" (match-all) search over [start, end] whose total
 // is want articles, or the largest total below want that fills as many
 // pages, by moving start with a binary search on sync searches. It submits
@@ -156,7 +163,7 @@ func WaitJob(ctx context.Context, s *mockserver.Server, c *newssearch.Client, pe
 		var prev newssearch.PollEvent
 		page, err = c.Poll(ctx, job.QueryID, &newssearch.PollOptions{OnPoll: func(ev newssearch.PollEvent) {
 			if ev.Attempt == 1 { // at least the overrun of the longest first wait the defaults allow
-				o.Stall += max(0, ev.Elapsed-time.Duration(float64(newssearch.DefaultPollMinDelay)*(1+newssearch.DefaultPollJitter)))
+				o.Stall += max(0, ev.Elapsed-time.Duration(float64(pollMinDelay)*(1+pollJitter)))
 			} else { // the time since the previous request beyond the wait it chose
 				o.Stall += max(0, ev.Elapsed-prev.Elapsed-prev.Next)
 			}
