@@ -10,8 +10,8 @@ import (
 // parameters plus the fields only /api/v2/query-async accepts. As in
 // SearchParams, a zero value means "service default" and is left out of the
 // request. A job holds every page of its results, so the embedded Page is
-// not part of the submission (it is sent as 1): it is the page SearchAsync
-// returns once the job is done. SearchRange requires it to be 0 or 1.
+// not part of the submission (it is sent as 1, whatever it holds); pass the
+// page wanted to GetResults. SearchRange requires it to be 0 or 1.
 type AsyncSearchParams struct {
 	SearchParams
 	// KeyPhrases refines the results with single-quoted phrases combined by
@@ -39,26 +39,24 @@ func (p *AsyncSearchParams) validateAsync() error {
 }
 
 // SubmitQuery starts an asynchronous search (POST /api/v2/query-async) and
-// returns its job; fetch the results with GetResults. It suits large queries
-// over long date ranges.
+// returns its job: wait for it with Poll (which returns page 1), then fetch
+// other pages with GetResults, or read every article with Results (which
+// waits too). It suits large queries over long date ranges.
 //
-// Because a retried submission could create a second job, SubmitQuery is
-// retried only when the service provably did not take the request: a
-// failure to connect, 408 Request Timeout or 429 Too Many Requests. A 503
-// Service Unavailable is not retried, as a proxy may send it after it
-// forwarded the request, and neither is a connection reset or a response
-// that breaks off: the job may exist. Such an error is returned; poll the
-// job only if a QueryID is known, or submit again knowingly.
-func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...CallOption) (*QueryJob, error) {
+// A submission creates a job, so it is retried only where no job can have
+// been made (see the retry policy on Client); after a connection reset or
+// a 503 the error is returned: poll the job only if a QueryID is known, or
+// submit again knowingly.
+func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...Option) (*QueryJob, error) {
 	if err := params.validateAsync(); err != nil {
 		return nil, err
 	}
-	ctx, err := withCall(ctx, opts)
+	ctx, _, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	body := params.body(c.apiKey())
-	body.Page = 1 // a job covers every page; Page picks the one SearchAsync returns
+	body.Page = 1 // a job covers every page
 	body.KeyPhrases = params.KeyPhrases
 	body.SortOrder = params.SortOrder
 	resp, pb, err := c.exchange(ctx, pathQueryAsync, createsJob, &body)
@@ -92,19 +90,19 @@ type getResultsBody struct {
 // GetResults fetches one page (from 1; 0 means 1) of an asynchronous query's
 // results (POST /api/v2/get-results).
 //
-// While the job runs the page's State is pending (see ResultsPage.Pending)
-// and it has no articles: call again later. A page past the end has no
-// articles and the true totals. A job the service reports as failed is an
-// *APIError with StatusCode 200. An empty queryID or a negative page fails
-// with a *ValidationError before any request.
-func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts ...CallOption) (*ResultsPage, error) {
+// While the job runs the page's State is pending (State.IsPending) and it
+// has no articles: call again later, or use Poll. A page past the end has
+// no articles and the true totals. A job the service reports as failed is
+// a *JobFailedError, as Poll and Results report it. An empty queryID or a
+// negative page fails with a *ValidationError before any request.
+func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts ...Option) (*Page, error) {
 	if strings.TrimSpace(queryID) == "" {
 		return nil, &ValidationError{Field: "queryID", Problem: "the query ID is empty: pass the QueryID of the job SubmitQuery returned"}
 	}
 	if page < 0 {
 		return nil, &ValidationError{Field: "page", Problem: "page " + strconv.Itoa(page) + " is negative: pages start at 1; pass 0 or 1 for the first page"}
 	}
-	ctx, err := withCall(ctx, opts)
+	ctx, _, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -114,18 +112,19 @@ func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts 
 		return nil, err
 	}
 	defer pb.Close()
-	out := new(ResultsPage)
-	if err := decodeResults(pb.bytes(), out); err != nil {
+	out := new(Page)
+	if err := decodePage(pb.bytes(), out); err != nil {
 		return nil, c.decodeError(pathGetResults, resp, pb.bytes(), err)
 	}
 	if out.State.IsFailure() {
-		return nil, c.stateError(pathGetResults, resp, pb.bytes())
+		apiErr := c.newAPIError(pathGetResults, resp, pb.bytes())
+		return nil, &JobFailedError{QueryID: queryID, State: out.State, Message: apiErr.Message, Err: apiErr}
 	}
 	if out.QueryID == "" {
 		out.QueryID = queryID
 	}
-	if out.Page == 0 {
-		out.Page = body.Page
+	if out.Number == 0 {
+		out.Number = body.Page
 	}
 	return out, nil
 }

@@ -37,17 +37,17 @@ func TestSubmitQueryThenGetResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(&ResultsPage{QueryID: "job-42", Page: 1, State: StatePending}, pending); diff != "" {
+	if diff := cmp.Diff(&Page{QueryID: "job-42", Number: 1, State: StatePending}, pending); diff != "" {
 		t.Errorf("pending page mismatch (-want +got):\n%s", diff)
 	}
-	if !pending.Pending() {
-		t.Error("Pending() = false")
+	if !pending.State.IsPending() {
+		t.Error("State.IsPending() = false")
 	}
 	page, err := c.GetResults(ctx, job.QueryID, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &ResultsPage{QueryID: "job-42", Page: 2, TotalResults: 27, Articles: wantArticles(2), State: StateSuccess}
+	want := &Page{QueryID: "job-42", Number: 2, TotalResults: 27, Articles: wantArticles(2), State: StateSuccess}
 	if diff := cmp.Diff(want, page); diff != "" {
 		t.Errorf("page mismatch (-want +got):\n%s", diff)
 	}
@@ -94,7 +94,7 @@ func TestGetResultsWithMock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &ResultsPage{QueryID: "q", Page: 1, TotalResults: 3, Articles: []Article{}, State: "success"}
+	want := &Page{QueryID: "q", Number: 1, TotalResults: 3, Articles: []Article{}, State: "success"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("page mismatch (-want +got):\n%s", diff)
 	}

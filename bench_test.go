@@ -70,8 +70,8 @@ func BenchmarkDecodeSearch(b *testing.B) {
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()
 	for b.Loop() {
-		var out SearchResponse
-		if err := decodeSearch(page, &out); err != nil {
+		var out Page
+		if err := decodePage(page, &out); err != nil {
 			b.Fatal(err)
 		}
 	}

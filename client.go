@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"log/slog"
-	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -43,11 +41,10 @@ const (
 	// DefaultRetryWaitMax caps every wait between attempts, including one
 	// asked for by a Retry-After header.
 	DefaultRetryWaitMax = 8 * time.Second
-	// DefaultHTTPTimeout bounds one attempt (connect, request, whole response)
-	// of a Client made without WithHTTPClient, unless the call passes
-	// WithAttemptTimeout, which replaces it. Running out reports
-	// ErrAttemptTimeout.
-	DefaultHTTPTimeout = 2 * time.Minute
+	// DefaultAttemptTimeout bounds one attempt (connect, request, whole
+	// response) of a Client made without WithHTTPClient, unless
+	// WithAttemptTimeout replaces it. Running out reports ErrAttemptTimeout.
+	DefaultAttemptTimeout = 2 * time.Minute
 )
 
 // Endpoint paths, relative to the base URL.
@@ -61,21 +58,36 @@ const (
 // Client calls the news search service. Create one with NewClient and share
 // it: a Client is safe for concurrent use by multiple goroutines.
 //
-// Retries. Search, GetResults and Headlines change nothing on the service,
-// so they are retried after a transport failure (including a response body
-// that breaks off mid-read), 408 Request Timeout, 429 Too Many Requests and
-// any 5xx status but 501 Not Implemented. SubmitQuery creates a job, so it is
-// retried only where the request provably did not create one: a failure to
-// connect, 408 Request Timeout (the service did not receive the whole
-// request) and 429 (turned away before any work); never a 503, which a
-// proxy may send after forwarding the request, so that a retried
-// submission can never silently create a second job (SearchRange, which
-// never reads a lost job's results, resubmits a window on its own terms).
-// Waits start at the minimum of WithRetryWait, double
-// on every retry up to the maximum, and lose up to 25% to random jitter; a
-// Retry-After header on 429 or 503 replaces the computed wait, capped at the
-// maximum. A done context ends any wait at once. When retries run out, the
-// last response is reported as an *APIError with its body.
+// Retries. This is the retry policy of every method; the other docs link
+// here. An attempt that fails is retried, up to WithMaxRetries times
+// (default DefaultMaxRetries), when retrying cannot repeat an effect:
+//   - Search, GetResults and Headlines change nothing on the service, so
+//     they are retried after a transport failure (a connection refused or
+//     reset, a response body that breaks off mid-read, an attempt abandoned
+//     by the stall or attempt timeout, see ErrAttemptTimeout), 408 Request
+//     Timeout, 429 Too Many Requests and any 5xx status but 501 Not
+//     Implemented.
+//   - SubmitQuery creates a job, so it is retried only where no job can
+//     have been made: a failure to connect, 408 (the service did not
+//     receive the whole request) and 429 (turned away before any work).
+//     Never a 503, which a proxy may send after forwarding the request, nor
+//     a reset or a body that breaks off: the job may exist, and the error
+//     is returned. So a retried submission never creates a second job.
+//   - SearchRange and SearchRangeSeq resubmit a window whose submission
+//     ended in that unknown state (a reset, a 5xx), up to the same count,
+//     since they never read the lost job's results; see
+//     RangeProgress.Resubmitted.
+//   - Poll, Results and the range searches wait for a job with their own
+//     schedule (PollOptions); each of their requests follows the rules
+//     above.
+//
+// Waits start at the minimum of WithRetryWait (default
+// DefaultRetryWaitMin), double on every retry up to the maximum (default
+// DefaultRetryWaitMax), and lose up to 25% to random jitter; a Retry-After
+// header on a 429 or 503 replaces the computed wait, capped at the maximum,
+// and pauses every request of the Client until then. A done context ends
+// any wait at once. When retries run out, the last response is reported as
+// an *APIError with its body, or the last transport error, wrapped.
 //
 // Limits. A successful response body may hold at most 32 MiB (more is an
 // error, never retried); at most 64 KiB of an error body is read.
@@ -96,15 +108,10 @@ type config struct {
 	baseURL    string // validated, without trailing slash
 	endpoints  map[string]string
 	httpClient *http.Client
-	maxRetries int
-	waitMin    time.Duration
-	waitMax    time.Duration
-	logger     *slog.Logger
-	userAgent  string
-	// pollDefaults are the WithPollOptions options, used by polling calls
-	// given nil options; nil means the package defaults.
-	pollDefaults *PollOptions
-	now          func() time.Time
+	// defaults are the settings of a call given no option; the
+	// client-only fields (the API key among them) are cleared.
+	defaults settings
+	now      func() time.Time
 	// lim paces attempts (WithRateLimit) and holds them during a
 	// Retry-After pause; clientTransport consults it.
 	lim *limiter
@@ -113,151 +120,21 @@ type config struct {
 	rng *rand.Rand
 }
 
-// settings collects what the options ask for; NewClient validates it.
-type settings struct {
-	apiKey      string
-	baseURL     string
-	httpClient  *http.Client
-	httpSet     bool
-	maxRetries  int
-	waitMin     time.Duration
-	waitMax     time.Duration
-	logger      *slog.Logger
-	userAgent   string
-	uaSet       bool
-	ignoreEnv   bool
-	poll        *PollOptions
-	jitterSeed1 uint64
-	jitterSeed2 uint64
-	seeded      bool
-	stall       time.Duration
-	stallSet    bool
-	rate        float64
-	burst       int
-	rateSet     bool
-	middleware  []Middleware
-}
-
-// Option configures a Client. Options are applied in order; a later option
-// overrides an earlier one. A nil Option is ignored.
-type Option func(*settings)
-
-// WithAPIKey sets the API key sent with every request. It wins over the
-// NEWSSEARCH_API_KEY environment variable. Surrounding white space is
-// trimmed; an empty key counts as not given.
-func WithAPIKey(key string) Option {
-	return func(s *settings) { s.apiKey = strings.TrimSpace(key) }
-}
-
-// WithBaseURL sets the base URL of the service, e.g. "https://app.runathena.com"
-// or a proxy such as "http://127.0.0.1:8080/prefix". Endpoint paths
-// ("/api/v2/query", ...) are appended to it; a trailing "/api/v2" is dropped,
-// so pasting an endpoint root works too. It wins over the NEWSSEARCH_BASE_URL
-// environment variable. An empty value counts as not given.
-func WithBaseURL(baseURL string) Option {
-	return func(s *settings) { s.baseURL = strings.TrimSpace(baseURL) }
-}
-
-// WithHTTPClient sets the HTTP client used for every attempt. The Client uses
-// its Transport, Timeout, Jar and redirect policy and never modifies it, with
-// one exception to the policy: a redirect to another scheme or host is never
-// followed, since it would resend the request body, API key included,
-// there; it becomes an *APIError. The Client never calls
-// CloseIdleConnections on hc or its Transport, so a failed or cancelled call
-// does not drop connections that the rest of the program shares. Without
-// this option the Client uses a client with the default transport (see
-// WithStallTimeout) and bounds each attempt by DefaultHTTPTimeout; pass
-// WithHTTPClient(http.DefaultClient) to follow a later replacement of
-// http.DefaultTransport, such as httpmock.Activate after NewClient.
-func WithHTTPClient(hc *http.Client) Option {
-	return func(s *settings) { s.httpClient, s.httpSet = hc, true }
-}
-
-// WithStallTimeout sets how long one attempt may wait for the service's
-// next sign of life: first the response headers, then each read of the
-// body. An attempt that waits longer is abandoned with an error matching
-// ErrAttemptTimeout (never context.DeadlineExceeded) and retried like any
-// transport failure. It applies to every Client, with or without
-// WithHTTPClient; 0 turns it off. The default is DefaultStallTimeout.
-//
-// It is a limit on silence, not on the length of an attempt: a large
-// response that keeps arriving is never cut. A call given WithAttemptTimeout
-// is bounded by that instead: the per-call limit replaces this one for the
-// call's attempts. Bound a whole call with a context deadline.
-func WithStallTimeout(d time.Duration) Option {
-	return func(s *settings) { s.stall, s.stallSet = d, true }
-}
-
-// WithMaxRetries sets how many times a failed attempt is retried (0 disables
-// retries). The default is DefaultMaxRetries. See Client for which failures
-// are retried.
-func WithMaxRetries(n int) Option {
-	return func(s *settings) { s.maxRetries = n }
-}
-
-// WithRetryWait sets the wait before the first retry (min) and the cap on any
-// wait (max). Waits double from min on every retry, lose up to 25% to random
-// jitter, and never exceed max; a Retry-After header from the service is
-// honoured up to max. The defaults are DefaultRetryWaitMin and
-// DefaultRetryWaitMax. Zero waits are allowed (retry at once).
-func WithRetryWait(min, max time.Duration) Option {
-	return func(s *settings) { s.waitMin, s.waitMax = min, max }
-}
-
-// WithLogger makes the Client log each attempt's outcome (Debug) and each
-// retry with its wait (Info) to l. Log records carry the method, endpoint
-// path, attempt number, wait and HTTP status; never a body or the API key.
-// A nil logger (the default) disables logging.
-func WithLogger(l *slog.Logger) Option {
-	return func(s *settings) { s.logger = l }
-}
-
-// WithUserAgent replaces the User-Agent header, by default
-// "newssearch-go/" + Version.
-func WithUserAgent(ua string) Option {
-	return func(s *settings) { s.userAgent, s.uaSet = ua, true }
-}
-
-// WithPollOptions sets the client's default PollOptions for Poll,
-// SearchAsync, ResultPages, Results and SearchRange. A call's own options
-// win field by field: each field a call leaves zero (or every field, for a
-// call passing none) takes the value given here, and what is still zero
-// takes the package default. NewClient rejects invalid options.
-//
-// Tests against a local mock server use it to poll every few milliseconds;
-// mockserver's Server.Client does so.
-func WithPollOptions(o PollOptions) Option {
-	return func(s *settings) { s.poll = &o }
-}
-
-// WithoutEnvironment makes NewClient ignore the NEWSSEARCH_API_KEY and
-// NEWSSEARCH_BASE_URL environment variables.
-func WithoutEnvironment() Option {
-	return func(s *settings) { s.ignoreEnv = true }
-}
-
-// withJitterSeed makes the jitter source deterministic (tests only).
-func withJitterSeed(a, b uint64) Option {
-	return func(s *settings) { s.jitterSeed1, s.jitterSeed2, s.seeded = a, b, true }
-}
-
 // NewClient returns a Client configured by opts. The API key and base URL
 // fall back to the NEWSSEARCH_API_KEY and NEWSSEARCH_BASE_URL environment
 // variables (unless WithoutEnvironment is given), and the base URL to
-// DefaultBaseURL. A configuration problem is returned as an error that names
-// the problem and its fix; NewClient never panics.
+// DefaultBaseURL. An invalid option is a *ValidationError naming it; any
+// other configuration problem is an error that names the problem and its
+// fix. NewClient never panics.
 func NewClient(opts ...Option) (*Client, error) {
-	s := settings{
-		maxRetries: DefaultMaxRetries,
-		waitMin:    DefaultRetryWaitMin,
-		waitMax:    DefaultRetryWaitMax,
-		userAgent:  "newssearch-go/" + Version,
-		stall:      DefaultStallTimeout,
-	}
+	s := clientDefaults()
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&s)
+			opt.apply(&s)
 		}
+	}
+	if s.problem != nil {
+		return nil, s.problem
 	}
 	if !s.ignoreEnv {
 		if s.apiKey == "" {
@@ -275,50 +152,41 @@ func NewClient(opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	hc := s.httpClient
-	var attemptLimit time.Duration
 	if hc == nil {
-		// DefaultHTTPTimeout is applied per attempt by clientTransport
-		// rather than as the http.Client's Timeout, so that a call's
+		// DefaultAttemptTimeout is applied per attempt by attemptGuard
+		// rather than as the http.Client's Timeout, so that
 		// WithAttemptTimeout can replace it.
-		hc, attemptLimit = defaultHTTPClient(), DefaultHTTPTimeout
-	}
-	hc = wrapHTTPClient(hc, s.stall)
-	// Middleware goes between the stall watchdog and the HTTP client's
-	// own transport; the limiter and a call's attempt timeout in front.
-	st := hc.Transport.(*sdkTransport)
-	if len(s.middleware) > 0 {
-		next := st.next
-		if next == nil {
-			next = baseTransport{}
+		hc = defaultHTTPClient()
+		if !s.attemptSet {
+			s.attemptTimeout = DefaultAttemptTimeout
 		}
-		for i := len(s.middleware) - 1; i >= 0; i-- {
-			if next = s.middleware[i](next); next == nil {
-				return nil, fmt.Errorf("newssearch: WithMiddleware: middleware %d of %d returned a nil http.RoundTripper: return the next transport, wrapped", i+1, len(s.middleware))
-			}
-		}
-		st.next = next
 	}
+	// An attempt goes through the limiter (clientTransport), the attempt's
+	// timer (attemptGuard), the middleware and the HTTP client's own
+	// transport, in that order.
+	var next http.RoundTripper = baseTransport{}
+	if hc.Transport != nil {
+		next = hc.Transport
+	}
+	for i := len(s.middleware) - 1; i >= 0; i-- {
+		if next = s.middleware[i](next); next == nil {
+			return nil, &ValidationError{Field: "WithMiddleware", Problem: fmt.Sprintf("middleware %d of %d returned a nil http.RoundTripper: return the next transport, wrapped", i+1, len(s.middleware))}
+		}
+	}
+	apiKey := s.apiKey
 	lim := newLimiter(time.Now, s.rate, s.burst)
-	hc.Transport = &clientTransport{lim: lim, waitMax: s.waitMax, next: st, attemptLimit: attemptLimit}
 	cfg := &config{
-		lim:          lim,
-		apiKey:       &s.apiKey,
-		baseURL:      base,
-		httpClient:   hc,
-		maxRetries:   s.maxRetries,
-		waitMin:      s.waitMin,
-		waitMax:      s.waitMax,
-		logger:       s.logger,
-		userAgent:    s.userAgent,
-		now:          time.Now,
-		pollDefaults: s.poll,
-		endpoints:    make(map[string]string, 4),
+		lim:       lim,
+		apiKey:    &apiKey,
+		baseURL:   base,
+		now:       time.Now,
+		endpoints: make(map[string]string, 4),
 	}
 	for _, p := range []string{pathQuery, pathQueryAsync, pathGetResults, pathHeadlines} {
 		cfg.endpoints[p] = base + p
 	}
 	if s.seeded {
-		cfg.rng = rand.New(rand.NewPCG(s.jitterSeed1, s.jitterSeed2))
+		cfg.rng = rand.New(rand.NewPCG(s.seed[0], s.seed[1]))
 	} else {
 		// Seeded from crypto/rand so that many clients do not retry in lock
 		// step; tests pass an explicit seed instead.
@@ -326,10 +194,16 @@ func NewClient(opts ...Option) (*Client, error) {
 		_, _ = cryptorand.Read(seed[:]) // never fails (see crypto/rand.Read)
 		cfg.rng = rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])))
 	}
+	// Only what a call may override is kept, the key not among it.
+	cfg.defaults = *s.forCall()
+	cfg.defaults.call = false
+	cfg.httpClient = safeHTTPClient(hc, &clientTransport{lim: lim, waitMax: s.waitMax,
+		next: &attemptGuard{next: next, defaults: &cfg.defaults}})
 	return &Client{cfg: cfg}, nil
 }
 
-// validate checks the settings and returns the normalised base URL.
+// validate checks what the options cannot check alone and returns the
+// normalised base URL.
 func (s *settings) validate() (string, error) {
 	if s.apiKey == "" {
 		if s.ignoreEnv {
@@ -337,37 +211,7 @@ func (s *settings) validate() (string, error) {
 		}
 		return "", errors.New("newssearch: no API key: pass newssearch.WithAPIKey(key) or set " + EnvAPIKey)
 	}
-	if s.httpSet && s.httpClient == nil {
-		return "", errors.New("newssearch: WithHTTPClient(nil): pass a non-nil *http.Client or leave the option out")
-	}
-	if s.stall < 0 {
-		return "", fmt.Errorf("newssearch: WithStallTimeout(%v): the timeout must not be negative: pass a duration such as 30*time.Second, or 0 to turn it off", s.stall)
-	}
-	if s.maxRetries < 0 {
-		return "", fmt.Errorf("newssearch: WithMaxRetries(%d): the retry count must not be negative: pass 0 to disable retries", s.maxRetries)
-	}
-	if s.waitMin < 0 || s.waitMax < 0 {
-		return "", fmt.Errorf("newssearch: WithRetryWait(%v, %v): waits must not be negative: pass durations >= 0", s.waitMin, s.waitMax)
-	}
-	if s.waitMin > s.waitMax {
-		return "", fmt.Errorf("newssearch: WithRetryWait(%v, %v): min is greater than max: pass min <= max", s.waitMin, s.waitMax)
-	}
-	if s.rateSet && (math.IsNaN(s.rate) || math.IsInf(s.rate, 0) || s.rate < 0 || (s.rate > 0 && s.burst < 1)) {
-		return "", fmt.Errorf("newssearch: WithRateLimit(%v, %d): pass a rate of requests per second >= 0 (0 turns pacing off) and, with a positive rate, a burst >= 1", s.rate, s.burst)
-	}
-	for i, mw := range s.middleware {
-		if mw == nil {
-			return "", fmt.Errorf("newssearch: WithMiddleware: middleware %d of %d is nil: pass a function that wraps the next http.RoundTripper", i+1, len(s.middleware))
-		}
-	}
-	if s.uaSet && (strings.TrimSpace(s.userAgent) == "" || strings.ContainsAny(s.userAgent, "\r\n")) {
-		return "", fmt.Errorf("newssearch: WithUserAgent(%q): the user agent must be non-empty and on one line: pass a value such as \"myapp/1.0\"", s.userAgent)
-	}
-	if _, err := s.poll.resolve(); err != nil {
-		var ve *ValidationError
-		if errors.As(err, &ve) {
-			return "", fmt.Errorf("newssearch: WithPollOptions: %s: %s", ve.Field, ve.Problem)
-		}
+	if err := s.checkStructs(); err != nil {
 		return "", err
 	}
 	return normaliseBaseURL(s.baseURL)
@@ -399,7 +243,7 @@ func (c *Client) String() string {
 	if c == nil || c.cfg == nil {
 		return "newssearch.Client{unconfigured: use newssearch.NewClient}"
 	}
-	return fmt.Sprintf("newssearch.Client{BaseURL: %q, APIKey: [REDACTED], MaxRetries: %d}", c.cfg.baseURL, c.cfg.maxRetries)
+	return fmt.Sprintf("newssearch.Client{BaseURL: %q, APIKey: [REDACTED], MaxRetries: %d}", c.cfg.baseURL, c.cfg.defaults.maxRetries)
 }
 
 // GoString is used by the %#v verb; like String it never reveals the API key.
@@ -410,13 +254,13 @@ var errNoClient = errors.New("newssearch: the Client was not created by NewClien
 
 // defaultHTTPClient is the HTTP client of a Client built without
 // WithHTTPClient. It has no Timeout: the Client bounds each attempt by
-// DefaultHTTPTimeout itself, unless the call passes WithAttemptTimeout.
+// DefaultAttemptTimeout itself, unless WithAttemptTimeout replaces it.
 //
 // Its transport is chosen once, here: a copy of http.DefaultTransport with
-// enough idle connections per host for MaxPrefetch concurrent page fetches
-// (net/http keeps only 2, so concurrent paging would redial for most
-// pages), or, when the program has replaced http.DefaultTransport by
-// something else (httpmock.Activate does), that replacement as it is. A
+// enough idle connections per host for the most pages PageOptions.Prefetch
+// fetches at once (net/http keeps only 2, so concurrent paging would redial
+// for most pages), or, when the program has replaced http.DefaultTransport
+// by something else (httpmock.Activate does), that replacement as it is. A
 // program that replaces http.DefaultTransport after NewClient and wants the
 // Client to follow passes WithHTTPClient(http.DefaultClient), whose nil
 // Transport net/http resolves on every request.
@@ -424,23 +268,21 @@ func defaultHTTPClient() *http.Client {
 	rt := http.DefaultTransport
 	if t, ok := rt.(*http.Transport); ok {
 		own := t.Clone()
-		own.MaxIdleConnsPerHost = MaxPrefetch
+		own.MaxIdleConnsPerHost = maxPrefetch
 		rt = own
 	}
 	return &http.Client{Transport: rt}
 }
 
-// wrapHTTPClient returns a copy of hc (hc itself is never modified) whose
-// transport is an sdkTransport around hc's (see sdkTransport: stall
-// limit, caller's idle connections left alone) and which does not follow a
-// redirect to another scheme or host. A 307 or 308 redirect resends a POST
-// body, and the API key travels in the body, so following one would hand
-// the key to whatever host the response named. Such a response becomes an
-// *APIError instead. Redirects within the same origin follow hc's own
-// policy.
-func wrapHTTPClient(hc *http.Client, stall time.Duration) *http.Client {
+// safeHTTPClient returns a copy of hc (hc itself is never modified) whose
+// transport is rt and which does not follow a redirect to another scheme
+// or host. A 307 or 308 redirect resends a POST body, and the API key
+// travels in the body, so following one would hand the key to whatever
+// host the response named. Such a response becomes an *APIError instead.
+// Redirects within the same origin follow hc's own policy.
+func safeHTTPClient(hc *http.Client, rt http.RoundTripper) *http.Client {
 	safe := *hc
-	safe.Transport = &sdkTransport{next: hc.Transport, stall: stall}
+	safe.Transport = rt
 	next := hc.CheckRedirect
 	safe.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if origin := via[0].URL; req.URL.Scheme != origin.Scheme || req.URL.Host != origin.Host {

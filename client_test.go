@@ -35,17 +35,19 @@ func TestNewClientErrors(t *testing.T) {
 		{"query", []Option{key, WithBaseURL("https://example.com/?a=b")},
 			`newssearch: base URL "https://example.com/?a=b" has a query or fragment: pass only scheme, host and an optional path prefix`},
 		{"negative retries", []Option{key, WithMaxRetries(-1)},
-			"newssearch: WithMaxRetries(-1): the retry count must not be negative: pass 0 to disable retries"},
+			"newssearch: invalid WithMaxRetries: -1 is negative: pass 0 to disable retries"},
 		{"negative wait", []Option{key, WithRetryWait(-time.Second, time.Second)},
-			"newssearch: WithRetryWait(-1s, 1s): waits must not be negative: pass durations >= 0"},
+			"newssearch: invalid WithRetryWait: (-1s, 1s): waits must not be negative: pass durations >= 0"},
 		{"min above max", []Option{key, WithRetryWait(2*time.Second, time.Second)},
-			"newssearch: WithRetryWait(2s, 1s): min is greater than max: pass min <= max"},
+			"newssearch: invalid WithRetryWait: (2s, 1s): min is greater than max: pass min <= max"},
 		{"nil HTTP client", []Option{key, WithHTTPClient(nil)},
-			"newssearch: WithHTTPClient(nil): pass a non-nil *http.Client or leave the option out"},
-		{"empty user agent", []Option{key, WithUserAgent("")},
-			`newssearch: WithUserAgent(""): the user agent must be non-empty and on one line: pass a value such as "myapp/1.0"`},
-		{"two-line user agent", []Option{key, WithUserAgent("a\r\nX: y")},
-			`newssearch: WithUserAgent("a\r\nX: y"): the user agent must be non-empty and on one line: pass a value such as "myapp/1.0"`},
+			"newssearch: invalid WithHTTPClient: the client is nil: pass a non-nil *http.Client or leave the option out"},
+		{"two-line user agent", []Option{key, WithHeader("User-Agent", "a\r\nX: y")},
+			`newssearch: invalid WithHeader: the value of header User-Agent holds a line break or NUL byte: pass a value on one line`},
+		{"response of a call", []Option{key, WithResponseInto(new(Response))},
+			`newssearch: invalid WithResponseInto: it records one call's exchange: pass it to the call, not to NewClient`},
+		{"invalid poll options", []Option{key, &PollOptions{MinDelay: -time.Second}},
+			`newssearch: invalid PollOptions.MinDelay: -1s is negative: pass a positive wait, or 0 for the default 100ms`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,11 +80,12 @@ func TestNewClientDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]any{
-		"key": *c.cfg.apiKey, "base": c.cfg.baseURL, "retries": c.cfg.maxRetries,
-		"min": c.cfg.waitMin, "max": c.cfg.waitMax, "ua": c.cfg.userAgent,
-		// DefaultHTTPTimeout bounds each attempt in the Client's transport
-		// (so that WithAttemptTimeout can replace it), not as Timeout.
-		"timeout": c.cfg.httpClient.Transport.(*clientTransport).attemptLimit, "http.Client.Timeout": c.cfg.httpClient.Timeout,
+		"key": *c.cfg.apiKey, "base": c.cfg.baseURL, "retries": c.cfg.defaults.maxRetries,
+		"min": c.cfg.defaults.waitMin, "max": c.cfg.defaults.waitMax, "ua": c.cfg.defaults.header.Get("User-Agent"),
+		// DefaultAttemptTimeout bounds each attempt in the Client's
+		// transport (so that WithAttemptTimeout can replace it), not as
+		// Timeout.
+		"timeout": c.cfg.defaults.attemptTimeout, "http.Client.Timeout": c.cfg.httpClient.Timeout,
 		"query": c.cfg.endpoints[pathQuery],
 	}
 	want := map[string]any{
@@ -165,7 +168,7 @@ func TestUserAgentAndHeaders(t *testing.T) {
 		want string
 	}{
 		{nil, "newssearch-go/" + Version},
-		{[]Option{WithUserAgent("myapp/2.0")}, "myapp/2.0"},
+		{[]Option{WithHeader("User-Agent", "myapp/2.0")}, "myapp/2.0"},
 	} {
 		var got http.Header
 		srv := newPrefixServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -132,23 +132,13 @@ type envelope struct {
 	Message  string
 }
 
-// decodeSearch decodes a query answer into out.
-func decodeSearch(data []byte, out *SearchResponse) error {
+// decodePage decodes a query or get-results answer into out.
+func decodePage(data []byte, out *Page) error {
 	var env envelope
 	if err := decodeEnvelope(data, &env); err != nil {
 		return err
 	}
-	*out = SearchResponse{TotalResults: env.Total, Articles: env.Articles, State: env.State}
-	return nil
-}
-
-// decodeResults decodes a get-results answer into out.
-func decodeResults(data []byte, out *ResultsPage) error {
-	var env envelope
-	if err := decodeEnvelope(data, &env); err != nil {
-		return err
-	}
-	*out = ResultsPage{QueryID: env.QueryID, Page: env.Page, TotalResults: env.Total,
+	*out = Page{QueryID: env.QueryID, Number: env.Page, TotalResults: env.Total,
 		Articles: env.Articles, State: env.State, Message: env.Message}
 	return nil
 }

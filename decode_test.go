@@ -20,62 +20,62 @@ func TestDecodeSearchEnvelopes(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		want SearchResponse
+		want Page
 	}{
 		{"results wrapper", `{"results":{"totalResults":123,"articles":[` + a0 + `,` + a1 + `]},"state":"SUCCESS"}`,
-			SearchResponse{TotalResults: 123, Articles: two, State: StateSuccess}},
+			Page{TotalResults: 123, Articles: two, State: StateSuccess}},
 		{"top level", `{"totalResults":7,"articles":[` + a0 + `,` + a1 + `],"state":"SUCCESS"}`,
-			SearchResponse{TotalResults: 7, Articles: two, State: StateSuccess}},
+			Page{TotalResults: 7, Articles: two, State: StateSuccess}},
 		{"totalArticles wrapped", `{"results":{"totalArticles":9,"articles":[]},"state":"SUCCESS"}`,
-			SearchResponse{TotalResults: 9, Articles: []Article{}, State: StateSuccess}},
+			Page{TotalResults: 9, Articles: []Article{}, State: StateSuccess}},
 		{"totalArticles top level", `{"totalArticles":9,"articles":[],"state":"SUCCESS"}`,
-			SearchResponse{TotalResults: 9, Articles: []Article{}, State: StateSuccess}},
+			Page{TotalResults: 9, Articles: []Article{}, State: StateSuccess}},
 		{"totalResults preferred", `{"totalArticles":9,"totalResults":8,"articles":[],"state":"SUCCESS"}`,
-			SearchResponse{TotalResults: 8, Articles: []Article{}, State: StateSuccess}},
+			Page{TotalResults: 8, Articles: []Article{}, State: StateSuccess}},
 		{"null totalResults falls back", `{"totalResults":null,"totalArticles":9,"state":"SUCCESS"}`,
-			SearchResponse{TotalResults: 9, State: StateSuccess}},
+			Page{TotalResults: 9, State: StateSuccess}},
 		{"wrapper wins over top level", `{"articles":[` + a1 + `],"results":{"totalResults":1,"articles":[` + a0 + `]}}`,
-			SearchResponse{TotalResults: 1, Articles: two[:1]}},
+			Page{TotalResults: 1, Articles: two[:1]}},
 		{"mixed: count wrapped, articles top level", `{"results":{"totalResults":5},"articles":[` + a0 + `],"totalResults":1}`,
-			SearchResponse{TotalResults: 5, Articles: two[:1]}},
+			Page{TotalResults: 5, Articles: two[:1]}},
 		{"mixed: articles wrapped, count top level", `{"results":{"articles":[` + a0 + `]},"totalArticles":6}`,
-			SearchResponse{TotalResults: 6, Articles: two[:1]}},
+			Page{TotalResults: 6, Articles: two[:1]}},
 		{"mixed slow path", `{"results":{"totalResults":"5"},"articles":[` + a0 + `]}`,
-			SearchResponse{TotalResults: 5, Articles: two[:1]}},
+			Page{TotalResults: 5, Articles: two[:1]}},
 		{"null results uses top level", `{"results":null,"totalResults":1,"articles":[` + a0 + `]}`,
-			SearchResponse{TotalResults: 1, Articles: two[:1]}},
+			Page{TotalResults: 1, Articles: two[:1]}},
 		{"no articles", `{"results":{"totalResults":0},"state":"success"}`,
-			SearchResponse{State: "success"}},
+			Page{State: "success"}},
 		{"null articles", `{"results":{"totalResults":0,"articles":null},"state":"SUCCESS"}`,
-			SearchResponse{State: StateSuccess}},
+			Page{State: StateSuccess}},
 		{"unknown envelope members", `{"took":12,"results":{"totalResults":1,"articles":[` + a0 + `],"facets":{}},"state":"SUCCESS"}`,
-			SearchResponse{TotalResults: 1, Articles: two[:1], State: StateSuccess}},
+			Page{TotalResults: 1, Articles: two[:1], State: StateSuccess}},
 		{"string count (slow path)", `{"results":{"totalResults":"42","articles":[` + a0 + `]},"state":"SUCCESS"}`,
-			SearchResponse{TotalResults: 42, Articles: two[:1], State: StateSuccess}},
+			Page{TotalResults: 42, Articles: two[:1], State: StateSuccess}},
 		{"float count (slow path)", `{"totalArticles":42.0,"articles":[` + a0 + `],"state":"SUCCESS"}`,
-			SearchResponse{TotalResults: 42, Articles: two[:1], State: StateSuccess}},
+			Page{TotalResults: 42, Articles: two[:1], State: StateSuccess}},
 		{"escaped envelope names", `{"r\u0065sults":{"tot\u0061lResults":1,"\u0061rticles":[{"_id":"a","x\u0079":1}]},"stat\u0065":"SUCCESS"}`,
-			SearchResponse{TotalResults: 1, State: StateSuccess,
+			Page{TotalResults: 1, State: StateSuccess,
 				Articles: []Article{{ID: "a", Extra: map[string]json.RawMessage{"xy": json.RawMessage(`1`)}}}}},
 		{"escaped envelope names (slow path)", `{"r\u0065sults":{"tot\u0061lResults":"1","\u0061rticles":[{"_id":"a","x\u0079":1}]},"stat\u0065":"SUCCESS"}`,
-			SearchResponse{TotalResults: 1, State: StateSuccess,
+			Page{TotalResults: 1, State: StateSuccess,
 				Articles: []Article{{ID: "a", Extra: map[string]json.RawMessage{"xy": json.RawMessage(`1`)}}}}},
 		{"escaped top-level articles", `{"\u0061rticles":[{"_id":"a","t\u0069tle":"t","z":null}],"totalResults":1}`,
-			SearchResponse{TotalResults: 1,
+			Page{TotalResults: 1,
 				Articles: []Article{{ID: "a", Title: "t", Extra: map[string]json.RawMessage{"z": json.RawMessage(`null`)}}}}},
 		{"duplicate articles merge", `{"articles":[{"title":"a","x":1},{"y":2}],"articles":[{"_id":"b","x":3,"d":4}]}`,
-			SearchResponse{Articles: []Article{{ID: "b", Title: "a",
+			Page{Articles: []Article{{ID: "b", Title: "a",
 				Extra: map[string]json.RawMessage{"x": json.RawMessage(`3`), "d": json.RawMessage(`4`)}}}}},
 		{"null results after results", `{"results":{"articles":[{"x":1}]},"results":null}`,
-			SearchResponse{Articles: []Article{{Extra: map[string]json.RawMessage{"x": json.RawMessage(`1`)}}}}},
+			Page{Articles: []Article{{Extra: map[string]json.RawMessage{"x": json.RawMessage(`1`)}}}}},
 		{"white space everywhere", "\n{ \"results\" : { \"articles\" : [ \n" + a0 + " ] , \"totalResults\" : 1 } }\n",
-			SearchResponse{TotalResults: 1, Articles: two[:1]}},
+			Page{TotalResults: 1, Articles: two[:1]}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var got SearchResponse
-			if err := decodeSearch([]byte(tt.in), &got); err != nil {
+			var got Page
+			if err := decodePage([]byte(tt.in), &got); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -155,12 +155,12 @@ func TestDecodeArticleVariants(t *testing.T) {
 				t.Errorf("Article.UnmarshalJSON mismatch (-want +got):\n%s", diff)
 			}
 			// Inside a page, next to a regular article that must survive.
-			var page SearchResponse
+			var page Page
 			in := `{"results":{"totalResults":2,"articles":[` + wireArticle(0) + `,` + tt.in + `]},"state":"SUCCESS"}`
-			if err := decodeSearch([]byte(in), &page); err != nil {
+			if err := decodePage([]byte(in), &page); err != nil {
 				t.Fatal(err)
 			}
-			want := SearchResponse{TotalResults: 2, Articles: []Article{wantArticle(0), tt.want}, State: StateSuccess}
+			want := Page{TotalResults: 2, Articles: []Article{wantArticle(0), tt.want}, State: StateSuccess}
 			if diff := cmp.Diff(want, page); diff != "" {
 				t.Errorf("page mismatch (-want +got):\n%s", diff)
 			}
@@ -193,24 +193,24 @@ func TestDecodeResults(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		want ResultsPage
+		want Page
 	}{
-		{"pending", `{"query_id":"q1","state":"PENDING"}`, ResultsPage{QueryID: "q1", State: StatePending}},
+		{"pending", `{"query_id":"q1","state":"PENDING"}`, Page{QueryID: "q1", State: StatePending}},
 		{"done", `{"query_id":"q1","page":2,"totalResults":123,"totalArticles":123,"articles":[` + wireArticle(0) + `],"state":"SUCCESS"}`,
-			ResultsPage{QueryID: "q1", Page: 2, TotalResults: 123, Articles: wantArticles(1), State: StateSuccess}},
+			Page{QueryID: "q1", Number: 2, TotalResults: 123, Articles: wantArticles(1), State: StateSuccess}},
 		{"past the end", `{"query_id":"q1","page":9,"totalResults":30,"totalArticles":30,"articles":[],"state":"SUCCESS"}`,
-			ResultsPage{QueryID: "q1", Page: 9, TotalResults: 30, Articles: []Article{}, State: StateSuccess}},
+			Page{QueryID: "q1", Number: 9, TotalResults: 30, Articles: []Article{}, State: StateSuccess}},
 		{"vendor count only", `{"query_id":"q1","totalArticles":5,"articles":[],"state":"SUCCESS","message":"ok"}`,
-			ResultsPage{QueryID: "q1", TotalResults: 5, Articles: []Article{}, State: StateSuccess, Message: "ok"}},
+			Page{QueryID: "q1", TotalResults: 5, Articles: []Article{}, State: StateSuccess, Message: "ok"}},
 		{"slow path keeps envelope", `{"query_id":"q1","page":"2","totalResults":1,"articles":[{"entities":5}],"state":"SUCCESS","message":"m"}`,
-			ResultsPage{QueryID: "q1", Page: 2, TotalResults: 1, State: StateSuccess, Message: "m",
+			Page{QueryID: "q1", Number: 2, TotalResults: 1, State: StateSuccess, Message: "m",
 				Articles: []Article{{Extra: map[string]json.RawMessage{"entities": json.RawMessage(`5`)}}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var got ResultsPage
-			if err := decodeResults([]byte(tt.in), &got); err != nil {
+			var got Page
+			if err := decodePage([]byte(tt.in), &got); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -261,21 +261,13 @@ func TestDecodeErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var search SearchResponse
-			err := decodeSearch([]byte(tt.in), &search)
+			var page Page
+			err := decodePage([]byte(tt.in), &page)
 			if err == nil {
-				t.Fatalf("decodeSearch(%s) succeeded: %+v", tt.in, search)
+				t.Fatalf("decodePage(%s) succeeded: %+v", tt.in, page)
 			}
 			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
-				t.Errorf("decodeSearch(%s) error mismatch (-want +got):\n%s", tt.in, diff)
-			}
-			var results ResultsPage
-			err = decodeResults([]byte(tt.in), &results)
-			if err == nil {
-				t.Fatalf("decodeResults(%s) succeeded: %+v", tt.in, results)
-			}
-			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
-				t.Errorf("decodeResults(%s) error mismatch (-want +got):\n%s", tt.in, diff)
+				t.Errorf("decodePage(%s) error mismatch (-want +got):\n%s", tt.in, diff)
 			}
 		})
 	}
@@ -463,9 +455,6 @@ func TestState(t *testing.T) {
 			t.Errorf("State(%q): got %+v, want %+v", s, got, want)
 		}
 	}
-	if !(&ResultsPage{State: "pending"}).Pending() {
-		t.Error("ResultsPage.Pending() = false for pending")
-	}
 }
 
 // FuzzDecodeSearch checks that no input panics the decoder, and that the
@@ -480,12 +469,12 @@ func FuzzDecodeSearch(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		var got SearchResponse
-		if decodeSearch([]byte(in), &got) != nil {
+		var got Page
+		if decodePage([]byte(in), &got) != nil {
 			return
 		}
 		if !json.Valid([]byte(in)) {
-			t.Fatalf("decodeSearch accepted invalid JSON %q", in)
+			t.Fatalf("decodePage accepted invalid JSON %q", in)
 		}
 		for i, a := range got.Articles {
 			raw, err := json.Marshal(a)

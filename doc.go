@@ -9,51 +9,74 @@
 //	client, err := newssearch.NewClient(newssearch.WithAPIKey(key))
 //
 // The key and base URL may also come from the NEWSSEARCH_API_KEY and
-// NEWSSEARCH_BASE_URL environment variables. Then:
+// NEWSSEARCH_BASE_URL environment variables. Each source of articles has two
+// forms, one page or every article:
 //
-//   - Client.Search runs a synchronous search and returns one page
-//     (PageSize articles) of a SearchResponse. Suited to short date ranges.
+//   - Client.Search runs a synchronous search and returns one Page
+//     (PageSize articles); Client.SearchAll yields every article of every
+//     page. Suited to short date ranges.
 //   - Client.SubmitQuery starts an asynchronous search and returns a
-//     QueryJob; Client.GetResults fetches its pages, reporting a pending
-//     state until the job is done. Suited to long date ranges.
+//     QueryJob. Client.Poll waits for it and returns page 1,
+//     Client.GetResults fetches any one page, and Client.Results waits and
+//     yields every article. Suited to long date ranges.
+//   - Client.SearchRange searches a long range with one job per window,
+//     several at once, and returns every article once, in order;
+//     Client.SearchRangeSeq is the same engine as an iterator over the
+//     windows (WindowResult), holding about two windows in memory.
 //   - Client.Headlines returns articles clustered around leading topics.
 //
 // SearchParams and AsyncSearchParams use Go zero values for "service
 // default": only the fields you set are sent.
 //
-// # Polling, paging and long ranges
+// # Options
 //
-//   - Client.Poll waits for a submitted job with growing, jittered delays and
-//     a maximum total wait (PollOptions); Client.SearchAsync submits and polls
-//     in one call. A failed job is a *JobFailedError, giving up is a
-//     *PollTimeoutError that carries the query ID so the caller can resume.
-//   - Client.SearchAll and Client.Results are iterators over every article of
-//     a search or a finished job (range-over-func, iter.Seq2); SearchPages and
-//     ResultPages walk whole pages with their numbers and totals. PageOptions
-//     fetches pages ahead concurrently while still yielding in order; breaking
-//     out of the loop stops every request.
-//   - Client.SearchRange splits a long date range into windows, runs one job
-//     per window concurrently, pages every job to the end and returns the
-//     merged articles without duplicates, in the requested SortOrder.
+// There is one option type, Option. NewClient takes options, and so does
+// every method, after its required arguments: a call's options override
+// the Client's for that call. The With functions are options, and so are
+// *PollOptions (how to wait for a job), *PageOptions (how to walk pages)
+// and *RangeOptions (how to split a range). The options that configure
+// what all calls share fail a call with a *ValidationError saying to pass
+// them to NewClient. See Option.
 //
 // # Errors
 //
-// A failure reported by the service is an *APIError (use errors.As) with
-// the HTTP status, the service's message and the request ID; errors.Is
-// classifies it with ErrBadRequest, ErrUnauthorized, ErrNotFound,
-// ErrRateLimited and ErrServer. Parameters the client can judge are checked
-// before any request and fail with a *ValidationError, which matches
-// ErrBadRequest. Transport failures wrap their cause, so errors.Is(err,
-// context.Canceled) and errors.Is(err, context.DeadlineExceeded) work.
+// Each failure has one error type, whichever call saw it. Reach the type
+// with errors.As and classify with errors.Is:
+//
+//	Failure                                     errors.As           errors.Is
+//	------------------------------------------  ------------------  ---------------------------
+//	the service answered 400, 413 or 422         *APIError           ErrBadRequest
+//	the service answered 401 or 403              *APIError           ErrUnauthorized
+//	the service answered 404 (unknown job)       *APIError           ErrNotFound
+//	the service answered 429 (after retries)     *APIError           ErrRateLimited
+//	the service answered 5xx (after retries)     *APIError           ErrServer
+//	a 2xx answer with a failure state, or one    *APIError           (none)
+//	  that cannot be decoded
+//	a parameter or option rejected before any    *ValidationError    ErrBadRequest
+//	  request
+//	a job the service reports failed             *JobFailedError     ErrJobFailed
+//	  (GetResults, Poll, Results, a range          (Unwrap: the 200
+//	  window)                                      *APIError)
+//	a job still pending when                     *PollTimeoutError   ErrPollTimeout
+//	  PollOptions.MaxWait ran out
+//	a range that did not deliver every window    *RangeError         the causes' (each window's
+//	  (SearchRange, SearchRangeSeq)                (Unwrap: causes)    error, ctx's error)
+//	the client gave up on a silent or too long   (none)              ErrAttemptTimeout
+//	  attempt (stall, attempt, http.Client
+//	  timeout)
+//	pages that contradict each other             (none)              ErrInconsistentPages
+//	the caller's context                         (none)              context.Canceled,
+//	                                                                 context.DeadlineExceeded
+//
+// Transport failures wrap their cause, so errors.Is(err, context.Canceled)
+// and errors.As(err, new(*net.OpError)) work; ErrAttemptTimeout never
+// matches context.DeadlineExceeded, which means the caller's own deadline.
 //
 // # Retries
 //
-// Search, GetResults and Headlines change nothing on the service, so a
-// connection failure, a response body that breaks off, 408, 429 and 5xx
-// (but 501) are retried with exponential backoff and jitter, honouring
-// Retry-After (see WithMaxRetries and WithRetryWait). SubmitQuery creates a
-// job and is retried only when the service provably did not process it:
-// a failure to connect, 429 and 503. A cancelled context stops any wait.
+// Failed attempts are retried with exponential backoff and jitter,
+// honouring Retry-After, as far as each endpoint allows: the retry policy
+// is described once, on Client. WithMaxRetries and WithRetryWait tune it.
 //
 // # Secrets
 //

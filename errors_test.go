@@ -17,11 +17,15 @@ import (
 // sentinels lists every sentinel, for checking that exactly the right ones
 // match.
 var sentinels = map[string]error{
-	"ErrBadRequest":   ErrBadRequest,
-	"ErrUnauthorized": ErrUnauthorized,
-	"ErrNotFound":     ErrNotFound,
-	"ErrRateLimited":  ErrRateLimited,
-	"ErrServer":       ErrServer,
+	"ErrBadRequest":        ErrBadRequest,
+	"ErrUnauthorized":      ErrUnauthorized,
+	"ErrNotFound":          ErrNotFound,
+	"ErrRateLimited":       ErrRateLimited,
+	"ErrServer":            ErrServer,
+	"ErrPollTimeout":       ErrPollTimeout,
+	"ErrJobFailed":         ErrJobFailed,
+	"ErrAttemptTimeout":    ErrAttemptTimeout,
+	"ErrInconsistentPages": ErrInconsistentPages,
 }
 
 // matching returns the names of the sentinels err matches.
@@ -164,12 +168,18 @@ func TestFailedStateOn200(t *testing.T) {
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(APIError{})); diff != "" {
 		t.Errorf("APIError mismatch (-want +got):\n%s", diff)
 	}
-	wantMsg := `newssearch: POST /api/v2/get-results: service reported state "FAILED": the job failed: narrow the date range and resubmit (request id r9)`
+	// A failed job is a *JobFailedError, whichever call sees it; the
+	// service's answer is inside.
+	var failed *JobFailedError
+	if !errors.As(err, &failed) || failed.QueryID != "q1" || failed.State != StateFailed || failed.Message != want.Message {
+		t.Errorf("error %#v, want a *JobFailedError for q1", err)
+	}
+	wantMsg := `newssearch: query job "q1" ended in state "FAILED": the job failed: narrow the date range and resubmit: waiting cannot help; check the query and submit it again`
 	if diff := cmp.Diff(wantMsg, err.Error()); diff != "" {
 		t.Errorf("message mismatch (-want +got):\n%s", diff)
 	}
-	if m := matching(err); m != nil {
-		t.Errorf("sentinels %v match a failed state on 200, want none", m)
+	if diff := cmp.Diff([]string{"ErrJobFailed"}, matching(err)); diff != "" {
+		t.Errorf("sentinels matching a failed job (-want +got):\n%s", diff)
 	}
 }
 
@@ -190,6 +200,9 @@ func TestFailedStateEveryEndpoint(t *testing.T) {
 			t.Errorf("%s: APIError = %+v", path, got)
 		}
 		want := "newssearch: POST " + path + `: service reported state "error": the service gave no reason: check the request and retry`
+		if path == pathGetResults {
+			want = `newssearch: query job "q" ended in state "error": waiting cannot help; check the query and submit it again`
+		}
 		if err.Error() != want {
 			t.Errorf("%s: error = %q, want %q", path, err, want)
 		}

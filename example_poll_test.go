@@ -112,40 +112,47 @@ func ExampleClient_Poll() {
 	case err != nil:
 		log.Fatal(err)
 	}
-	fmt.Printf("page %d of %d: %d articles of %d\n", page.Page, (page.TotalResults+24)/25, len(page.Articles), page.TotalResults)
+	fmt.Printf("page %d of %d: %d articles of %d\n", page.Number, page.TotalPages(), len(page.Articles), page.TotalResults)
 	// Output:
 	// poll 1 PENDING
 	// poll 2 SUCCESS
 	// page 1 of 2: 25 articles of 30
 }
 
-func ExampleClient_SearchAsync() {
+func ExampleClient_Results() {
 	srv := jobService()
 	defer srv.Close()
 	client := exampleClient(srv)
 	ctx := context.Background()
 
-	params := newssearch.AsyncSearchParams{
+	job, err := client.SubmitQuery(ctx, newssearch.AsyncSearchParams{
 		SearchParams: newssearch.SearchParams{Query: "electric cars"},
 		KeyPhrases:   "('tesla' or 'byd') and not 'recall'",
-	}
-	first, err := client.SearchAsync(ctx, params, nil)
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("best:", first.Articles[0].Title)
-
-	// Walk every page of the finished job, four requests at a time.
+	// Every article of the job, once it is done: Results waits as Poll
+	// does, then walks the pages, four requests at a time. OnPage shows
+	// each page before its articles.
+	pages := &newssearch.PageOptions{
+		Prefetch: newssearch.DefaultPrefetch,
+		OnPage:   func(p *newssearch.Page) { fmt.Printf("page %d of %d\n", p.Number, p.TotalPages()) },
+	}
 	n := 0
-	for _, err := range client.Results(ctx, first.QueryID, &newssearch.PageOptions{Prefetch: newssearch.DefaultPrefetch}) {
+	for article, err := range client.Results(ctx, job.QueryID, pages) {
 		if err != nil {
 			log.Fatal(err)
 		}
-		n++
+		if n++; n == 1 {
+			fmt.Println("best:", article.Title)
+		}
 	}
 	fmt.Println(n, "articles")
 	// Output:
+	// page 1 of 2
 	// best: EV sales, day 28
+	// page 2 of 2
 	// 30 articles
 }
 

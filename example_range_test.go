@@ -11,8 +11,9 @@ import (
 )
 
 // A long range streamed window by window, stopped part way (as by Ctrl-C),
-// then resumed: the finished windows are skipped, and the two calls
-// together yield every article once, newest first.
+// then resumed: the windows received are passed back as done (without
+// their articles, which a program would have written away), and the two
+// calls together yield every article once, newest first.
 func ExampleRangeError() {
 	srv := jobService()
 	defer srv.Close()
@@ -28,45 +29,45 @@ func ExampleRangeError() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var finished []newssearch.RangeWindow
+	var done []newssearch.WindowResult
 	n := 0
-	for article, err := range client.SearchRangeSeq(ctx, params, nil) {
+	for w, err := range client.SearchRangeSeq(ctx, params) {
 		var stopped *newssearch.RangeError
 		if errors.As(err, &stopped) {
-			finished = stopped.Finished // a CLI would save these to a file
-			fmt.Println("stopped:", errors.Is(err, context.Canceled))
+			fmt.Println("stopped:", errors.Is(err, context.Canceled), len(stopped.Missing), "windows missing")
 			break
 		}
 		if err != nil {
 			log.Fatal(err)
 		}
-		n++
-		if article.DatePublished.Time.Day() == 20 {
-			cancel() // the window being yielded still finishes
+		n += len(w.Articles) // a program would write them out here
+		done = append(done, newssearch.WindowResult{RangeWindow: w.RangeWindow})
+		if w.Start.Day() == 15 {
+			cancel()
 		}
 	}
-	fmt.Printf("first call: %d articles, %d windows finished:\n", n, len(finished))
-	for _, w := range finished {
-		fmt.Println(" ", w)
+	fmt.Printf("first call: %d articles, %d windows finished:\n", n, len(done))
+	for _, w := range done {
+		fmt.Println(" ", w.RangeWindow)
 	}
 
 	rest := 0
-	for article, err := range client.SearchRangeSeq(context.Background(), params, &newssearch.RangeOptions{Skip: finished}) {
+	for w, err := range client.SearchRangeSeq(context.Background(), params, &newssearch.RangeOptions{Done: done}) {
 		if err != nil {
 			log.Fatal(err)
 		}
-		if rest == 0 {
-			fmt.Println("resumed at:", article.DatePublished.Time.Format("2 Jan"))
+		if rest == 0 && len(w.Articles) > 0 {
+			fmt.Println("resumed at:", w.Articles[0].DatePublished.Time.Format("2 Jan"))
 		}
-		rest++
+		rest += len(w.Articles)
 	}
 	fmt.Printf("resumed call: %d articles, %d in all\n", rest, n+rest)
 	// Output:
-	// stopped: true
+	// stopped: true 2 windows missing
 	// first call: 15 articles, 3 windows finished:
-	//   2025-03-15T00:00:00.000Z to 2025-03-22T00:00:00.000Z
-	//   2025-03-22T00:00:00.000Z to 2025-03-29T00:00:00.000Z
 	//   2025-03-29T00:00:00.000Z to 2025-03-31T23:59:59.999Z
+	//   2025-03-22T00:00:00.000Z to 2025-03-29T00:00:00.000Z
+	//   2025-03-15T00:00:00.000Z to 2025-03-22T00:00:00.000Z
 	// resumed at: 15 Mar
 	// resumed call: 15 articles, 30 in all
 }

@@ -109,19 +109,13 @@ func ExampleClient_SubmitQuery() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Fetch the first page, asking again while the job is pending.
-	var page *newssearch.ResultsPage
-	for {
-		page, err = client.GetResults(ctx, job.QueryID, 1)
-		if err != nil {
-			log.Fatal(err)
-		}
-		if !page.Pending() {
-			break
-		}
-		time.Sleep(time.Second)
+	// Wait for the job: Poll returns its first page (GetResults fetches
+	// any other, Results every article).
+	page, err := client.Poll(ctx, job.QueryID)
+	if err != nil {
+		log.Fatal(err)
 	}
-	fmt.Println(job.QueryID, page.State, page.TotalResults, page.Articles[0].Title)
+	fmt.Println(page.QueryID, page.State, page.TotalResults, page.Articles[0].Title)
 	// Output:
 	// job-1 SUCCESS 1 Electric car sales rise
 }

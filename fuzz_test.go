@@ -230,7 +230,7 @@ var fuzzCalls = []struct {
 	}},
 	{"Results", func(ctx context.Context, c *newssearch.Client) (any, error) {
 		var got []newssearch.Article
-		opts := &newssearch.PageOptions{Poll: &newssearch.PollOptions{MinDelay: time.Microsecond, MaxDelay: time.Microsecond, Jitter: -1, MaxWait: 100 * time.Microsecond}}
+		opts := &newssearch.PollOptions{MinDelay: time.Microsecond, MaxDelay: time.Microsecond, Jitter: -1, MaxWait: 100 * time.Microsecond}
 		for a, err := range c.Results(ctx, "job-1", opts) {
 			if err != nil {
 				return nil, err

@@ -9,8 +9,8 @@ type headlinesBody struct {
 
 // Headlines fetches the current headline clusters (POST /api/v2/headlines,
 // marked BETA by the service): articles grouped around leading topics.
-func (c *Client) Headlines(ctx context.Context, opts ...CallOption) (*HeadlinesResponse, error) {
-	ctx, err := withCall(ctx, opts)
+func (c *Client) Headlines(ctx context.Context, opts ...Option) (*HeadlinesResponse, error) {
+	ctx, _, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

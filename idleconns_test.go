@@ -51,7 +51,7 @@ func TestCallerIdleConnectionsNeverClosed(t *testing.T) {
 		}},
 		{"a failing SearchRange window", func(t *testing.T, c *Client, f *fakeService) {
 			f.status = map[string]int{pathGetResults: http.StatusNotFound}
-			if _, err := c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll, Prefetch: 2}); err == nil {
+			if _, err := c.SearchRange(t.Context(), rangeParams(""), fastPoll, &PageOptions{Prefetch: 2}); err == nil {
 				t.Fatal("SearchRange succeeded, want a window error")
 			}
 		}},

@@ -2,53 +2,11 @@ package newssearch
 
 import (
 	"context"
-	"io"
 	"math"
 	"net/http"
 	"sync"
 	"time"
 )
-
-// WithRateLimit makes the Client send at most perSecond requests a second
-// on average, with bursts of up to burst, across every goroutine and every
-// method: each attempt (retries and polls included) waits for its turn,
-// in the order the attempts asked, and stops waiting when its context is
-// done. Set it to the service's quota to avoid 429 answers rather than
-// retry them. Without it (or with perSecond 0) requests are not paced;
-// NewClient rejects a negative rate or a burst below 1 with a positive rate.
-//
-// The rate is a ceiling: a 429 answer lowers the rate in force by 10% (to
-// no less than half of perSecond), since a service counting the same rate
-// at arrival sees requests bunched by network jitter; each later answer
-// wins back 0.1% of perSecond.
-//
-// Whether or not this option is given, a 429 Too Many Requests or 503
-// Service Unavailable answer with a Retry-After header pauses the whole
-// Client, not only the goroutine that got it, until the instant it names
-// (at most the maximum of WithRetryWait away): no request of the Client
-// starts before then.
-func WithRateLimit(perSecond float64, burst int) Option {
-	return func(s *settings) { s.rate, s.burst, s.rateSet = perSecond, burst, true }
-}
-
-// Middleware wraps the transport of every attempt of a Client; see
-// WithMiddleware.
-type Middleware func(next http.RoundTripper) http.RoundTripper
-
-// WithMiddleware wraps every HTTP attempt of the Client in mw, for tracing,
-// metrics or logging: mw receives the next http.RoundTripper and returns
-// the one the Client uses, such as otelhttp.NewTransport (see the
-// examples/otel module). Several WithMiddleware options nest in order: the
-// first given is the outermost. Middleware sees each attempt separately,
-// after the client's rate limit and pause, and before the HTTP client's
-// transport. The request body carries the API key: a middleware must not
-// log or record bodies. A nil mw, or a mw returning nil, is rejected by
-// NewClient.
-func WithMiddleware(mw Middleware) Option {
-	return func(s *settings) {
-		s.middleware = append(s.middleware, mw)
-	}
-}
 
 // limiter paces a Client's attempts with a token bucket and holds them all
 // during a pause asked for by Retry-After.
@@ -169,41 +127,26 @@ func (l *limiter) wait(ctx context.Context) error {
 }
 
 // clientTransport is the outer transport of every Client: it applies the
-// rate limit and Retry-After pauses and the limit on an attempt (a call's
-// WithAttemptTimeout, else DefaultHTTPTimeout without WithHTTPClient), then
-// hands the attempt to the sdkTransport (stall watchdog), the middleware
-// chain and the HTTP client's own transport. Like sdkTransport it has no
+// rate limit and Retry-After pauses, then hands the attempt to the
+// attemptGuard (its stall and total limits), the middleware chain and the
+// HTTP client's own transport. Like attemptGuard it has no
 // CloseIdleConnections method: the caller's connections are theirs.
 type clientTransport struct {
 	lim     *limiter
 	waitMax time.Duration
 	next    http.RoundTripper
-	// attemptLimit bounds each attempt of a call without WithAttemptTimeout
-	// (DefaultHTTPTimeout for a Client made without WithHTTPClient; 0: none).
-	attemptLimit time.Duration
 }
 
 // RoundTrip sends one attempt.
 func (t *clientTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx := req.Context()
-	parent := ctx
-	if err := t.lim.wait(ctx); err != nil {
+	if err := t.lim.wait(req.Context()); err != nil {
 		if req.Body != nil {
 			req.Body.Close()
 		}
 		return nil, err
 	}
-	var cancel context.CancelFunc
-	if limit, cause := t.limitFor(ctx); limit > 0 {
-		ctx, cancel = context.WithTimeoutCause(ctx, limit, cause)
-		req = req.WithContext(ctx)
-	}
 	resp, err := t.next.RoundTrip(req)
 	if err != nil {
-		if cancel != nil {
-			err = attemptTimedOut(ctx, parent, err)
-			cancel()
-		}
 		return nil, err
 	}
 	if resp.StatusCode == http.StatusTooManyRequests {
@@ -216,61 +159,7 @@ func (t *clientTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			t.lim.pauseFor(min(d, t.waitMax))
 		}
 	}
-	if cancel != nil {
-		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel, ctx: ctx, parent: parent}
-	}
 	return resp, nil
-}
-
-// limitFor returns the limit on one attempt of the call whose context is
-// ctx, and the error that reports it running out: the call's
-// WithAttemptTimeout, else the Client's attemptLimit (0: none).
-func (t *clientTransport) limitFor(ctx context.Context) (time.Duration, error) {
-	if cs := callFrom(ctx); cs.hasAttemptTimeout() {
-		return cs.attemptTimeout, &attemptTimeoutError{what: "the attempt outlasted " + cs.attemptTimeout.String() +
-			" (WithAttemptTimeout): raise it, or leave it out to keep the client's limits"}
-	}
-	if t.attemptLimit <= 0 {
-		return 0, nil
-	}
-	return t.attemptLimit, &attemptTimeoutError{what: "the attempt outlasted " + t.attemptLimit.String() +
-		" (DefaultHTTPTimeout, the limit of a Client made without WithHTTPClient): pass WithAttemptTimeout to allow the call longer attempts"}
-}
-
-// attemptTimedOut replaces the error of an attempt whose WithAttemptTimeout
-// ran out (while the caller's context is live) by an attemptTimeoutError,
-// which matches ErrAttemptTimeout and never context.DeadlineExceeded.
-func attemptTimedOut(ctx, parent context.Context, err error) error {
-	if ctx.Err() != nil && parent.Err() == nil {
-		if cause := context.Cause(ctx); cause != nil {
-			return cause
-		}
-	}
-	return err
-}
-
-// cancelOnClose ends an attempt's timeout when its body is closed, and
-// reports the timeout running out during a read as such.
-type cancelOnClose struct {
-	io.ReadCloser
-	cancel      context.CancelFunc
-	ctx, parent context.Context
-}
-
-// Read reads the body.
-func (c *cancelOnClose) Read(p []byte) (int, error) {
-	n, err := c.ReadCloser.Read(p)
-	if err != nil && err != io.EOF {
-		err = attemptTimedOut(c.ctx, c.parent, err)
-	}
-	return n, err
-}
-
-// Close closes the body and releases the attempt's timer.
-func (c *cancelOnClose) Close() error {
-	err := c.ReadCloser.Close()
-	c.cancel()
-	return err
 }
 
 // baseTransport stands for http.DefaultTransport as it is at each request,

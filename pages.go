@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // DefaultPrefetch is a good PageOptions.Prefetch for draining many pages:
@@ -16,8 +17,8 @@ import (
 // takes about a third of the time of fetching one page at a time.
 const DefaultPrefetch = 4
 
-// MaxPrefetch is the largest PageOptions.Prefetch accepted.
-const MaxPrefetch = 32
+// maxPrefetch is the largest PageOptions.Prefetch accepted.
+const maxPrefetch = 32
 
 // maxPagesWithoutTotal stops a walk whose pages never report a total.
 const maxPagesWithoutTotal = 10000
@@ -28,43 +29,29 @@ const maxPagesWithoutTotal = 10000
 // allows), which would otherwise loop for ever or yield duplicates.
 var ErrInconsistentPages = errors.New("newssearch: inconsistent pages")
 
-// PageOptions configure the page and article iterators (SearchPages,
-// SearchAll, ResultPages, Results). A nil *PageOptions means the defaults.
+// PageOptions configure the article iterators, SearchAll and Results, and
+// the page walk of each window of SearchRange and SearchRangeSeq. Pass one
+// to NewClient or to a call: it replaces any given before whole. A nil
+// *PageOptions, and every zero field, means the default.
 type PageOptions struct {
-	// Prefetch is the number of pages, 0 to MaxPrefetch, fetched
-	// concurrently ahead of the one the loop is on. 0 (the default) fetches
-	// one page at a time, only when the loop asks for it; DefaultPrefetch
-	// suits draining a large result set. Pages are always yielded in order,
-	// and the result is the same as without prefetching. An HTTP client
-	// given with WithHTTPClient should keep at least Prefetch+1 idle
-	// connections per host (http.Transport.MaxIdleConnsPerHost), or
-	// connections are closed and reopened between pages. Prefetching
-	// adapts to the service's rate limit: a 429 answer halves the pages
-	// fetched ahead (down to none), and each page that arrives without one
-	// raises them by one, back up to Prefetch.
+	// Prefetch is the number of pages, 0 to 32, fetched concurrently ahead
+	// of the one the loop is on. 0 (the default) fetches one page at a
+	// time, only when the loop asks for it; DefaultPrefetch suits draining
+	// a large result set. Pages are always yielded in order, and the
+	// result is the same as without prefetching. An HTTP client given with
+	// WithHTTPClient should keep at least Prefetch+1 idle connections per
+	// host (http.Transport.MaxIdleConnsPerHost), or connections are closed
+	// and reopened between pages. Prefetching adapts to the service's rate
+	// limit: a burst of 429 answers halves the pages fetched ahead (down to
+	// none), and each page that arrives without one raises them by one,
+	// back up to Prefetch.
 	Prefetch int
-	// Poll configures the wait when ResultPages or Results meet a job that
-	// is still pending; nil means the defaults of PollOptions.
-	Poll *PollOptions
+	// OnPage, when set, is called with each page of SearchAll and Results,
+	// on the loop's goroutine, before the page's articles are yielded: its
+	// Number, TotalResults (for TotalPages) and, for Results, QueryID
+	// describe the articles that follow. The page must not be changed.
+	OnPage func(*Page)
 }
-
-// Page is one page of results, as the page iterators yield it.
-type Page struct {
-	// QueryID is the asynchronous job the page belongs to, or "" for a
-	// synchronous search.
-	QueryID string
-	// Number is the page number, from 1.
-	Number int
-	// TotalResults is the number of matching articles over all pages, as
-	// the service reported it with this page.
-	TotalResults int
-	// Articles holds the page's articles (never empty: iteration stops at
-	// an empty page).
-	Articles []Article
-}
-
-// TotalPages returns the number of pages TotalResults fills.
-func (p *Page) TotalPages() int { return pagesFor(p.TotalResults) }
 
 // pagesFor returns the number of pages total articles fill.
 func pagesFor(total int) int {
@@ -87,49 +74,69 @@ type pageSource struct {
 	prefetch int
 }
 
-// resolvePageOptions validates o and returns its prefetch and poll settings.
-func (c *Client) resolvePageOptions(o *PageOptions) (int, pollConfig, error) {
+// apply makes o an Option: it replaces the page settings given before.
+func (o *PageOptions) apply(s *settings) {
 	if o == nil {
-		cfg, err := c.pollOptions(nil).resolve()
-		return 0, cfg, err
+		return
 	}
-	if err := checkPrefetch("PageOptions.Prefetch", o.Prefetch); err != nil {
-		return 0, pollConfig{}, err
+	m := *o
+	s.page = &m
+}
+
+// check validates o (nil: the defaults).
+func (o *PageOptions) check() error {
+	if o == nil {
+		return nil
 	}
-	cfg, err := c.pollOptions(o.Poll).resolve()
-	return o.Prefetch, cfg, err
+	return checkPrefetch("PageOptions.Prefetch", o.Prefetch)
+}
+
+// onPage returns the page callback (o may be nil).
+func (o *PageOptions) onPage() func(*Page) {
+	if o == nil {
+		return nil
+	}
+	return o.OnPage
+}
+
+// prefetch returns the pages to fetch ahead (o may be nil).
+func (o *PageOptions) prefetch() int {
+	if o == nil {
+		return 0
+	}
+	return o.Prefetch
 }
 
 // checkPrefetch validates a prefetch count.
 func checkPrefetch(field string, n int) error {
-	if n < 0 || n > MaxPrefetch {
-		return &ValidationError{Field: field, Problem: strconv.Itoa(n) + " is outside 0.." + strconv.Itoa(MaxPrefetch) +
+	if n < 0 || n > maxPrefetch {
+		return &ValidationError{Field: field, Problem: strconv.Itoa(n) + " is outside 0.." + strconv.Itoa(maxPrefetch) +
 			": pass 0 to fetch one page at a time, or e.g. newssearch.DefaultPrefetch"}
 	}
 	return nil
-}
-
-// failedPages is a page iterator that yields err once.
-func failedPages(err error) iter.Seq2[*Page, error] {
-	return func(yield func(*Page, error) bool) { yield(nil, err) }
 }
 
 // walkPages yields the pages of src in order until a page is empty or the
 // pages seen cover the total. An error is yielded once, as (nil, err), and
 // ends the walk. Stopping the loop cancels every request still in flight
 // and waits for its goroutine before returning.
+//
+// With prefetching, the pages fetched ahead adapt to the service's rate
+// limit through an aimd (floor 0): a burst of 429 answers to pages
+// launched under the same depth halves it once, and each page that arrives
+// without a 429 raises it by one, up to src.prefetch.
 func walkPages(ctx context.Context, src pageSource) iter.Seq2[*Page, error] {
 	return func(yield func(*Page, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
-		depth := newPrefetchDepth(src.prefetch)
-		if src.prefetch > 0 {
-			ctx = withThrottleObserver(ctx, depth.throttle)
-		}
 		ahead := &prefetcher{ctx: ctx, fetch: src.next}
+		if src.prefetch > 0 {
+			ahead.depth = newAIMD(src.prefetch, 0)
+		}
 		defer ahead.wait()
 		defer cancel()
 
-		page, err := src.first(ctx)
+		r := ahead.observe(1, src.first)
+		page, err := r.page, r.err
 		var prev *Page
 		limit := 0 // most pages the first page's total allows, 0 if unknown
 		for n := 1; ; n++ {
@@ -155,13 +162,14 @@ func walkPages(ctx context.Context, src pageSource) iter.Seq2[*Page, error] {
 			// Page math.MaxInt is the last page a walk can name.
 			more = more && page.Number < math.MaxInt
 			if more && last > 0 {
-				ahead.launch(page.Number+1, min(page.Number+depth.next(), last))
+				ahead.launch(page.Number+1, min(page.Number+ahead.arrived(r.throttled), last))
 			}
 			if !yield(page, nil) || !more {
 				return
 			}
 			prev = page
-			page, err = ahead.get(page.Number + 1)
+			r = ahead.get(page.Number + 1)
+			page, err = r.page, r.err
 		}
 	}
 }
@@ -189,46 +197,11 @@ func checkPage(page, prev *Page, limit, n int) error {
 	return nil
 }
 
-// prefetchDepth adapts how many pages a walk fetches ahead to the
-// service's rate limit, additive increase, multiplicative decrease: a 429
-// answer to any request of the walk halves the depth (1 becomes 0: no
-// prefetch), and each page that arrives with no 429 since the one before
-// raises it by one, up to the depth asked for. Pages already launched run
-// on.
-type prefetchDepth struct {
-	max       int
-	mu        sync.Mutex
-	cur       int
-	throttled int // 429 answers seen
-	seen      int // throttled when next last ran
-}
-
-func newPrefetchDepth(n int) *prefetchDepth { return &prefetchDepth{max: n, cur: n} }
-
-// throttle records a 429 answer.
-func (d *prefetchDepth) throttle() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.throttled++
-	d.cur /= 2
-}
-
-// next is called as each page arrives and returns how many pages to have
-// in flight beyond it.
-func (d *prefetchDepth) next() int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.throttled == d.seen {
-		d.cur = min(d.max, d.cur+1)
-	}
-	d.seen = d.throttled
-	return d.cur
-}
-
 // pageResult is the outcome of one page fetch.
 type pageResult struct {
-	page *Page
-	err  error
+	page      *Page
+	err       error
+	throttled bool // a 429 answered one of its attempts
 }
 
 // prefetcher fetches pages ahead of the walk on their own goroutines and
@@ -236,9 +209,39 @@ type pageResult struct {
 type prefetcher struct {
 	ctx      context.Context
 	fetch    func(ctx context.Context, n int) (*Page, error)
+	depth    *aimd // nil: no prefetching
 	wg       sync.WaitGroup
 	pending  map[int]chan pageResult // launched, not yet taken
 	launched int                     // highest page launched
+}
+
+// observe fetches page n with fetch, noting a 429 to it in the depth
+// controller under the generation the fetch started in.
+func (p *prefetcher) observe(n int, fetch func(ctx context.Context) (*Page, error)) pageResult {
+	ctx := p.ctx
+	var throttled atomic.Bool
+	if p.depth != nil {
+		_, gen := p.depth.current()
+		ctx = withThrottleObserver(ctx, func() {
+			throttled.Store(true)
+			p.depth.throttle(gen)
+		})
+	}
+	page, err := fetch(ctx)
+	return pageResult{page, err, throttled.Load()}
+}
+
+// arrived is called as each page arrives, throttled or not, and returns how
+// many pages to have in flight beyond it.
+func (p *prefetcher) arrived(throttled bool) int {
+	if p.depth == nil {
+		return 0
+	}
+	if !throttled {
+		p.depth.raise()
+	}
+	limit, _ := p.depth.current()
+	return limit
 }
 
 // launch starts fetching pages from..to that are not launched yet.
@@ -251,34 +254,40 @@ func (p *prefetcher) launch(from, to int) {
 		p.pending[n] = ch
 		p.launched = n
 		p.wg.Go(func() {
-			page, err := p.fetch(p.ctx, n)
-			ch <- pageResult{page, err}
+			ch <- p.observe(n, func(ctx context.Context) (*Page, error) { return p.fetch(ctx, n) })
 		})
 	}
 }
 
 // get returns page n: the prefetched one, or a fetch made now.
-func (p *prefetcher) get(n int) (*Page, error) {
+func (p *prefetcher) get(n int) pageResult {
 	if ch, ok := p.pending[n]; ok {
 		delete(p.pending, n)
-		r := <-ch
-		return r.page, r.err
+		return <-ch
 	}
-	return p.fetch(p.ctx, n)
+	return p.observe(n, func(ctx context.Context) (*Page, error) { return p.fetch(ctx, n) })
 }
 
 // wait waits for every fetch goroutine to end; call it after cancelling
 // their context.
 func (p *prefetcher) wait() { p.wg.Wait() }
 
-// articlesOf flattens a page iterator into its articles; an error is
-// yielded once, as (Article{}, err).
-func articlesOf(pages iter.Seq2[*Page, error]) iter.Seq2[Article, error] {
+// failedArticles is an article iterator that yields err once.
+func failedArticles(err error) iter.Seq2[Article, error] {
+	return func(yield func(Article, error) bool) { yield(Article{}, err) }
+}
+
+// articlesOf flattens a page iterator into its articles, calling onPage
+// (if set) before each page's; an error is yielded once, as (Article{}, err).
+func articlesOf(pages iter.Seq2[*Page, error], onPage func(*Page)) iter.Seq2[Article, error] {
 	return func(yield func(Article, error) bool) {
 		for page, err := range pages {
 			if err != nil {
 				yield(Article{}, err)
 				return
+			}
+			if onPage != nil {
+				onPage(page)
 			}
 			for _, a := range page.Articles {
 				if !yield(a, nil) {
@@ -289,113 +298,81 @@ func articlesOf(pages iter.Seq2[*Page, error]) iter.Seq2[Article, error] {
 	}
 }
 
-// SearchPages returns an iterator over the pages of a synchronous search
-// (see Search), from params.Page (0 means 1) to the last page: it stops
-// after an empty page, which it does not yield, once the pages seen cover
-// the total, or after page math.MaxInt. params is copied, Sites included, so the caller may
-// change it during the loop.
+// SearchAll returns an iterator over the articles of every page of a
+// synchronous search (see Search), from params.Page (0 means 1) to the last
+// page: it stops after an empty page, once the pages seen cover the total,
+// or after page math.MaxInt. params is copied, Sites included, so the
+// caller may change it during the loop. PageOptions.OnPage sees each page's
+// number and totals; WithResponseInto the HTTP exchange of each.
 //
 // Any error (from validation, a request, or ErrInconsistentPages when the
-// service repeats a page) is yielded once as (nil, err) and ends the loop.
-// Leaving the loop early cancels the requests still in flight (see
+// service repeats a page) is yielded once as (Article{}, err) and ends the
+// loop. Leaving the loop early cancels the requests still in flight (see
 // PageOptions.Prefetch) and waits for them; no request starts after it.
-func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts *PageOptions, callOpts ...CallOption) iter.Seq2[*Page, error] {
-	if err := c.checkCall(ctx, "SearchPages"); err != nil {
-		return failedPages(err)
+func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...Option) iter.Seq2[Article, error] {
+	if err := c.checkCall(ctx, "SearchAll"); err != nil {
+		return failedArticles(err)
 	}
-	ctx, err := withCall(ctx, callOpts)
-	if err != nil {
-		return failedPages(err)
-	}
-	prefetch, _, err := c.resolvePageOptions(opts)
+	ctx, cs, err := c.begin(ctx, opts)
 	if err == nil {
 		err = params.validate("SearchParams")
 	}
 	if err != nil {
-		return failedPages(err)
+		return failedArticles(err)
 	}
 	params.Sites = slices.Clone(params.Sites)
 	fetch := func(ctx context.Context, n int) (*Page, error) {
 		p := params
 		p.Page = n
-		resp, err := c.Search(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return &Page{Number: n, TotalResults: resp.TotalResults, Articles: resp.Articles}, nil
+		return c.Search(ctx, p)
 	}
 	start := max(params.Page, 1)
-	return walkPages(ctx, pageSource{
+	return articlesOf(walkPages(ctx, pageSource{
 		first:    func(ctx context.Context) (*Page, error) { return fetch(ctx, start) },
 		next:     fetch,
-		prefetch: prefetch,
-	})
-}
-
-// SearchAll returns an iterator over the articles of every page of a
-// synchronous search, from params.Page on; see SearchPages for how it
-// stops, prefetches and reports errors (as (Article{}, err), once).
-func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts *PageOptions, callOpts ...CallOption) iter.Seq2[Article, error] {
-	return articlesOf(c.SearchPages(ctx, params, opts, callOpts...))
-}
-
-// ResultPages returns an iterator over the pages of the asynchronous query
-// job queryID, from page 1 to the last.
-//
-// It asks for page 1 at once; if the job is still pending it polls first,
-// as Poll does with opts.Poll, and yields a poll's error (*PollTimeoutError,
-// *JobFailedError, *PollError) like any other. It stops, prefetches and
-// reports errors as SearchPages does.
-func (c *Client) ResultPages(ctx context.Context, queryID string, opts *PageOptions, callOpts ...CallOption) iter.Seq2[*Page, error] {
-	if err := c.checkCall(ctx, "ResultPages"); err != nil {
-		return failedPages(err)
-	}
-	ctx, err := withCall(ctx, callOpts)
-	if err != nil {
-		return failedPages(err)
-	}
-	prefetch, cfg, err := c.resolvePageOptions(opts)
-	if err != nil {
-		return failedPages(err)
-	}
-	return c.jobPages(ctx, queryID, prefetch, func(ctx context.Context) (*ResultsPage, error) {
-		return c.poll(ctx, queryID, 1, &cfg, false)
-	})
+		prefetch: cs.page.prefetch(),
+	}), cs.page.onPage())
 }
 
 // Results returns an iterator over the articles of the asynchronous query
-// job queryID; see ResultPages for polling and SearchPages for how it
-// stops, prefetches and reports errors (as (Article{}, err), once).
-func (c *Client) Results(ctx context.Context, queryID string, opts *PageOptions, callOpts ...CallOption) iter.Seq2[Article, error] {
-	return articlesOf(c.ResultPages(ctx, queryID, opts, callOpts...))
+// job queryID, from page 1 to the last.
+//
+// It asks for page 1 at once; if the job is still pending it waits as Poll
+// does (with the PollOptions opts may hold), and yields a poll's error
+// (*JobFailedError, *PollTimeoutError, ...) like any other. It stops,
+// prefetches, shows pages and reports errors as SearchAll does.
+func (c *Client) Results(ctx context.Context, queryID string, opts ...Option) iter.Seq2[Article, error] {
+	if err := c.checkCall(ctx, "Results"); err != nil {
+		return failedArticles(err)
+	}
+	ctx, cs, err := c.begin(ctx, opts)
+	if err != nil {
+		return failedArticles(err)
+	}
+	cfg, err := cs.poll.resolve()
+	if err != nil {
+		return failedArticles(err)
+	}
+	return articlesOf(c.jobPages(ctx, queryID, cs.page.prefetch(), func(ctx context.Context) (*Page, error) {
+		return c.poll(ctx, queryID, 1, &cfg, false)
+	}), cs.page.onPage())
 }
 
 // jobPages walks the pages of a finished job whose page 1 first returns.
-func (c *Client) jobPages(ctx context.Context, queryID string, prefetch int, first func(context.Context) (*ResultsPage, error)) iter.Seq2[*Page, error] {
+func (c *Client) jobPages(ctx context.Context, queryID string, prefetch int, first func(context.Context) (*Page, error)) iter.Seq2[*Page, error] {
 	return walkPages(ctx, pageSource{
-		first: func(ctx context.Context) (*Page, error) {
-			rp, err := first(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return resultsToPage(rp), nil
-		},
+		first: first,
 		next: func(ctx context.Context, n int) (*Page, error) {
-			rp, err := c.GetResults(ctx, queryID, n)
+			p, err := c.GetResults(ctx, queryID, n)
 			if err != nil {
 				return nil, err
 			}
-			if !rp.State.IsSuccess() {
+			if !p.State.IsSuccess() {
 				return nil, fmt.Errorf("%w: page %d of query job %q is in state %q although page 1 was ready: fetch the results again later",
-					ErrInconsistentPages, n, queryID, rp.State)
+					ErrInconsistentPages, n, queryID, p.State)
 			}
-			return resultsToPage(rp), nil
+			return p, nil
 		},
 		prefetch: prefetch,
 	})
-}
-
-// resultsToPage converts a get-results answer.
-func resultsToPage(rp *ResultsPage) *Page {
-	return &Page{QueryID: rp.QueryID, Number: rp.Page, TotalResults: rp.TotalResults, Articles: rp.Articles}
 }

@@ -31,18 +31,14 @@ func collect(seq iter.Seq2[Article, error]) ([]Article, error) {
 	return out, nil
 }
 
-// pageNumbers drains a page iterator into its page numbers and articles.
-func pageNumbers(seq iter.Seq2[*Page, error]) ([]int, []Article, error) {
+// pageNumbers drains the article iterator run makes with page options of
+// the given prefetch, returning the page numbers PageOptions.OnPage saw
+// and the articles.
+func pageNumbers(run func(*PageOptions) iter.Seq2[Article, error], prefetch int) ([]int, []Article, error) {
 	var numbers []int
-	var articles []Article
-	for p, err := range seq {
-		if err != nil {
-			return numbers, articles, err
-		}
-		numbers = append(numbers, p.Number)
-		articles = append(articles, p.Articles...)
-	}
-	return numbers, articles, nil
+	o := &PageOptions{Prefetch: prefetch, OnPage: func(p *Page) { numbers = append(numbers, p.Number) }}
+	articles, err := collect(run(o))
+	return numbers, articles, err
 }
 
 // allPages returns every page of the fake's answer to q, concatenated.
@@ -74,20 +70,28 @@ func TestSearchAll(t *testing.T) {
 	}
 }
 
-func TestSearchPagesFromPage(t *testing.T) {
+// TestSearchAllShowsPages: SearchAll starts at params.Page, and OnPage
+// shows each page, on the loop's goroutine, before its articles.
+func TestSearchAllShowsPages(t *testing.T) {
 	t.Parallel()
 	f := newFake(testArticles(60, march2025, time.Hour))
 	c := serve(t, f)
 	var got []string
-	for p, err := range c.SearchPages(t.Context(), SearchParams{Query: "cars", Page: 2}, nil) {
+	onPage := func(p *Page) {
+		got = append(got, fmt.Sprintf("page %d of %d: %d articles, total %d, job %q", p.Number, p.TotalPages(), len(p.Articles), p.TotalResults, p.QueryID))
+	}
+	n := 0
+	for _, err := range c.SearchAll(t.Context(), SearchParams{Query: "cars", Page: 2}, &PageOptions{Prefetch: 2, OnPage: onPage}) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, fmt.Sprintf("page %d of %d: %d articles, total %d", p.Number, p.TotalPages(), len(p.Articles), p.TotalResults))
+		if n++; n == 1 || n == 26 {
+			got = append(got, fmt.Sprintf("article %d", n))
+		}
 	}
-	want := []string{"page 2 of 3: 25 articles, total 60", "page 3 of 3: 10 articles, total 60"}
+	want := []string{`page 2 of 3: 25 articles, total 60, job ""`, "article 1", `page 3 of 3: 10 articles, total 60, job ""`, "article 26"}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("pages (-want +got):\n%s", diff)
+		t.Errorf("pages and articles, in order (-want +got):\n%s", diff)
 	}
 }
 
@@ -128,12 +132,12 @@ func TestResultsPollsFirst(t *testing.T) {
 	f.pendingPolls = 2
 	c := serve(t, f)
 	job := submit(t, c, AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}})
-	numbers, got, err := pageNumbers(c.ResultPages(t.Context(), job, &PageOptions{Poll: fastPoll}))
+	numbers, got, err := pageNumbers(func(o *PageOptions) iter.Seq2[Article, error] { return c.Results(t.Context(), job, o, fastPoll) }, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(allPages(f, fakeQuery{}), got); diff != "" {
-		t.Errorf("ResultPages articles (-want +got):\n%s", diff)
+		t.Errorf("Results articles (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]int{1, 2, 3}, numbers); diff != "" {
 		t.Errorf("page numbers (-want +got):\n%s", diff)
@@ -230,26 +234,26 @@ func TestPrefetchMatchesSequential(t *testing.T) {
 		numbers  []int
 		articles []Article
 	}
-	drain := func(seq iter.Seq2[*Page, error]) run {
-		numbers, articles, err := pageNumbers(seq)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return run{numbers, articles}
-	}
-	for _, name := range []string{"SearchPages", "ResultPages"} {
-		pages := func(o *PageOptions) iter.Seq2[*Page, error] {
-			if name == "SearchPages" {
-				return c.SearchPages(t.Context(), SearchParams{Query: "cars"}, o)
+	for _, name := range []string{"SearchAll", "Results"} {
+		articles := func(o *PageOptions) iter.Seq2[Article, error] {
+			if name == "SearchAll" {
+				return c.SearchAll(t.Context(), SearchParams{Query: "cars"}, o)
 			}
-			return c.ResultPages(t.Context(), job, o)
+			return c.Results(t.Context(), job, o)
 		}
-		sequential := drain(pages(nil))
+		drain := func(prefetch int) run {
+			numbers, articles, err := pageNumbers(articles, prefetch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return run{numbers, articles}
+		}
+		sequential := drain(0)
 		if len(sequential.numbers) != 40 || len(sequential.articles) != 1000 {
 			t.Fatalf("%s: %d pages, %d articles; want 40 and 1000", name, len(sequential.numbers), len(sequential.articles))
 		}
-		for _, prefetch := range []int{1, DefaultPrefetch, MaxPrefetch} {
-			got := drain(pages(&PageOptions{Prefetch: prefetch}))
+		for _, prefetch := range []int{1, DefaultPrefetch, maxPrefetch} {
+			got := drain(prefetch)
 			if diff := cmp.Diff(sequential, got, cmp.AllowUnexported(run{})); diff != "" {
 				t.Errorf("%s with prefetch %d (-sequential +prefetched):\n%s", name, prefetch, diff)
 			}
@@ -286,13 +290,13 @@ func TestPrefetchSpeedSimulated(t *testing.T) {
 	}
 }
 
-func TestSearchPagesCopiesParams(t *testing.T) {
+func TestSearchAllCopiesParams(t *testing.T) {
 	t.Parallel()
 	f := newFake(testArticles(60, march2025, time.Hour))
 	c := serve(t, f)
 	params := SearchParams{Query: "cars", Sites: []string{"bbc.co.uk", "example.com"}}
 	want := SearchParams{Query: "cars", Sites: []string{"bbc.co.uk", "example.com"}}
-	if _, _, err := pageNumbers(c.SearchPages(t.Context(), params, &PageOptions{Prefetch: 2})); err != nil {
+	if _, err := collect(c.SearchAll(t.Context(), params, &PageOptions{Prefetch: 2})); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, params); diff != "" {
@@ -300,7 +304,7 @@ func TestSearchPagesCopiesParams(t *testing.T) {
 	}
 	f.sitesSent()
 	// The caller may reuse its slice during the loop: the walk has a copy.
-	for _, err := range c.SearchPages(t.Context(), params, nil) {
+	for _, err := range c.SearchAll(t.Context(), params, &PageOptions{OnPage: func(*Page) { params.Sites[0] = "changed.example" }}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -398,14 +402,14 @@ func TestPageIteratorValidation(t *testing.T) {
 			"newssearch: invalid PageOptions.Prefetch: 33 is outside 0..32: pass 0 to fetch one page at a time, or e.g. newssearch.DefaultPrefetch"},
 		{c.SearchAll(t.Context(), SearchParams{Query: "cars", Page: -2}, nil),
 			"newssearch: invalid SearchParams.Page: page -2 is negative: pages start at 1; pass 0 or 1 for the first page"},
-		{c.Results(t.Context(), "q1", &PageOptions{Poll: &PollOptions{Jitter: 2}}),
+		{c.Results(t.Context(), "q1", &PollOptions{Jitter: 2}),
 			"newssearch: invalid PollOptions.Jitter: 2 is not a fraction below 1: pass e.g. 0.2 for ±20%, 0 for the default, or a negative value for no jitter"},
 		{c.Results(t.Context(), "", nil),
 			"newssearch: invalid queryID: the query ID is empty: pass the QueryID of the job SubmitQuery returned"},
 		{(*Client)(nil).SearchAll(t.Context(), SearchParams{}, nil), errNoClient.Error()},
 		{(*Client)(nil).Results(t.Context(), "q1", nil), errNoClient.Error()},
 		//lint:ignore SA1012 checking the nil-context guard
-		{c.Results(nil, "q1", nil), "newssearch: ResultPages: nil context: pass context.Background() or a request context"},
+		{c.Results(nil, "q1", nil), "newssearch: Results: nil context: pass context.Background() or a request context"},
 	} {
 		var got []string
 		for _, err := range tc.seq {

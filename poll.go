@@ -11,23 +11,20 @@ import (
 	"time"
 )
 
-// Defaults of PollOptions, chosen so that a job that is ready after 300 ms
-// is seen at most 250 ms later, and a job pending for a minute costs at most
-// 24 get-results requests and is seen within 3 s (TestPollScheduleBounds
-// checks the arithmetic for the worst jitter). Without jitter the requests
-// go out 0.1 s, 0.4 s, 1.3 s and 4 s after Poll starts, then every 2.9 s.
+// Defaults of PollOptions (see its doc; TestPollScheduleBounds checks the
+// arithmetic for the worst jitter).
 const (
-	// DefaultPollMinDelay is the wait before the first poll.
-	DefaultPollMinDelay = 100 * time.Millisecond
-	// DefaultPollMaxDelay caps every wait between polls.
-	DefaultPollMaxDelay = 2900 * time.Millisecond
-	// DefaultPollMultiplier is the growth of the wait from one poll to the
+	// defaultPollMinDelay is the wait before the first poll.
+	defaultPollMinDelay = 100 * time.Millisecond
+	// defaultPollMaxDelay caps every wait between polls.
+	defaultPollMaxDelay = 2900 * time.Millisecond
+	// defaultPollMultiplier is the growth of the wait from one poll to the
 	// next.
-	DefaultPollMultiplier = 3.0
-	// DefaultPollJitter spreads every wait by up to ±20% at random.
-	DefaultPollJitter = 0.2
-	// DefaultPollMaxWait bounds the total time Poll waits for a job.
-	DefaultPollMaxWait = 10 * time.Minute
+	defaultPollMultiplier = 3.0
+	// defaultPollJitter spreads every wait by up to ±20% at random.
+	defaultPollJitter = 0.2
+	// defaultPollMaxWait bounds the total time Poll waits for a job.
+	defaultPollMaxWait = 10 * time.Minute
 )
 
 // Sentinel errors of polling. Test for them with errors.Is.
@@ -41,8 +38,15 @@ var (
 	ErrJobFailed = errors.New("newssearch: query job failed")
 )
 
-// PollOptions configure how Client.Poll waits for a query job. A nil
-// *PollOptions, and every zero field, means the default.
+// PollOptions configure how Poll, Results and each window of SearchRange
+// wait for a query job. Pass one to NewClient (every call's default) or to
+// a call: its non-zero fields override those given before, one by one. A
+// nil *PollOptions, and every zero field, means the default.
+//
+// The defaults see a job that is ready after 300 ms at most 250 ms later,
+// and cost a job pending for a minute at most 24 get-results requests,
+// seeing it done within 3 s: without jitter the requests go out 0.1 s,
+// 0.4 s, 1.3 s and 4 s after Poll starts, then every 2.9 s.
 //
 // The n-th wait (n from 1; the first precedes the first request) is
 // MinDelay·Multiplier^(n−1), multiplied by a random factor in
@@ -51,23 +55,22 @@ var (
 // shortened so that the last request goes out MinDelay before MaxWait runs
 // out; nothing of a poll outlasts MaxWait.
 type PollOptions struct {
-	// MinDelay is the wait before the first request; 0 means
-	// DefaultPollMinDelay.
+	// MinDelay is the wait before the first request; 0 means 100 ms.
 	MinDelay time.Duration
-	// MaxDelay caps every wait; 0 means DefaultPollMaxDelay. It must not be
-	// below MinDelay.
+	// MaxDelay caps every wait; 0 means 2.9 s. It must not be below
+	// MinDelay.
 	MaxDelay time.Duration
 	// Multiplier is the growth of the wait per poll, at least 1 (1 keeps the
-	// wait constant); 0 means DefaultPollMultiplier.
+	// wait constant); 0 means 3.
 	Multiplier float64
 	// Jitter is the fraction, below 1, by which every wait is randomly
-	// lengthened or shortened; 0 means DefaultPollJitter and a negative
-	// value turns jitter off.
+	// lengthened or shortened; 0 means 0.2 (±20%) and a negative value
+	// turns jitter off.
 	Jitter float64
 	// MaxWait bounds the time Poll waits for the job, every get-results
 	// request included: a request still unanswered when it runs out is
 	// abandoned, and Poll returns a *PollTimeoutError either way. 0 means
-	// DefaultPollMaxWait. Cancel ctx to stop sooner.
+	// 10 minutes. Cancel ctx to stop sooner.
 	MaxWait time.Duration
 	// Pending reports whether a state the service sent means the job is
 	// still running, so Poll should ask again. It is never consulted for a
@@ -96,10 +99,12 @@ type PollEvent struct {
 	Next time.Duration
 }
 
-// JobFailedError reports a query job the service says has failed. Waiting
+// JobFailedError reports a query job the service says has failed, whichever
+// call saw it: GetResults, Poll, Results or a window of SearchRange. Waiting
 // cannot help: fix the query and submit it again. errors.Is(err,
-// ErrJobFailed) holds; Unwrap returns the *APIError of the response, with
-// its request ID.
+// ErrJobFailed) holds; Unwrap returns the *APIError of the response (HTTP
+// status 200, with its request ID), or nil for a state that
+// PollOptions.Pending rejected.
 type JobFailedError struct {
 	// QueryID is the job that failed.
 	QueryID string
@@ -107,7 +112,7 @@ type JobFailedError struct {
 	State State
 	// Message is the service's explanation, if any.
 	Message string
-	// Err is the service's answer as an *APIError.
+	// Err is the service's answer as an *APIError, or nil.
 	Err error
 }
 
@@ -157,33 +162,6 @@ func (e *PollTimeoutError) Error() string {
 // Is makes errors.Is(err, ErrPollTimeout) hold.
 func (e *PollTimeoutError) Is(target error) bool { return target == ErrPollTimeout }
 
-// PollError reports a poll stopped by an error that waiting cannot clear,
-// such as an *APIError for 401 or 404 (after the client's own retries), or
-// by the cancellation of its context. It carries the query ID so that the
-// job, which may still be running, can be polled again. Unwrap returns the
-// cause, so errors.Is(err, context.Canceled) and errors.As(err, &apiErr)
-// work.
-type PollError struct {
-	// QueryID is the job being polled.
-	QueryID string
-	// Attempts is the number of get-results requests made.
-	Attempts int
-	// Err is the cause.
-	Err error
-}
-
-// Error names the job and the cause.
-func (e *PollError) Error() string {
-	msg := fmt.Sprintf("newssearch: polling query job %q stopped after %s: %v", e.QueryID, plural(e.Attempts, "request"), e.Err)
-	if errors.Is(e.Err, context.Canceled) || errors.Is(e.Err, context.DeadlineExceeded) {
-		msg += " (the job may still be running: call Poll with this query ID and a live context to resume)"
-	}
-	return msg
-}
-
-// Unwrap returns the cause.
-func (e *PollError) Unwrap() error { return e.Err }
-
 // plural writes n and word, with an "s" unless n is 1.
 func plural(n int, word string) string {
 	if n == 1 {
@@ -200,37 +178,37 @@ type pollConfig struct {
 	onPoll                      func(PollEvent)
 }
 
-// pollOptions merges a call's options over the client's WithPollOptions
-// defaults: every field the call leaves zero takes the client's value (and
-// resolve then gives what is still zero the package default).
-func (c *Client) pollOptions(o *PollOptions) *PollOptions {
-	d := c.cfg.pollDefaults
-	if o == nil || d == nil {
-		return cmp.Or(o, d)
+// apply makes o an Option: its non-zero fields override, one by one, the
+// poll settings given before (by the Client, or earlier in the call).
+func (o *PollOptions) apply(s *settings) {
+	if o == nil {
+		return
 	}
 	m := *o
-	m.MinDelay = cmp.Or(m.MinDelay, d.MinDelay)
-	m.MaxDelay = cmp.Or(m.MaxDelay, d.MaxDelay)
-	m.MaxWait = cmp.Or(m.MaxWait, d.MaxWait)
-	m.Multiplier = cmp.Or(m.Multiplier, d.Multiplier)
-	m.Jitter = cmp.Or(m.Jitter, d.Jitter)
-	if m.Pending == nil {
-		m.Pending = d.Pending
+	if d := s.poll; d != nil {
+		m.MinDelay = cmp.Or(m.MinDelay, d.MinDelay)
+		m.MaxDelay = cmp.Or(m.MaxDelay, d.MaxDelay)
+		m.MaxWait = cmp.Or(m.MaxWait, d.MaxWait)
+		m.Multiplier = cmp.Or(m.Multiplier, d.Multiplier)
+		m.Jitter = cmp.Or(m.Jitter, d.Jitter)
+		if m.Pending == nil {
+			m.Pending = d.Pending
+		}
+		if m.OnPoll == nil {
+			m.OnPoll = d.OnPoll
+		}
 	}
-	if m.OnPoll == nil {
-		m.OnPoll = d.OnPoll
-	}
-	return &m
+	s.poll = &m
 }
 
 // resolve applies the defaults to o and validates the result.
 func (o *PollOptions) resolve() (pollConfig, error) {
 	cfg := pollConfig{
-		minDelay:   DefaultPollMinDelay,
-		maxDelay:   DefaultPollMaxDelay,
-		maxWait:    DefaultPollMaxWait,
-		multiplier: DefaultPollMultiplier,
-		jitter:     DefaultPollJitter,
+		minDelay:   defaultPollMinDelay,
+		maxDelay:   defaultPollMaxDelay,
+		maxWait:    defaultPollMaxWait,
+		multiplier: defaultPollMultiplier,
+		jitter:     defaultPollJitter,
 		pending:    State.IsPending,
 	}
 	if o == nil {
@@ -241,11 +219,11 @@ func (o *PollOptions) resolve() (pollConfig, error) {
 	}
 	switch {
 	case o.MinDelay < 0:
-		return invalid("MinDelay", o.MinDelay.String()+" is negative: pass a positive wait, or 0 for the default "+DefaultPollMinDelay.String())
+		return invalid("MinDelay", o.MinDelay.String()+" is negative: pass a positive wait, or 0 for the default "+defaultPollMinDelay.String())
 	case o.MaxDelay < 0:
-		return invalid("MaxDelay", o.MaxDelay.String()+" is negative: pass a positive cap, or 0 for the default "+DefaultPollMaxDelay.String())
+		return invalid("MaxDelay", o.MaxDelay.String()+" is negative: pass a positive cap, or 0 for the default "+defaultPollMaxDelay.String())
 	case o.MaxWait < 0:
-		return invalid("MaxWait", o.MaxWait.String()+" is negative: pass a positive limit, or 0 for the default "+DefaultPollMaxWait.String())
+		return invalid("MaxWait", o.MaxWait.String()+" is negative: pass a positive limit, or 0 for the default "+defaultPollMaxWait.String())
 	case o.Multiplier != 0 && !(o.Multiplier >= 1 && o.Multiplier <= 1e6):
 		return invalid("Multiplier", strconv.FormatFloat(o.Multiplier, 'g', -1, 64)+" is not a growth factor: pass a number from 1 (constant waits) to 1e6, or 0 for the default")
 	case math.IsNaN(o.Jitter) || o.Jitter >= 1:
@@ -308,71 +286,54 @@ func (c *Client) checkCall(ctx context.Context, method string) error {
 }
 
 // Poll waits for the query job queryID, made by SubmitQuery, to finish and
-// returns the first page of its results.
+// returns the first page of its results; GetResults fetches the others, and
+// Results reads every article (waiting the same way).
 //
 // Poll asks POST /api/v2/get-results for page 1 after a first wait of about
 // PollOptions.MinDelay (a job is never done the instant it is submitted),
-// then again after ever longer waits (see PollOptions) while the job is
-// pending. It returns:
+// then again after ever longer waits (see PollOptions, which opts may hold)
+// while the job is pending. It returns:
 //   - the page, once the service reports success;
 //   - a *JobFailedError (ErrJobFailed) if the service reports that the job
 //     failed;
 //   - a *PollTimeoutError (ErrPollTimeout) if the job is still pending when
 //     PollOptions.MaxWait runs out;
-//   - a *PollError wrapping the cause if a request fails in a way waiting
-//     cannot clear (401, 404, a 5xx or 429 left after the client's own
-//     retries) or ctx is cancelled, which Poll notices within one wait;
+//   - the error of a request that waiting cannot clear (an *APIError for
+//     401, 404, or a 5xx or 429 left after the client's own retries), or
+//     ctx's error, which Poll notices within one wait, wrapped in a message
+//     that names the job, which may still be running: call Poll again with
+//     its ID to resume;
 //   - a *ValidationError, before any request, for an empty queryID or bad
 //     options.
 //
 // Poll starts no goroutine and leaves no timer behind.
-func (c *Client) Poll(ctx context.Context, queryID string, opts *PollOptions, callOpts ...CallOption) (*ResultsPage, error) {
+func (c *Client) Poll(ctx context.Context, queryID string, opts ...Option) (*Page, error) {
 	if err := c.checkCall(ctx, "Poll"); err != nil {
 		return nil, err
 	}
-	ctx, err := withCall(ctx, callOpts)
+	ctx, cs, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := c.pollOptions(opts).resolve()
+	cfg, err := cs.poll.resolve()
 	if err != nil {
 		return nil, err
 	}
 	return c.poll(ctx, queryID, 1, &cfg, true)
 }
 
-// SearchAsync submits an asynchronous query (see SubmitQuery), waits for it
-// as Poll does and returns page params.Page of its results (0 means 1);
-// walk the pages with ResultPages or Results and the page's QueryID. Options are checked before
-// the query is submitted. Errors after the submission carry the job's query
-// ID (see Poll), so the job can be resumed.
-func (c *Client) SearchAsync(ctx context.Context, params AsyncSearchParams, opts *PollOptions, callOpts ...CallOption) (*ResultsPage, error) {
-	if err := c.checkCall(ctx, "SearchAsync"); err != nil {
-		return nil, err
+// pollStopped reports a poll stopped by err, after attempts requests.
+func pollStopped(queryID string, attempts int, err error) error {
+	hint := ""
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		hint = " (the job may still be running: call Poll with this query ID and a live context to resume)"
 	}
-	ctx, err := withCall(ctx, callOpts)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := c.pollOptions(opts).resolve()
-	if err != nil {
-		return nil, err
-	}
-	return c.searchAsync(ctx, params, &cfg)
-}
-
-// searchAsync submits params and polls the job with cfg.
-func (c *Client) searchAsync(ctx context.Context, params AsyncSearchParams, cfg *pollConfig) (*ResultsPage, error) {
-	job, err := c.SubmitQuery(ctx, params)
-	if err != nil {
-		return nil, err
-	}
-	return c.poll(ctx, job.QueryID, max(params.Page, 1), cfg, true)
+	return fmt.Errorf("newssearch: polling query job %q stopped after %s: %w%s", queryID, plural(attempts, "request"), err, hint)
 }
 
 // poll drives get-results for page of queryID until its state is not
 // pending. waitFirst makes it wait before the first request.
-func (c *Client) poll(ctx context.Context, queryID string, page int, cfg *pollConfig, waitFirst bool) (*ResultsPage, error) {
+func (c *Client) poll(ctx context.Context, queryID string, page int, cfg *pollConfig, waitFirst bool) (*Page, error) {
 	if strings.TrimSpace(queryID) == "" {
 		return nil, &ValidationError{Field: "queryID", Problem: "the query ID is empty: pass the QueryID of the job SubmitQuery returned"}
 	}
@@ -397,31 +358,34 @@ func (c *Client) poll(ctx context.Context, queryID string, page int, cfg *pollCo
 				if ctx.Err() == nil {
 					return nil, timedOut(attempt - 1)
 				}
-				return nil, &PollError{QueryID: queryID, Attempts: attempt - 1, Err: ctx.Err()}
+				return nil, pollStopped(queryID, attempt-1, ctx.Err())
 			}
 		}
 		answer, err := c.GetResults(pctx, queryID, page)
 		var state State
+		var failed *JobFailedError
 		switch {
 		case err == nil:
 			state = answer.State
 		case ctx.Err() == nil && pctx.Err() != nil:
 			// MaxWait ran out inside the request.
 			return nil, timedOut(attempt)
-		default:
-			failed, ok := jobFailure(err)
-			if !ok {
-				return nil, &PollError{QueryID: queryID, Attempts: attempt, Err: err}
-			}
+		case errors.As(err, &failed):
 			state = failed.State
+		default:
+			return nil, pollStopped(queryID, attempt, err)
 		}
 		last = state
 		elapsed := c.cfg.now().Sub(start)
 		event := PollEvent{QueryID: queryID, Attempt: attempt, Elapsed: elapsed, State: state}
 		if state.IsSuccess() || !cfg.pending(state) {
 			cfg.report(event)
-			if err != nil || !state.IsSuccess() {
-				return nil, c.jobFailed(queryID, state, answer, err)
+			switch {
+			case failed != nil:
+				return nil, failed
+			case !state.IsSuccess():
+				// A state PollOptions.Pending rejects.
+				return nil, &JobFailedError{QueryID: queryID, State: state, Message: c.scrub(answer.Message)}
 			}
 			return answer, nil
 		}
@@ -448,29 +412,6 @@ func (p *pollConfig) report(e PollEvent) {
 	if p.onPoll != nil {
 		p.onPoll(e)
 	}
-}
-
-// jobFailure recognises the *APIError GetResults returns for an answer
-// whose state is a failure.
-func jobFailure(err error) (*APIError, bool) {
-	var apiErr *APIError
-	if errors.As(err, &apiErr) && apiErr.StatusCode >= 200 && apiErr.StatusCode <= 299 &&
-		apiErr.cause == nil && apiErr.State.IsFailure() {
-		return apiErr, true
-	}
-	return nil, false
-}
-
-// jobFailed builds the error of a poll ended by a non-success state: from
-// the failure answer err, or from a page whose state Pending rejected.
-func (c *Client) jobFailed(queryID string, state State, page *ResultsPage, err error) error {
-	e := &JobFailedError{QueryID: queryID, State: state, Err: err}
-	if apiErr, ok := jobFailure(err); ok {
-		e.Message = apiErr.Message
-	} else if page != nil {
-		e.Message = c.scrub(page.Message)
-	}
-	return e
 }
 
 // sleepContext waits for d or until ctx is done, whichever comes first, and

@@ -20,7 +20,7 @@ import (
 )
 
 // This file holds fakeService, the model of the service that the poll,
-// page and range tests share, and the tests of Poll and SearchAsync.
+// page and range tests share, and the tests of Poll.
 
 const (
 	testKey  = "test-key-0123456789"
@@ -356,7 +356,7 @@ func TestPollPendingThenSuccess(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, want := f.page(fakeQuery{}, 1)
-	if diff := cmp.Diff(&ResultsPage{QueryID: id, Page: 1, TotalResults: 30, Articles: want, State: StateSuccess}, page); diff != "" {
+	if diff := cmp.Diff(&Page{QueryID: id, Number: 1, TotalResults: 30, Articles: want, State: StateSuccess}, page); diff != "" {
 		t.Errorf("Poll page (-want +got):\n%s", diff)
 	}
 	var got []string
@@ -492,9 +492,8 @@ func TestPollCancelMidWait(t *testing.T) {
 		if got := time.Since(cancelledAt); got != 0 {
 			t.Errorf("Poll returned %v after the cancellation, want at once", got)
 		}
-		var pe *PollError
-		if !errors.As(err, &pe) || pe.QueryID != id || pe.Attempts != 4 || !errors.Is(err, context.Canceled) {
-			t.Fatalf("Poll error = %#v, want a *PollError for %s after 4 requests wrapping context.Canceled", err, id)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Poll error = %#v, want context.Canceled, wrapped", err)
 		}
 		want := `newssearch: polling query job "q1" stopped after 4 requests: context canceled (the job may still be running: call Poll with this query ID and a live context to resume)`
 		if diff := cmp.Diff(want, err.Error()); diff != "" {
@@ -558,9 +557,9 @@ func TestPollErrorsEndAtOnce(t *testing.T) {
 			c := serve(t, f)
 			id := stringOr(tc.queryID, submit(t, c, AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}}))
 			_, err := c.Poll(t.Context(), id, fastPoll)
-			var pe *PollError
-			if !errors.As(err, &pe) || pe.QueryID != id || !errors.Is(err, tc.sentinel) {
-				t.Fatalf("Poll error = %v, want a *PollError matching %v", err, tc.sentinel)
+			var apiErr *APIError
+			if !errors.As(err, &apiErr) || !errors.Is(err, tc.sentinel) {
+				t.Fatalf("Poll error = %v, want an *APIError matching %v", err, tc.sentinel)
 			}
 			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
@@ -594,13 +593,6 @@ func TestPollValidation(t *testing.T) {
 		if err == nil || err.Error() != tc.want || !errors.Is(err, ErrBadRequest) {
 			t.Errorf("Poll(%+v) error = %v, want %q", tc.opts, err, tc.want)
 		}
-		if tc.opts == nil {
-			continue
-		}
-		_, err = c.SearchAsync(t.Context(), AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}}, tc.opts)
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("SearchAsync(%+v) error = %v, want %q", tc.opts, err, tc.want)
-		}
 	}
 	if got := f.requests(); len(got) != 0 {
 		t.Errorf("requests sent despite invalid input: %q", got)
@@ -609,42 +601,54 @@ func TestPollValidation(t *testing.T) {
 	if _, err := c.Poll(nil, "q", nil); err == nil || err.Error() != "newssearch: Poll: nil context: pass context.Background() or a request context" {
 		t.Errorf("Poll(nil ctx) error = %v", err)
 	}
-	//lint:ignore SA1012 checking the nil-context guard
-	if _, err := c.SearchAsync(nil, AsyncSearchParams{}, nil); err == nil || err.Error() != "newssearch: SearchAsync: nil context: pass context.Background() or a request context" {
-		t.Errorf("SearchAsync(nil ctx) error = %v", err)
-	}
 	var zero Client
 	if _, err := zero.Poll(t.Context(), "q", nil); !errors.Is(err, errNoClient) {
 		t.Errorf("Poll on a zero Client: error = %v, want %v", err, errNoClient)
 	}
-	if _, err := (*Client)(nil).SearchAsync(t.Context(), AsyncSearchParams{}, nil); !errors.Is(err, errNoClient) {
-		t.Errorf("SearchAsync on a nil Client: error = %v, want %v", err, errNoClient)
+	if _, err := (*Client)(nil).Poll(t.Context(), "q", nil); !errors.Is(err, errNoClient) {
+		t.Errorf("Poll on a nil Client: error = %v, want %v", err, errNoClient)
 	}
 }
 
-func TestSearchAsync(t *testing.T) {
+// TestSubmitThenPoll: the route from a query to its first page is
+// SubmitQuery then Poll, one submission and the polls, page 1 fetched once.
+func TestSubmitThenPoll(t *testing.T) {
 	t.Parallel()
 	f := newFake(testArticles(40, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), time.Hour))
 	f.pendingPolls = 2
 	c := serve(t, f)
-	page, err := c.SearchAsync(t.Context(), AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}, SortOrder: SortDatePublished}, fastPoll)
+	id := submit(t, c, AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}, SortOrder: SortDatePublished})
+	page, err := c.Poll(t.Context(), id, fastPoll)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, want := f.page(fakeQuery{SortOrder: string(SortDatePublished)}, 1)
-	if diff := cmp.Diff(&ResultsPage{QueryID: "q1", Page: 1, TotalResults: 40, Articles: want, State: StateSuccess}, page); diff != "" {
-		t.Errorf("SearchAsync page (-want +got):\n%s", diff)
+	if diff := cmp.Diff(&Page{QueryID: "q1", Number: 1, TotalResults: 40, Articles: want, State: StateSuccess}, page); diff != "" {
+		t.Errorf("Poll page (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"query-async  1", "get-results q1 1", "get-results q1 1", "get-results q1 1"}, f.requests()); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
-	// A failed submission is returned as it is.
-	f.mu.Lock()
-	f.status = map[string]int{pathQueryAsync: http.StatusBadRequest}
-	f.mu.Unlock()
-	_, err = c.SearchAsync(t.Context(), AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}}, fastPoll)
-	if !errors.Is(err, ErrBadRequest) {
-		t.Errorf("SearchAsync error = %v, want ErrBadRequest", err)
+}
+
+// TestJobFailedSameTypeEverywhere: a failed job is a *JobFailedError
+// whichever call sees it, unwrapping to the service's *APIError (HTTP 200).
+func TestJobFailedSameTypeEverywhere(t *testing.T) {
+	t.Parallel()
+	f := newFake(testArticles(40, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), time.Hour))
+	f.failJob = func(fakeQuery) string { return "index shard unavailable" }
+	c := serve(t, f)
+	id := submit(t, c, AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}})
+	_, getErr := c.GetResults(t.Context(), id, 1)
+	_, pollErr := c.Poll(t.Context(), id, fastPoll)
+	_, resultsErr := collect(c.Results(t.Context(), id, fastPoll))
+	for name, err := range map[string]error{"GetResults": getErr, "Poll": pollErr, "Results": resultsErr} {
+		var failed *JobFailedError
+		var apiErr *APIError
+		if !errors.As(err, &failed) || failed.QueryID != id || failed.State != StateFailed || failed.Message != "index shard unavailable" ||
+			!errors.Is(err, ErrJobFailed) || !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusOK {
+			t.Errorf("%s: error %#v, want a *JobFailedError for %s around the 200 *APIError", name, err, id)
+		}
 	}
 }
 
@@ -755,9 +759,13 @@ func TestPollDefaultsSimulated(t *testing.T) {
 				f.latency = func(string, int) time.Duration { return time.Millisecond }
 				c := inProcess(t, f, withJitterSeed(seed, seed+1))
 				start := time.Now()
-				page, err := c.SearchAsync(t.Context(), AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}}, nil)
+				job, err := c.SubmitQuery(t.Context(), AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				page, err := c.Poll(t.Context(), job.QueryID, nil)
 				if err != nil || len(page.Articles) != 3 {
-					t.Fatalf("SearchAsync = %v, %v", page, err)
+					t.Fatalf("Poll = %v, %v", page, err)
 				}
 				late := time.Since(start) - tc.ready
 				requests := len(f.requests())

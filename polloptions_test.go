@@ -1,6 +1,7 @@
 package newssearch
 
 import (
+	"errors"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -9,7 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestWithPollOptionsMergesFieldByField(t *testing.T) {
+// A call's PollOptions override the Client's field by field.
+func TestPollOptionsMergeFieldByField(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		var (
@@ -23,7 +25,7 @@ func TestWithPollOptionsMergesFieldByField(t *testing.T) {
 		}
 		f := newFake(testArticles(3, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), time.Hour))
 		f.pendingPolls = 2
-		c := inProcess(t, f, WithPollOptions(PollOptions{MinDelay: 10 * time.Millisecond, Multiplier: 1, Jitter: -1, OnPoll: record}))
+		c := inProcess(t, f, &PollOptions{MinDelay: 10 * time.Millisecond, Multiplier: 1, Jitter: -1, OnPoll: record})
 		params := AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}}
 		cases := []struct {
 			name string
@@ -46,11 +48,11 @@ func TestWithPollOptionsMergesFieldByField(t *testing.T) {
 	})
 }
 
-func TestWithPollOptionsRejectsInvalid(t *testing.T) {
+func TestPollOptionsRejectedByNewClient(t *testing.T) {
 	t.Parallel()
-	_, err := NewClient(WithAPIKey("k"), WithoutEnvironment(), WithPollOptions(PollOptions{MinDelay: -time.Second}))
-	want := "newssearch: WithPollOptions: PollOptions.MinDelay: -1s is negative: pass a positive wait, or 0 for the default 100ms"
-	if err == nil || err.Error() != want {
+	_, err := NewClient(WithAPIKey("k"), WithoutEnvironment(), &PollOptions{MinDelay: -time.Second})
+	want := "newssearch: invalid PollOptions.MinDelay: -1s is negative: pass a positive wait, or 0 for the default 100ms"
+	if err == nil || err.Error() != want || !errors.Is(err, ErrBadRequest) {
 		t.Errorf("NewClient error = %v, want %q", err, want)
 	}
 }

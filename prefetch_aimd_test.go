@@ -14,21 +14,31 @@ import (
 // Every page takes 10 ms, page 2 only 5 ms. When page 2's answer reports a
 // 429, the walk halves its depth: page 6, which it would have launched on
 // receiving page 2 (at 5 ms), waits until pages 3-5 arrive (at 10 ms)
-// without another 429; then the depth grows back, one page at a time.
+// without another 429; then the depth grows back, one page at a time. A
+// burst of 429s (pages 2, 3 and 4, all launched under depth 4) halves the
+// depth once, as the range's windows do: the prefetch and the windows share
+// one controller, aimd.
 func TestPrefetchBacksOffOn429(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name     string
-		throttle bool
+		throttle map[int]bool          // pages whose answer reports a 429
 		want     map[int]time.Duration // when each page's fetch started
 	}{
-		{"no 429", false, map[int]time.Duration{2: 0, 3: 0, 4: 0, 5: 0, 6: 5 * time.Millisecond,
+		{"no 429", nil, map[int]time.Duration{2: 0, 3: 0, 4: 0, 5: 0, 6: 5 * time.Millisecond,
 			7: 10 * time.Millisecond, 8: 10 * time.Millisecond, 9: 10 * time.Millisecond}},
 		// After the 429 the depth is 2: page 2 arrives (no new page: 3 and 4 are
 		// in flight); pages 3, 4 and 5 arrive at 10 ms, raising it to 3, 4, 4,
 		// which launches 6, then 7 and 8, then 9.
-		{"429 on page 2", true, map[int]time.Duration{2: 0, 3: 0, 4: 0, 5: 0, 6: 10 * time.Millisecond,
+		{"429 on page 2", map[int]bool{2: true}, map[int]time.Duration{2: 0, 3: 0, 4: 0, 5: 0, 6: 10 * time.Millisecond,
 			7: 10 * time.Millisecond, 8: 10 * time.Millisecond, 9: 10 * time.Millisecond}},
+		// The 429s of pages 3 and 4 answer pages launched before the
+		// depth was halved: the depth stays 2 (halving on each would
+		// leave none). Page 4 arrives throttled (no growth) and launches
+		// page 6; page 5 raises the depth to 3 and launches 7 and 8; page 6
+		// (at 20 ms) raises it to 4 and launches 9.
+		{"a burst of 429s on pages 2 to 4", map[int]bool{2: true, 3: true, 4: true}, map[int]time.Duration{2: 0, 3: 0, 4: 0, 5: 0,
+			6: 10 * time.Millisecond, 7: 10 * time.Millisecond, 8: 10 * time.Millisecond, 9: 20 * time.Millisecond}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -47,11 +57,11 @@ func TestPrefetchBacksOffOn429(t *testing.T) {
 						mu.Unlock()
 						if n == 2 {
 							time.Sleep(5 * time.Millisecond)
-							if tc.throttle {
-								observeThrottle(ctx) // as the retry loop does on a 429
-							}
 						} else {
 							time.Sleep(10 * time.Millisecond)
+						}
+						if tc.throttle[n] {
+							observeThrottle(ctx) // as the retry loop does on a 429
 						}
 						return page(n), nil
 					},

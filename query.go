@@ -107,17 +107,17 @@ func (p *SearchParams) body(apiKey string) searchBody {
 	return b
 }
 
-// Search runs a synchronous search (POST /api/v2/query) and returns one page
-// of results. It suits short date ranges (a week or less); use SubmitQuery
-// for long ones.
+// Search runs a synchronous search (POST /api/v2/query) and returns page
+// params.Page (0 means 1) of the results; SearchAll walks every page. It
+// suits short date ranges (a week or less); use SubmitQuery for long ones.
 //
 // Invalid parameters fail with a *ValidationError before any request. A
 // failure reported by the service is an *APIError; see Client for retries.
-func (c *Client) Search(ctx context.Context, params SearchParams, opts ...CallOption) (*SearchResponse, error) {
+func (c *Client) Search(ctx context.Context, params SearchParams, opts ...Option) (*Page, error) {
 	if err := params.validate("SearchParams"); err != nil {
 		return nil, err
 	}
-	ctx, err := withCall(ctx, opts)
+	ctx, _, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -127,13 +127,15 @@ func (c *Client) Search(ctx context.Context, params SearchParams, opts ...CallOp
 		return nil, err
 	}
 	defer pb.Close()
-	out := new(SearchResponse)
-	if err := decodeSearch(pb.bytes(), out); err != nil {
+	out := new(Page)
+	if err := decodePage(pb.bytes(), out); err != nil {
 		return nil, c.decodeError(pathQuery, resp, pb.bytes(), err)
 	}
 	if out.State.IsFailure() {
 		return nil, c.stateError(pathQuery, resp, pb.bytes())
 	}
+	// The synchronous answer carries neither; the page is the one asked for.
+	out.QueryID, out.Number = "", body.Page
 	return out, nil
 }
 

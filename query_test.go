@@ -179,7 +179,7 @@ func TestSearchEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &SearchResponse{TotalResults: 123, Articles: wantArticles(3), State: StateSuccess}
+	want := &Page{Number: 3, TotalResults: 123, Articles: wantArticles(3), State: StateSuccess}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Search mismatch (-want +got):\n%s", diff)
 	}

@@ -85,15 +85,21 @@ func TestSearchRangeUnderRateLimit(t *testing.T) {
 			srv := mockserver.New(mockserver.WithoutDateShift(), mockserver.WithRateLimit(5, 5))
 			defer srv.Close()
 			var counts statusCounter
+			// The SDK's defaults (retry waits, polls), not the mock's fast
+			// test waits of srv.Client.
 			opts := append([]newssearch.Option{
-				// The SDK's defaults, not the mock's fast test waits.
-				newssearch.WithRetryWait(newssearch.DefaultRetryWaitMin, newssearch.DefaultRetryWaitMax),
-				newssearch.WithPollOptions(newssearch.PollOptions{}),
+				newssearch.WithoutEnvironment(),
+				newssearch.WithBaseURL(srv.URL()),
+				newssearch.WithAPIKey(srv.APIKey()),
+				newssearch.WithHTTPClient(srv.HTTPClient()),
 				newssearch.WithMiddleware(counts.middleware),
 			}, tc.client...)
-			c := srv.Client(opts...)
+			c, err := newssearch.NewClient(opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var last newssearch.RangeProgress
-			minConc := newssearch.DefaultRangeConcurrency
+			minConc := 8 // the default RangeOptions.Concurrency
 			start := time.Now()
 			got, err := c.SearchRange(t.Context(), year(), &newssearch.RangeOptions{OnProgress: func(p newssearch.RangeProgress) {
 				last = p

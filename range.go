@@ -4,78 +4,75 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
-	"log/slog"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
 // Defaults of RangeOptions.
 const (
-	// DefaultRangeWindow is the span of one window of SearchRange, as in
-	// the service's own SDK.
-	DefaultRangeWindow = 7 * 24 * time.Hour
-	// DefaultRangeConcurrency is the number of windows SearchRange runs at
-	// once. With it, 90 days (13 windows) take two rounds of jobs instead of
+	// defaultRangeWindow is the span of one window, as in the service's own
+	// SDK.
+	defaultRangeWindow = 7 * 24 * time.Hour
+	// defaultRangeConcurrency is the number of windows searched at once.
+	// With it, 90 days (13 windows) take two rounds of jobs instead of
 	// thirteen.
-	DefaultRangeConcurrency = 8
+	defaultRangeConcurrency = 8
 )
 
-// maxRangeWindows bounds the number of windows of one SearchRange call.
+// maxRangeWindows bounds the number of windows of one range.
 const maxRangeWindows = 10000
 
-// RangeOptions configure Client.SearchRange. A nil *RangeOptions, and every
-// zero field, means the default.
+// RangeOptions configure SearchRange and SearchRangeSeq. Pass one to
+// NewClient (as every range's default) or to a call: it replaces any given
+// before whole. A nil *RangeOptions, and every zero field, means the
+// default. How each window's job is waited for and paged is set by the
+// call's PollOptions and PageOptions.
 type RangeOptions struct {
 	// Window is the span of each window, at least a millisecond; 0 means
-	// DefaultRangeWindow.
+	// 7 days.
 	Window time.Duration
 	// Concurrency is the number of windows searched at once, at least 1;
-	// 0 means DefaultRangeConcurrency.
+	// 0 means 8. It adapts to the service's rate limit: see
+	// RangeProgress.Concurrency.
 	Concurrency int
-	// Prefetch is the number of pages of each window's job fetched ahead
-	// concurrently (see PageOptions.Prefetch); 0 fetches one page at a time.
-	Prefetch int
-	// Poll configures the wait for each window's job; nil means the
-	// defaults of PollOptions.
-	Poll *PollOptions
-	// KeepPartial makes SearchRange return the articles of the windows that
-	// succeeded, with a *PartialRangeError naming the failed ones, instead
-	// of failing as soon as one window fails.
-	KeepPartial bool
-	// OnProgress, when set, is called after each window finishes. Calls
-	// never overlap; keep them quick, as they hold up the other windows'
-	// progress reports.
+	// Done lists windows an earlier call with the same parameters and
+	// Window finished, with the articles it delivered for each (a
+	// SearchRange's RangeError.Finished, or the WindowResults a
+	// SearchRangeSeq loop received). They are not searched again:
+	// SearchRangeSeq yields each in its turn as given, without a request,
+	// and SearchRange returns their articles with the others. A caller
+	// that keeps the articles elsewhere, such as a stream written to disk,
+	// may leave Articles nil. Each must be one of the call's windows (see
+	// RangeWindows), or the call fails with a *ValidationError before any
+	// request.
+	Done []WindowResult
+	// OnProgress, when set, is called after each window searched by the
+	// call finishes or fails, on the goroutine ranging over SearchRangeSeq
+	// (or the one calling SearchRange). Calls never overlap; keep them
+	// quick.
 	OnProgress func(RangeProgress)
-	// Skip lists windows not to search, because an earlier call with the
-	// same parameters and Window delivered them: pass the Finished windows
-	// of its *RangeError (SearchRangeSeq) or *PartialRangeError
-	// (SearchRange with KeepPartial) to resume it. Each must be one of the
-	// call's windows (see RangeWindows), or the call fails with a
-	// *ValidationError before any request.
-	Skip []RangeWindow
 }
 
-// RangeProgress reports the progress of a SearchRange call.
+// RangeProgress reports the progress of a range search.
 type RangeProgress struct {
 	// WindowsDone counts the windows finished, failed ones included.
 	WindowsDone int
-	// WindowsFailed counts the windows that failed (only with KeepPartial).
+	// WindowsFailed counts the windows that failed.
 	WindowsFailed int
 	// WindowsTotal is the number of windows of the call.
 	WindowsTotal int
-	// Articles counts the distinct articles found so far.
+	// Articles counts the articles delivered so far by the windows the
+	// call searched (not those of RangeOptions.Done).
 	Articles int
-	// WindowsSkipped counts the windows passed over through
-	// RangeOptions.Skip; they are not in WindowsDone.
+	// WindowsSkipped counts the windows given in RangeOptions.Done; they
+	// are not in WindowsDone.
 	WindowsSkipped int
 	// Concurrency is the number of windows allowed in flight now: it starts
-	// at RangeOptions.Concurrency, halves (down to 1) when the service
-	// answers 429 Too Many Requests, and grows by one per window finished
+	// at RangeOptions.Concurrency, halves (down to 1) when a burst of 429
+	// Too Many Requests answers comes, and grows by one per window finished
 	// without a 429.
 	Concurrency int
 	// Throttled counts the 429 answers the call's requests got so far
@@ -87,56 +84,92 @@ type RangeProgress struct {
 	Resubmitted int
 }
 
-// WindowError reports a window of SearchRange that failed. Err is the
-// cause: an *APIError, a *JobFailedError, a *PollTimeoutError...
-type WindowError struct {
-	// Start and End are the window's bounds (both inclusive).
+// RangeWindow is one window of a range search: both bounds are inclusive,
+// and adjacent windows share their boundary instant. RangeWindows lists
+// the windows of a call.
+type RangeWindow struct {
+	// Start and End bound the window, both inclusive.
 	Start, End time.Time
-	// Err is the cause.
+}
+
+// String gives the window's bounds in the service's date format, in UTC.
+func (w RangeWindow) String() string {
+	return w.Start.UTC().Format(requestDateLayout) + " to " + w.End.UTC().Format(requestDateLayout)
+}
+
+// WindowResult is one window of a range search with the articles it owns:
+// those published after its start (on or after it, for the first window)
+// and up to its end, so that an article on a boundary instant belongs to
+// the older window, and those without a date that no newer window
+// delivered. They are ordered as the call's SortOrder asks (see
+// SearchRange).
+type WindowResult struct {
+	RangeWindow
+	// Articles are the window's articles.
+	Articles []Article
+}
+
+// RangeError reports a range search that did not deliver every window;
+// errors.As finds it in the error of SearchRange and of SearchRangeSeq.
+// Unwrap returns Err, so errors.Is and errors.As also see each failed
+// window's cause (ErrJobFailed, a *PollTimeoutError, context.Canceled...).
+type RangeError struct {
+	// Windows is the number of windows of the range.
+	Windows int
+	// Finished lists, for SearchRange, the windows it delivered, in date
+	// order, with their articles, RangeOptions.Done included: pass it as
+	// RangeOptions.Done to a later call with the same parameters to search
+	// only the missing windows and get the whole range. It is nil in the
+	// errors of SearchRangeSeq, whose loop received those windows.
+	Finished []WindowResult
+	// Missing lists the windows not delivered, in date order: those that
+	// failed and, when the call was stopped, those it did not finish. In
+	// a SearchRangeSeq error for one failed window, it is that window.
+	Missing []RangeWindow
+	// Err is the cause: the error of a failed window, or of every failed
+	// window (each naming its window, earliest first), and the context's
+	// error when the call was stopped.
 	Err error
 }
 
-// Error names the window and the cause.
-func (e *WindowError) Error() string {
-	return "newssearch: window " + e.Start.UTC().Format(requestDateLayout) + " to " +
-		e.End.UTC().Format(requestDateLayout) + ": " + e.Err.Error()
+// Error names the missing windows and the causes.
+func (e *RangeError) Error() string {
+	cause := strings.TrimPrefix(e.Err.Error(), "newssearch: ")
+	if _, many := e.Err.(windowErrors); !many && len(e.Missing) == 1 {
+		return "newssearch: window " + e.Missing[0].String() + ": " + cause
+	}
+	return "newssearch: " + strconv.Itoa(len(e.Missing)) + " of " + strconv.Itoa(e.Windows) +
+		" windows missing (pass RangeError.Finished as RangeOptions.Done to search only those): " + cause
 }
 
 // Unwrap returns the cause.
-func (e *WindowError) Unwrap() error { return e.Err }
+func (e *RangeError) Unwrap() error { return e.Err }
 
-// PartialRangeError is the error SearchRange returns with KeepPartial when
-// some windows failed: the articles returned miss those windows. Unwrap
-// returns the window errors, so errors.Is and errors.As see their causes.
-type PartialRangeError struct {
-	// Failed lists the failed windows in date order.
-	Failed []*WindowError
-	// Windows is the number of windows of the call.
-	Windows int
-	// Finished lists the windows whose articles were delivered, in date
-	// order, skipped ones included: pass it as RangeOptions.Skip to search
-	// only the failed windows again.
-	Finished []RangeWindow
+// windowError is the error of one window, in a RangeError of several.
+type windowError struct {
+	w   RangeWindow
+	err error
 }
 
-// Error lists the failed windows.
-func (e *PartialRangeError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "newssearch: %d of %d windows failed, their articles are missing: search those windows again", len(e.Failed), e.Windows)
-	for _, w := range e.Failed {
-		b.WriteString("; " + strings.TrimPrefix(w.Error(), "newssearch: "))
+func (e *windowError) Error() string {
+	return "window " + e.w.String() + ": " + strings.TrimPrefix(e.err.Error(), "newssearch: ")
+}
+
+func (e *windowError) Unwrap() error { return e.err }
+
+// windowErrors are the errors of a range's failed windows (and the
+// context's), in date order.
+type windowErrors []error
+
+func (e windowErrors) Error() string {
+	parts := make([]string, len(e))
+	for i, err := range e {
+		parts[i] = strings.TrimPrefix(err.Error(), "newssearch: ")
 	}
-	return b.String()
+	return strings.Join(parts, "; ")
 }
 
-// Unwrap returns the window errors.
-func (e *PartialRangeError) Unwrap() []error {
-	errs := make([]error, len(e.Failed))
-	for i, w := range e.Failed {
-		errs[i] = w
-	}
-	return errs
-}
+func (e windowErrors) Unwrap() []error { return e }
 
 // rangeConfig is a resolved and validated RangeOptions.
 type rangeConfig struct {
@@ -144,19 +177,25 @@ type rangeConfig struct {
 	concurrency int
 	prefetch    int
 	poll        pollConfig
-	keepPartial bool
 	onProgress  func(RangeProgress)
-	skip        []RangeWindow
+	done        []WindowResult
 }
 
-// resolve applies the defaults to o and validates the result; poll merges
-// the call's PollOptions with the client's defaults.
-func (o *RangeOptions) resolve(poll func(*PollOptions) *PollOptions) (rangeConfig, error) {
-	cfg := rangeConfig{window: DefaultRangeWindow, concurrency: DefaultRangeConcurrency}
+// apply makes o an Option: it replaces the range settings given before.
+func (o *RangeOptions) apply(s *settings) {
 	if o == nil {
-		var err error
-		cfg.poll, err = poll(nil).resolve()
-		return cfg, err
+		return
+	}
+	m := *o
+	s.rng = &m
+}
+
+// resolve applies the defaults to o and validates the result (without
+// the poll and page settings, which the call resolves).
+func (o *RangeOptions) resolve() (rangeConfig, error) {
+	cfg := rangeConfig{window: defaultRangeWindow, concurrency: defaultRangeConcurrency}
+	if o == nil {
+		return cfg, nil
 	}
 	switch {
 	case o.Window < 0 || (o.Window > 0 && o.Window < time.Millisecond):
@@ -164,10 +203,7 @@ func (o *RangeOptions) resolve(poll func(*PollOptions) *PollOptions) (rangeConfi
 			" is not a window: pass a span of at least 1ms, e.g. 24*time.Hour, or 0 for the default of 7 days"}
 	case o.Concurrency < 0:
 		return cfg, &ValidationError{Field: "RangeOptions.Concurrency", Problem: strconv.Itoa(o.Concurrency) +
-			" is negative: pass the number of windows to search at once, or 0 for the default " + strconv.Itoa(DefaultRangeConcurrency)}
-	}
-	if err := checkPrefetch("RangeOptions.Prefetch", o.Prefetch); err != nil {
-		return cfg, err
+			" is negative: pass the number of windows to search at once, or 0 for the default " + strconv.Itoa(defaultRangeConcurrency)}
 	}
 	if o.Window > 0 {
 		cfg.window = o.Window
@@ -175,10 +211,8 @@ func (o *RangeOptions) resolve(poll func(*PollOptions) *PollOptions) (rangeConfi
 	if o.Concurrency > 0 {
 		cfg.concurrency = o.Concurrency
 	}
-	cfg.prefetch, cfg.keepPartial, cfg.onProgress, cfg.skip = o.Prefetch, o.KeepPartial, o.OnProgress, o.Skip
-	var err error
-	cfg.poll, err = poll(o.Poll).resolve()
-	return cfg, err
+	cfg.onProgress, cfg.done = o.OnProgress, o.Done
+	return cfg, nil
 }
 
 // window is one slice of the range.
@@ -202,79 +236,6 @@ func splitRange(start, end time.Time, w time.Duration) ([]window, error) {
 	}
 }
 
-// SearchRange searches [params.StartDate, params.EndDate] (both required,
-// both inclusive) with one asynchronous job per window of the range (see
-// RangeOptions), several windows at a time, pages every job to the end,
-// and returns the merged articles.
-//
-// Each article comes back once, even when adjacent windows both hold it
-// (they share their boundary instant): articles are the same when their
-// IDs are, or, without IDs, their URLs; the copy from the earliest window
-// is kept. The articles are ordered as params.SortOrder asks: by Score,
-// highest first (SortRelevance, the default), or by DatePublished, newest
-// first and undated last (SortDatePublished); ties are ordered by ID, then
-// URL, so the order is total.
-//
-// A window whose submission fails in a way that leaves unknown whether
-// the job exists (a connection reset, a 5xx from a proxy) is submitted again, up to the client's retry count
-// (WithMaxRetries); see RangeProgress.Resubmitted. When a window fails, the
-// call fails with a *WindowError naming the earliest failed window (the
-// windows after it are cancelled, the ones before it finish, so the window
-// named does not depend on timing), unless RangeOptions.KeepPartial is set:
-// then it returns the articles of the other windows and a
-// *PartialRangeError.
-// When ctx is cancelled SearchRange returns ctx's error, wrapped, and no
-// articles. It returns only after every goroutine it started has ended.
-func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts *RangeOptions, callOpts ...CallOption) ([]Article, error) {
-	if err := c.checkCall(ctx, "SearchRange"); err != nil {
-		return nil, err
-	}
-	ctx, err := withCall(ctx, callOpts)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := opts.resolve(c.pollOptions)
-	if err != nil {
-		return nil, err
-	}
-	windows, err := rangeWindows(&params, cfg.window)
-	if err != nil {
-		return nil, err
-	}
-	todo, err := skipWindows(windows, cfg.skip)
-	if err != nil {
-		return nil, err
-	}
-	params.Sites = slices.Clone(params.Sites)
-	r := &rangeRun{c: c, cfg: &cfg, params: params, windows: windows, todo: todo, skipped: len(windows) - len(todo),
-		gate:  newAIMD(cfg.concurrency),
-		found: make([][]Article, len(windows)), errs: make([]error, len(windows)), seen: make(map[articleKey]struct{})}
-	r.run(ctx)
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("newssearch: SearchRange stopped: %w", err)
-	}
-	var failed []*WindowError
-	for _, e := range r.errs {
-		if we, ok := e.(*WindowError); ok {
-			failed = append(failed, we)
-		}
-	}
-	if len(failed) > 0 && !cfg.keepPartial {
-		return nil, failed[0]
-	}
-	articles := mergeArticles(r.found, params.SortOrder)
-	if len(failed) > 0 {
-		var finished []RangeWindow
-		for i, w := range windows {
-			if r.errs[i] == nil {
-				finished = append(finished, RangeWindow{Start: w.start, End: w.end})
-			}
-		}
-		return articles, &PartialRangeError{Failed: failed, Windows: len(windows), Finished: finished}
-	}
-	return articles, nil
-}
-
 // rangeWindows validates the range parameters and splits the range.
 func rangeWindows(params *AsyncSearchParams, w time.Duration) ([]window, error) {
 	switch {
@@ -289,332 +250,189 @@ func rangeWindows(params *AsyncSearchParams, w time.Duration) ([]window, error) 
 	return splitRange(params.StartDate, params.EndDate, w)
 }
 
-// rangeRun is the state of one SearchRange call.
-type rangeRun struct {
-	c       *Client
-	cfg     *rangeConfig
-	params  AsyncSearchParams
-	windows []window
-	found   [][]Article // per window, in page order
-	errs    []error     // per window: a *WindowError, or a cancellation
-
-	gate    *aimd // adapts the windows in flight to 429 answers
-	todo    []int // indices of the windows to search (not skipped)
-	skipped int
-
-	mu        sync.Mutex // guards the progress state below
-	done      int
-	failures  int
-	resubmits int
-	seen      map[articleKey]struct{}
-}
-
-// searchGated runs search once the adaptive gate lets the window start,
-// and feeds the 429s its requests meet back to the gate.
-//
-// With a ready channel (SearchRangeSeq), the window submits its job and
-// polls it to its first page, then gives its place under the gate back
-// and waits for ready before fetching the other pages, under the gate
-// again: the windows ahead of the one being yielded hold one page each,
-// not all their articles.
-func (r *rangeRun) searchGated(ctx context.Context, wi int, ready <-chan struct{}) ([]Article, error) {
-	w := r.windows[wi]
-	var throttled atomic.Bool // a 429 in either phase: the window does not raise the limit
-	gen, err := r.gate.acquire(ctx)
+// RangeWindows returns the windows, in date order, that SearchRange and
+// SearchRangeSeq split params' range into with opts (only opts.Window
+// matters). A resume file can list them to show what is left to do. It
+// returns a *ValidationError for the parameters those calls would reject.
+func RangeWindows(params AsyncSearchParams, opts *RangeOptions) ([]RangeWindow, error) {
+	cfg, err := opts.resolve()
 	if err != nil {
 		return nil, err
 	}
-	observed := func(gen int) context.Context {
-		return withThrottleObserver(ctx, func() {
-			throttled.Store(true)
-			r.gate.throttle(gen)
-		})
+	windows, err := rangeWindows(&params, cfg.window)
+	if err != nil {
+		return nil, err
 	}
-	first, err := r.submit(observed(gen), w)
-	if err == nil && ready != nil {
-		// Wait for its turn outside the gate (a window waiting must not
-		// keep an earlier one from starting), then take a place again.
-		r.gate.release(false)
-		select {
-		case <-ready:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		if gen, err = r.gate.acquire(ctx); err != nil {
-			return nil, err
-		}
-	}
-	var articles []Article
-	if err == nil {
-		articles, err = r.pages(observed(gen), first)
-	}
-	r.gate.release(err == nil && !throttled.Load())
-	return r.owned(wi, articles), err
-}
-
-// owned keeps the articles window wi owns. Adjacent windows share their
-// boundary instant, and an article published on it belongs to the older
-// window, the one it ends: so each dated article has exactly one window,
-// whatever windows fail, are skipped or are resumed.
-func (r *rangeRun) owned(wi int, articles []Article) []Article {
-	if wi == 0 {
-		return articles
-	}
-	start := r.windows[wi].start
-	return slices.DeleteFunc(articles, func(a Article) bool {
-		d := a.DatePublished.Time
-		return !d.IsZero() && !d.After(start)
-	})
-}
-
-// progressLocked builds a progress report; r.mu must be held.
-func (r *rangeRun) progressLocked(articles int) RangeProgress {
-	limit, throttled := r.gate.state()
-	return RangeProgress{WindowsDone: r.done, WindowsFailed: r.failures, WindowsTotal: len(r.windows),
-		Articles: articles, WindowsSkipped: r.skipped, Concurrency: limit, Throttled: throttled, Resubmitted: r.resubmits}
-}
-
-// run searches every window with bounded concurrency. Windows start in
-// date order. Without KeepPartial, a failed window cancels the windows
-// after it, but the windows before it run on: one of them may fail too,
-// and the call reports the earliest failed window, whatever the timing.
-func (r *rangeRun) run(parent context.Context) {
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
-	var (
-		next        atomic.Int64
-		wg          sync.WaitGroup
-		mu          sync.Mutex // guards firstFailed and cancels
-		firstFailed = len(r.windows)
-		cancels     = make([]context.CancelFunc, len(r.windows))
-	)
-	// start registers window i, or reports false when an earlier window
-	// has failed, so that i cannot change the outcome.
-	start := func(i int) (context.Context, bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		if i > firstFailed {
-			return nil, false
-		}
-		wctx, wcancel := context.WithCancel(ctx)
-		cancels[i] = wcancel
-		return wctx, true
-	}
-	finish := func(i int, failed bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		cancels[i]()
-		cancels[i] = nil
-		if failed && i < firstFailed {
-			firstFailed = i
-			for _, c := range cancels[i+1:] {
-				if c != nil {
-					c()
-				}
-			}
-		}
-	}
-	for range min(r.cfg.concurrency, len(r.todo)) {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(r.todo) || ctx.Err() != nil {
-					return
-				}
-				i := r.todo[k]
-				wctx, ok := start(i)
-				if !ok {
-					return
-				}
-				articles, err := r.searchGated(wctx, i, nil)
-				if err != nil && wctx.Err() != nil && errors.Is(err, context.Canceled) {
-					r.errs[i] = err // cancelled: not the window's fault
-					finish(i, false)
-					continue
-				}
-				if err != nil {
-					r.errs[i] = &WindowError{Start: r.windows[i].start, End: r.windows[i].end, Err: err}
-					if !r.cfg.keepPartial {
-						finish(i, true)
-						continue
-					}
-				}
-				finish(i, false)
-				r.found[i] = articles
-				r.progress(articles, err != nil)
-			}
-		})
-	}
-	wg.Wait()
-}
-
-// submit runs the job of one window and polls it to its first page.
-//
-// A submission whose outcome is unknown (see ambiguous: a connection reset,
-// a 503 from a proxy) is submitted again, up to the client's retry count:
-// the first submission may have created a job, but its results are never
-// read, so the duplicate costs the service some work and never the caller
-// a wrong result. WithCallMaxRetries, given to the range call, bounds the
-// resubmissions as it bounds retries. Every resubmission is counted in
-// RangeProgress.Resubmitted and logged. A submission the service refused
-// (a 4xx) is never repeated.
-func (r *rangeRun) submit(ctx context.Context, w window) (*ResultsPage, error) {
-	p := r.params
-	p.StartDate, p.EndDate = w.start, w.end
-	var job *QueryJob
-	for attempt := 0; ; attempt++ {
-		var err error
-		job, err = r.c.SubmitQuery(ctx, p)
-		if err == nil {
-			break
-		}
-		if attempt >= maxRetriesFor(r.c.cfg, callFrom(ctx)) || ctx.Err() != nil || !ambiguous(err) {
-			return nil, err
-		}
-		wait := r.c.cfg.backoff(r.c.cfg.waitMin, r.c.cfg.waitMax, attempt, nil)
-		r.resubmitting(w, attempt+1, wait, err)
-		if err := sleepContext(ctx, wait); err != nil {
-			return nil, err
-		}
-	}
-	return r.c.poll(ctx, job.QueryID, 1, &r.cfg.poll, true)
-}
-
-// pages reads a finished window job from its first page to the last.
-func (r *rangeRun) pages(ctx context.Context, first *ResultsPage) ([]Article, error) {
-	// Sized from the total, so the slice is not regrown (and its old
-	// arrays left for the collector) page after page; a total beyond
-	// maxWindowPrealloc grows as needed.
-	out := make([]Article, 0, min(max(first.TotalResults, len(first.Articles)), maxWindowPrealloc))
-	pages := r.c.jobPages(ctx, first.QueryID, r.cfg.prefetch, func(context.Context) (*ResultsPage, error) { return first, nil })
-	for page, err := range pages {
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, page.Articles...)
+	out := make([]RangeWindow, len(windows))
+	for i, w := range windows {
+		out[i] = RangeWindow{Start: w.start, End: w.end}
 	}
 	return out, nil
 }
 
-// maxWindowPrealloc bounds the articles a window's slice is sized for
-// before they arrive, whatever total the service claims.
-const maxWindowPrealloc = 10000
-
-// ambiguous reports whether a SubmitQuery error leaves it unknown whether
-// a job was created: a transport failure with no usable answer (a
-// connection reset or closed, a body that broke off, a stall), or a 5xx
-// status other than 501 (which a proxy may send after forwarding the
-// request). The caller's context, a *ValidationError and any other answer
-// of the service are not ambiguous.
-func ambiguous(err error) bool {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, errBodyTooLarge) || isCertificateError(err) || errors.Is(err, errNoClient) {
-		return false
+// doneWindows maps each window of done to its index in windows. Every
+// window of done must be one of windows, once.
+func doneWindows(windows []window, done []WindowResult) (map[int]*WindowResult, error) {
+	out := make(map[int]*WindowResult, len(done))
+	for i := range done {
+		s := done[i].RangeWindow
+		k, found := slices.BinarySearchFunc(windows, s.Start, func(w window, t time.Time) int { return w.start.Compare(t) })
+		if !found || !windows[k].end.Equal(s.End) {
+			return nil, &ValidationError{Field: "RangeOptions.Done[" + strconv.Itoa(i) + "]", Problem: "window " + s.String() +
+				" is not one of this range's windows: resume with the same StartDate, EndDate and Window as the call that finished it"}
+		}
+		if _, twice := out[k]; twice {
+			return nil, &ValidationError{Field: "RangeOptions.Done[" + strconv.Itoa(i) + "]", Problem: "window " + s.String() +
+				" is listed twice: list each finished window once"}
+		}
+		out[k] = &done[i]
 	}
-	var ve *ValidationError
-	if errors.As(err, &ve) {
-		return false
-	}
-	var apiErr *APIError
-	if errors.As(err, &apiErr) {
-		return apiErr.cause == nil && apiErr.StatusCode >= 500 && apiErr.StatusCode <= 599 && apiErr.StatusCode != 501
-	}
-	return true
+	return out, nil
 }
 
-// resubmitting counts and logs the resubmission of a window's query.
-func (r *rangeRun) resubmitting(w window, n int, wait time.Duration, cause error) {
-	r.mu.Lock()
-	r.resubmits++
-	r.mu.Unlock()
-	if l := r.c.cfg.logger; l != nil {
-		l.LogAttrs(context.Background(), slog.LevelWarn, "newssearch: resubmitting a window's query; the failed submission may have created a job whose results will not be read",
-			slog.String("window_start", w.start.UTC().Format(requestDateLayout)),
-			slog.String("window_end", w.end.UTC().Format(requestDateLayout)),
-			slog.Int("resubmission", n),
-			slog.Duration("wait", wait),
-			slog.String("error", cause.Error()))
+// SearchRange searches [params.StartDate, params.EndDate] (both required,
+// both inclusive) with one asynchronous job per window of the range (see
+// RangeOptions), several windows at a time, pages every job to the end,
+// and returns the articles of every window, each once. It collects what
+// SearchRangeSeq yields: the two run the same engine.
+//
+// Each article comes back once, even when adjacent windows both hold it
+// (they share their boundary instant, which belongs to the older window;
+// articles are the same when their IDs are, or, without IDs, their URLs).
+// The articles are ordered as params.SortOrder asks: by Score, highest
+// first (SortRelevance, the default), or by DatePublished, newest first and
+// undated last (SortDatePublished); ties are ordered by ID, then URL, so
+// the order is total.
+//
+// A window whose submission fails in a way that leaves unknown whether the
+// job exists (a connection reset, a 5xx from a proxy) is submitted again,
+// up to the call's retry count (WithMaxRetries), since the lost job's
+// results are never read (see the retry policy on Client and
+// RangeProgress.Resubmitted). Any other failure
+// of a window (after the client's own retries; see Client) does not stop
+// the others.
+//
+// A range that did not deliver every window returns the articles of the
+// windows it finished together with a *RangeError naming the missing
+// windows, in date order, and their causes, earliest window first (the
+// same whatever the timing): never nothing. That includes a cancelled ctx,
+// which stops the call at once. Pass RangeError.Finished as
+// RangeOptions.Done to search only the missing windows later. Invalid
+// parameters or options fail with a *ValidationError before any request.
+// SearchRange returns only after every goroutine it started has ended.
+func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts ...Option) ([]Article, error) {
+	r, err := c.startRange(ctx, "SearchRange", params, opts)
+	if err != nil {
+		return nil, err
 	}
-}
-
-// progress records a finished window and reports it.
-func (r *rangeRun) progress(articles []Article, failed bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.done++
-	if failed {
-		r.failures++
-	}
-	for i := range articles {
-		if k, ok := keyOf(&articles[i]); ok {
-			r.seen[k] = struct{}{}
+	delivered := make([]bool, len(r.windows))
+	var finished []WindowResult
+	var failed []error
+	for w, err := range r.seq() {
+		var re *RangeError
+		switch {
+		case err == nil:
+			delivered[r.index(w.RangeWindow)] = true
+			finished = append(finished, w)
+		case errors.As(err, &re) && r.stopped(err):
+			failed = append(failed, re.Err)
+		case errors.As(err, &re):
+			failed = append(failed, &windowError{w: re.Missing[0], err: re.Err})
+		default:
+			return nil, err
 		}
 	}
-	if r.cfg.onProgress != nil {
-		r.cfg.onProgress(r.progressLocked(len(r.seen)))
+	slices.Reverse(finished) // date order
+	n := 0
+	for _, w := range finished {
+		n += len(w.Articles)
 	}
-}
-
-// articleKey identifies an article for de-duplication.
-type articleKey struct {
-	byURL bool
-	value string
-}
-
-// keyOf returns the article's identity: its ID, else its URL; false when it
-// has neither.
-func keyOf(a *Article) (articleKey, bool) {
-	switch {
-	case a.ID != "":
-		return articleKey{value: a.ID}, true
-	case a.URL != "":
-		return articleKey{byURL: true, value: a.URL}, true
+	articles := make([]Article, 0, n)
+	for _, w := range finished {
+		articles = append(articles, w.Articles...)
 	}
-	return articleKey{}, false
-}
-
-// mergeArticles concatenates the windows' articles in window order, drops
-// repeats (keeping the first) and sorts the rest as order asks.
-func mergeArticles(windows [][]Article, order SortOrder) []Article {
-	seen := make(map[articleKey]struct{})
-	var out []Article
-	for _, articles := range windows {
-		for _, a := range articles {
-			if k, ok := keyOf(&a); ok {
-				if _, dup := seen[k]; dup {
-					continue
-				}
-				seen[k] = struct{}{}
-			}
-			out = append(out, a)
+	slices.SortStableFunc(articles, func(a, b Article) int { return r.compare(&a, &b) })
+	if len(failed) == 0 {
+		return articles, nil
+	}
+	var missing []RangeWindow
+	for i, w := range r.windows {
+		if !delivered[i] {
+			missing = append(missing, RangeWindow{Start: w.start, End: w.end})
 		}
 	}
-	byDate := strings.EqualFold(string(order), string(SortDatePublished))
-	slices.SortStableFunc(out, func(a, b Article) int {
-		var c int
-		if byDate {
-			c = compareNewestFirst(a.DatePublished.Time, b.DatePublished.Time)
-		} else {
-			c = cmp.Compare(b.Score, a.Score)
+	// Window errors in date order (they came newest first), the context's
+	// last.
+	slices.SortStableFunc(failed, func(a, b error) int {
+		var wa, wb *windowError
+		switch okA, okB := errors.As(a, &wa), errors.As(b, &wb); {
+		case okA && okB:
+			return wa.w.Start.Compare(wb.w.Start)
+		case okA:
+			return -1
+		case okB:
+			return 1
 		}
-		return cmp.Or(c, strings.Compare(a.ID, b.ID), strings.Compare(a.URL, b.URL))
+		return 0
 	})
-	return out
+	return articles, &RangeError{Windows: len(r.windows), Finished: finished, Missing: missing, Err: windowErrors(failed)}
+}
+
+// SearchRangeSeq is the streaming form of SearchRange: it searches the same
+// windows the same way and yields each window, with the articles it owns
+// (see WindowResult), as it arrives, newest window first, rather than
+// holding the whole range. Up to RangeOptions.Concurrency windows run at
+// once, but only the window being yielded and the next one fetch all their
+// pages; the others submit their job, poll it and hold its first page
+// until their turn. So memory holds about two windows' articles, whatever
+// the concurrency and the range. Windows of RangeOptions.Done are yielded
+// in their turn as given.
+//
+// Order. Each window's articles come as params.SortOrder asks. With
+// SortDatePublished, the windows' articles one after the other are
+// SearchRange's order, except that undated articles come at the end of
+// their window rather than at the end of the range. With SortRelevance (the
+// default) the range as a whole is not sorted by Score: a later window may
+// hold higher scores. Each article is yielded once, as with SearchRange.
+//
+// Errors. A failed window is yielded as (WindowResult{RangeWindow: w},
+// *RangeError naming w and its cause); the loop may go on to the next
+// windows, or stop. A cancelled ctx ends the loop with one final
+// (WindowResult{}, *RangeError) naming the windows not yielded. The
+// windows the loop received are the finished ones: pass them (their
+// Articles may be nil) as RangeOptions.Done to resume. Validation errors
+// are yielded once, before any request, as a *ValidationError. Leaving the
+// loop early cancels the windows in flight and waits for them.
+func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, opts ...Option) iter.Seq2[WindowResult, error] {
+	r, err := c.startRange(ctx, "SearchRangeSeq", params, opts)
+	if err != nil {
+		return func(yield func(WindowResult, error) bool) { yield(WindowResult{}, err) }
+	}
+	return r.seq()
+}
+
+// compareArticles orders articles as SearchRange does: by score, highest
+// first, or with byDate by publication, newest first and undated last;
+// ties by ID, then URL.
+func compareArticles(a, b *Article, byDate bool) int {
+	var c int
+	if byDate {
+		c = compareNewestFirst(a.DatePublished.Time, b.DatePublished.Time)
+	} else {
+		c = cmp.Compare(b.Score, a.Score)
+	}
+	return cmp.Or(c, strings.Compare(a.ID, b.ID), strings.Compare(a.URL, b.URL))
 }
 
 // compareNewestFirst orders later times first and zero times last.
 func compareNewestFirst(a, b time.Time) int {
 	switch {
-	case a.IsZero() || b.IsZero():
-		return cmp.Compare(boolInt(a.IsZero()), boolInt(b.IsZero()))
+	case a.IsZero() && b.IsZero():
+		return 0
+	case a.IsZero():
+		return 1
+	case b.IsZero():
+		return -1
 	}
 	return b.Compare(a)
-}
-
-// boolInt returns 1 for true and 0 for false.
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -25,7 +28,7 @@ var (
 func rangeArticles() []Article {
 	articles := testArticles(24*92/5, rangeStart.Add(-24*time.Hour), 5*time.Hour)
 	for k := 0; k <= 13; k++ {
-		at := rangeStart.Add(time.Duration(k) * DefaultRangeWindow)
+		at := rangeStart.Add(time.Duration(k) * defaultRangeWindow)
 		if at.After(rangeEnd) {
 			at = rangeEnd
 		}
@@ -45,7 +48,7 @@ func rangeParams(order SortOrder) AsyncSearchParams {
 // oneQuery drains a single job over the whole range.
 func oneQuery(t *testing.T, c *Client, params AsyncSearchParams) []Article {
 	t.Helper()
-	got, err := collect(c.Results(t.Context(), submit(t, c, params), &PageOptions{Poll: fastPoll}))
+	got, err := collect(c.Results(t.Context(), submit(t, c, params), fastPoll))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +64,7 @@ func TestSearchRangeMatchesOneQuery(t *testing.T) {
 			f.pendingPolls = 1
 			c := serve(t, f)
 			want := oneQuery(t, c, rangeParams(order))
-			got, err := c.SearchRange(t.Context(), rangeParams(order), &RangeOptions{Poll: fastPoll, Prefetch: 2})
+			got, err := c.SearchRange(t.Context(), rangeParams(order), fastPoll, &PageOptions{Prefetch: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +98,7 @@ func TestSearchRangeMatchesOneQuery(t *testing.T) {
 func TestSplitRange(t *testing.T) {
 	t.Parallel()
 	day := 24 * time.Hour
-	windows, err := splitRange(rangeStart, rangeEnd, DefaultRangeWindow)
+	windows, err := splitRange(rangeStart, rangeEnd, defaultRangeWindow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +110,7 @@ func TestSplitRange(t *testing.T) {
 		span time.Duration
 		want int
 	}{{0, 1}, {time.Millisecond, 1}, {7 * day, 1}, {7*day + 1, 2}, {14 * day, 2}} {
-		w, err := splitRange(rangeStart, rangeStart.Add(tc.span), DefaultRangeWindow)
+		w, err := splitRange(rangeStart, rangeStart.Add(tc.span), defaultRangeWindow)
 		if err != nil || len(w) != tc.want {
 			t.Errorf("span %v: %d windows, %v; want %d", tc.span, len(w), err, tc.want)
 		}
@@ -132,89 +135,123 @@ func failWindows(offsets ...time.Duration) func(fakeQuery) string {
 	}
 }
 
-// TestSearchRangeWindowFails is not parallel, for goleak.
+// ownedBy keeps the articles of all that the windows starting at these
+// offsets from rangeStart do not own: an article belongs to the window it
+// was published in, and one on a boundary to the older window.
+func ownedBy(all []Article, offsets ...time.Duration) []Article {
+	var out []Article
+	for _, a := range all {
+		mine := false
+		for _, o := range offsets {
+			d := a.DatePublished.Time
+			mine = mine || d.After(rangeStart.Add(o)) && !d.After(rangeStart.Add(o+defaultRangeWindow))
+		}
+		if !mine {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// TestSearchRangeWindowFails: a failed window does not stop the others;
+// SearchRange returns their articles with a *RangeError naming it, whose
+// Finished windows resume the range. Not parallel, for goleak.
 func TestSearchRangeWindowFails(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	day := 24 * time.Hour
 	f := newFake(rangeArticles())
-	f.failJob = failWindows(14 * 24 * time.Hour)
+	f.failJob = failWindows(14 * day)
 	srv := httptest.NewServer(f)
 	defer srv.Close()
 	c := newTestClient(t, srv.URL, srv.Client())
-	got, err := c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll, Concurrency: 3})
-	if got != nil {
-		t.Errorf("SearchRange returned %d articles with its error", len(got))
+	got, err := c.SearchRange(t.Context(), rangeParams(""), fastPoll, &RangeOptions{Concurrency: 3})
+	var re *RangeError
+	if !errors.As(err, &re) || !errors.Is(err, ErrJobFailed) {
+		t.Fatalf("error = %v, want a *RangeError wrapping a *JobFailedError", err)
 	}
-	var we *WindowError
-	if !errors.As(err, &we) || !errors.Is(err, ErrJobFailed) {
-		t.Fatalf("error = %v, want a *WindowError wrapping a *JobFailedError", err)
-	}
-	if !we.Start.Equal(rangeStart.Add(14*24*time.Hour)) || !we.End.Equal(rangeStart.Add(21*24*time.Hour)) {
-		t.Errorf("failed window %v to %v, want the third", we.Start, we.End)
+	third := RangeWindow{rangeStart.Add(14 * day), rangeStart.Add(21 * day)}
+	if diff := cmp.Diff([]RangeWindow{third}, re.Missing); diff != "" {
+		t.Errorf("missing windows (-want +got):\n%s", diff)
 	}
 	var failed *JobFailedError
 	if !errors.As(err, &failed) {
 		t.Fatalf("error = %v, want a *JobFailedError inside", err)
 	}
-	want := `newssearch: window 2025-01-15T00:00:00.000Z to 2025-01-22T00:00:00.000Z: newssearch: query job "` + failed.QueryID +
+	want := `newssearch: 1 of 13 windows missing (pass RangeError.Finished as RangeOptions.Done to search only those): window 2025-01-15T00:00:00.000Z to 2025-01-22T00:00:00.000Z: query job "` + failed.QueryID +
 		`" ended in state "FAILED": index shard unavailable: retry the query: waiting cannot help; check the query and submit it again`
 	if diff := cmp.Diff(want, err.Error()); diff != "" {
 		t.Errorf("error (-want +got):\n%s", diff)
 	}
+	// The other windows' articles come back, never nothing.
+	whole := oneQuery(t, c, rangeParams(""))
+	if diff := cmp.Diff(ownedBy(whole, 14*day), got); diff != "" {
+		t.Errorf("articles of the other windows (-want +got):\n%s", diff)
+	}
+	if len(re.Finished) != 12 || re.Windows != 13 {
+		t.Errorf("%d of %d windows finished, want 12 of 13", len(re.Finished), re.Windows)
+	}
+	// Resumed once the service recovers: one more job, the whole range.
+	f.mu.Lock()
+	f.failJob = nil
+	f.mu.Unlock()
+	before := f.count(pathQueryAsync)
+	all, err := c.SearchRange(t.Context(), rangeParams(""), fastPoll, &RangeOptions{Done: re.Finished})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(whole, all); diff != "" {
+		t.Errorf("resumed range versus one query (-want +got):\n%s", diff)
+	}
+	if n := f.count(pathQueryAsync) - before; n != 1 {
+		t.Errorf("the resumed range submitted %d jobs, want 1 (the missing window)", n)
+	}
 }
 
+// TestSearchRangePageFails: a page that fails in every window fails every
+// window; the error names them all, the earliest first, and every window
+// was tried (a failed window does not stop the others).
 func TestSearchRangePageFails(t *testing.T) {
 	t.Parallel()
 	f := newFake(rangeArticles())
 	f.status, f.statusPage = map[string]int{pathGetResults: 500}, 2
 	c := serve(t, f)
-	got, err := c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll, Concurrency: 1})
-	var we *WindowError
-	if got != nil || !errors.As(err, &we) || !errors.Is(err, ErrServer) || !we.Start.Equal(rangeStart) {
-		t.Fatalf("SearchRange = %d articles, %v; want the first window's page 2 to fail with ErrServer", len(got), err)
+	got, err := c.SearchRange(t.Context(), rangeParams(""), fastPoll, &RangeOptions{Concurrency: 1})
+	var re *RangeError
+	if len(got) != 0 || !errors.As(err, &re) || !errors.Is(err, ErrServer) || len(re.Missing) != 13 || len(re.Finished) != 0 {
+		t.Fatalf("SearchRange = %d articles, %v; want every window's page 2 to fail with ErrServer", len(got), err)
 	}
-	want := "newssearch: window 2025-01-01T00:00:00.000Z to 2025-01-08T00:00:00.000Z: newssearch: POST /api/v2/get-results: 500 Internal Server Error: forced failure (request id req-1)"
-	if diff := cmp.Diff(want, err.Error()); diff != "" {
-		t.Errorf("error (-want +got):\n%s", diff)
+	want := "newssearch: 13 of 13 windows missing (pass RangeError.Finished as RangeOptions.Done to search only those): window 2025-01-01T00:00:00.000Z to 2025-01-08T00:00:00.000Z: POST /api/v2/get-results: 500 Internal Server Error: forced failure (request id req-"
+	if !strings.HasPrefix(err.Error(), want) || strings.Count(err.Error(), "; window ") != 12 {
+		t.Errorf("error = %q, want it to start %q and name 13 windows", err, want)
 	}
-	if n := f.count(pathQueryAsync); n != 1 {
-		t.Errorf("jobs submitted = %d, want 1: the failure stops the windows not started", n)
+	if n := f.count(pathQueryAsync); n != 13 {
+		t.Errorf("jobs submitted = %d, want 13: every window is tried", n)
 	}
 }
 
-func TestSearchRangeKeepPartial(t *testing.T) {
+func TestSearchRangePartial(t *testing.T) {
 	t.Parallel()
 	day := 24 * time.Hour
 	f := newFake(rangeArticles())
 	f.failJob = failWindows(35*day, 7*day)
 	c := serve(t, f)
 	var progress []RangeProgress
-	opts := &RangeOptions{Poll: fastPoll, KeepPartial: true, Concurrency: 1,
-		OnProgress: func(p RangeProgress) { progress = append(progress, p) }}
-	got, err := c.SearchRange(t.Context(), rangeParams(""), opts)
-	var partial *PartialRangeError
-	if !errors.As(err, &partial) || len(partial.Failed) != 2 || partial.Windows != 13 || !errors.Is(err, ErrJobFailed) {
-		t.Fatalf("error = %v, want a *PartialRangeError for 2 of 13 windows", err)
+	opts := &RangeOptions{Concurrency: 1, OnProgress: func(p RangeProgress) { progress = append(progress, p) }}
+	got, err := c.SearchRange(t.Context(), rangeParams(""), fastPoll, opts)
+	var re *RangeError
+	if !errors.As(err, &re) || len(re.Missing) != 2 || re.Windows != 13 || !errors.Is(err, ErrJobFailed) {
+		t.Fatalf("error = %v, want a *RangeError for 2 of 13 windows", err)
 	}
-	want := `newssearch: 2 of 13 windows failed, their articles are missing: search those windows again; ` +
-		`window 2025-01-08T00:00:00.000Z to 2025-01-15T00:00:00.000Z: newssearch: query job "q2" ended in state "FAILED": index shard unavailable: retry the query: waiting cannot help; check the query and submit it again; ` +
-		`window 2025-02-05T00:00:00.000Z to 2025-02-12T00:00:00.000Z: newssearch: query job "q6" ended in state "FAILED": index shard unavailable: retry the query: waiting cannot help; check the query and submit it again`
-	if diff := cmp.Diff(want, err.Error()); diff != "" {
-		t.Errorf("error (-want +got):\n%s", diff)
+	wantMsg := regexp.MustCompile(`^newssearch: 2 of 13 windows missing \(pass RangeError.Finished as RangeOptions.Done to search only those\): ` +
+		`window 2025-01-08T00:00:00.000Z to 2025-01-15T00:00:00.000Z: query job "q\d+" ended in state "FAILED": index shard unavailable: retry the query: waiting cannot help; check the query and submit it again; ` +
+		`window 2025-02-05T00:00:00.000Z to 2025-02-12T00:00:00.000Z: query job "q\d+" ended in state "FAILED": index shard unavailable: retry the query: waiting cannot help; check the query and submit it again$`)
+	if !wantMsg.MatchString(err.Error()) {
+		t.Errorf("error = %q, want it to match %s", err, wantMsg)
 	}
 	// The articles are those of the other windows: the failed windows'
 	// own articles are missing, including the one on each failed window's
 	// end, which it owns; the one on its start belongs to the older window.
-	var wantArticles []Article
-	for _, a := range oneQuery(t, c, rangeParams("")) {
-		in := func(from time.Duration) bool {
-			t := a.DatePublished.Time
-			return t.After(rangeStart.Add(from)) && !t.After(rangeStart.Add(from+7*day))
-		}
-		if !in(7*day) && !in(35*day) {
-			wantArticles = append(wantArticles, a)
-		}
-	}
-	if diff := cmp.Diff(wantArticles, got); diff != "" {
+	if diff := cmp.Diff(ownedBy(oneQuery(t, c, rangeParams("")), 7*day, 35*day), got); diff != "" {
 		t.Errorf("partial articles (-want +got):\n%s", diff)
 	}
 	last := progress[len(progress)-1]
@@ -223,8 +260,9 @@ func TestSearchRangeKeepPartial(t *testing.T) {
 	}
 }
 
-// TestSearchRangeCancel cancels the call after the first window; it is not
-// parallel, for goleak.
+// TestSearchRangeCancel cancels the call after the first window: it
+// returns that window's articles and a *RangeError naming the others.
+// It is not parallel, for goleak.
 func TestSearchRangeCancel(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	f := newFake(rangeArticles())
@@ -234,12 +272,16 @@ func TestSearchRangeCancel(t *testing.T) {
 	c := newTestClient(t, srv.URL, srv.Client())
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	got, err := c.SearchRange(ctx, rangeParams(""), &RangeOptions{Poll: fastPoll, Concurrency: 2, KeepPartial: true,
+	got, err := c.SearchRange(ctx, rangeParams(""), fastPoll, &RangeOptions{Concurrency: 2,
 		OnProgress: func(RangeProgress) { cancel() }})
-	if got != nil || !errors.Is(err, context.Canceled) {
-		t.Fatalf("SearchRange = %d articles, %v; want none and context.Canceled", len(got), err)
+	var re *RangeError
+	if !errors.As(err, &re) || !errors.Is(err, context.Canceled) || len(re.Finished) != 1 || len(re.Missing) != 12 {
+		t.Fatalf("SearchRange = %d articles, %v; want a *RangeError wrapping context.Canceled, 1 window finished", len(got), err)
 	}
-	if want := "newssearch: SearchRange stopped: context canceled"; err.Error() != want {
+	if diff := cmp.Diff(re.Finished[0].Articles, got); diff != "" {
+		t.Errorf("articles returned versus the finished window's (-want +got):\n%s", diff)
+	}
+	if want := "newssearch: 12 of 13 windows missing (pass RangeError.Finished as RangeOptions.Done to search only those): range stopped: context canceled"; err.Error() != want {
 		t.Errorf("error = %q, want %q", err, want)
 	}
 }
@@ -251,7 +293,7 @@ func TestSearchRangeProgress(t *testing.T) {
 	var mu sync.Mutex
 	inside := false
 	var reports []RangeProgress
-	got, err := c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll, OnProgress: func(p RangeProgress) {
+	got, err := c.SearchRange(t.Context(), rangeParams(""), fastPoll, &RangeOptions{OnProgress: func(p RangeProgress) {
 		mu.Lock()
 		overlap := inside
 		inside = true
@@ -290,7 +332,7 @@ func TestSearchRangeValidation(t *testing.T) {
 	backwards.StartDate, backwards.EndDate = p.EndDate, p.StartDate
 	for _, tc := range []struct {
 		params AsyncSearchParams
-		opts   *RangeOptions
+		opts   Option
 		want   string
 	}{
 		{noEnd, nil, "newssearch: invalid AsyncSearchParams.StartDate: SearchRange needs both StartDate and EndDate: set both bounds of the range"},
@@ -298,8 +340,8 @@ func TestSearchRangeValidation(t *testing.T) {
 		{backwards, nil, "newssearch: invalid AsyncSearchParams.EndDate: EndDate 2025-01-01T00:00:00.000Z is before StartDate 2025-04-01T00:00:00.000Z: pass an EndDate at or after StartDate"},
 		{p, &RangeOptions{Window: -time.Hour}, "newssearch: invalid RangeOptions.Window: -1h0m0s is not a window: pass a span of at least 1ms, e.g. 24*time.Hour, or 0 for the default of 7 days"},
 		{p, &RangeOptions{Concurrency: -1}, "newssearch: invalid RangeOptions.Concurrency: -1 is negative: pass the number of windows to search at once, or 0 for the default 8"},
-		{p, &RangeOptions{Prefetch: 99}, "newssearch: invalid RangeOptions.Prefetch: 99 is outside 0..32: pass 0 to fetch one page at a time, or e.g. newssearch.DefaultPrefetch"},
-		{p, &RangeOptions{Poll: &PollOptions{MaxWait: -1}}, "newssearch: invalid PollOptions.MaxWait: -1ns is negative: pass a positive limit, or 0 for the default 10m0s"},
+		{p, &PageOptions{Prefetch: 99}, "newssearch: invalid PageOptions.Prefetch: 99 is outside 0..32: pass 0 to fetch one page at a time, or e.g. newssearch.DefaultPrefetch"},
+		{p, &PollOptions{MaxWait: -1}, "newssearch: invalid PollOptions.MaxWait: -1ns is negative: pass a positive limit, or 0 for the default 10m0s"},
 	} {
 		got, err := c.SearchRange(t.Context(), tc.params, tc.opts)
 		if got != nil || err == nil || err.Error() != tc.want || !errors.Is(err, ErrBadRequest) {
@@ -323,7 +365,7 @@ func TestSearchRangeCopiesParams(t *testing.T) {
 	params.Sites = []string{"example.com"}
 	want := rangeParams(SortDatePublished)
 	want.Sites = []string{"example.com"}
-	if _, err := c.SearchRange(t.Context(), params, &RangeOptions{Poll: fastPoll, Window: 30 * 24 * time.Hour}); err != nil {
+	if _, err := c.SearchRange(t.Context(), params, fastPoll, &RangeOptions{Window: 30 * 24 * time.Hour}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, params); diff != "" {
@@ -340,7 +382,7 @@ func TestSearchRangeCopiesParams(t *testing.T) {
 	}
 }
 
-func TestMergeArticles(t *testing.T) {
+func TestCompareArticles(t *testing.T) {
 	t.Parallel()
 	at := func(s string) Timestamp {
 		ts, _ := ParseTimestamp(s)
@@ -350,15 +392,16 @@ func TestMergeArticles(t *testing.T) {
 	b := Article{ID: "b", Score: 2, DatePublished: at("2025-01-03")}
 	c := Article{ID: "c", Score: 5}
 	u1 := Article{URL: "https://x/1", Score: 1, DatePublished: at("2025-01-03")}
-	u1again := Article{URL: "https://x/1", Score: 9, Title: "later copy"}
 	anon := Article{Title: "no id, no url"}
-	windows := [][]Article{{b, a, u1}, {a, c, u1again, anon}, {anon}}
-	byScore := mergeArticles(windows, "")
-	if diff := cmp.Diff([]Article{c, a, b, u1, anon, anon}, byScore); diff != "" {
+	sorted := func(byDate bool) []Article {
+		out := []Article{b, anon, a, u1, c}
+		slices.SortStableFunc(out, func(x, y Article) int { return compareArticles(&x, &y, byDate) })
+		return out
+	}
+	if diff := cmp.Diff([]Article{c, a, b, u1, anon}, sorted(false)); diff != "" {
 		t.Errorf("by relevance (-want +got):\n%s", diff)
 	}
-	byDate := mergeArticles(windows, "date published")
-	if diff := cmp.Diff([]Article{u1, b, a, anon, anon, c}, byDate); diff != "" {
+	if diff := cmp.Diff([]Article{u1, b, a, anon, c}, sorted(true)); diff != "" {
 		t.Errorf("by date (-want +got):\n%s", diff)
 	}
 }
@@ -388,7 +431,7 @@ func TestSearchRangeSpeedSimulated(t *testing.T) {
 	sequential, n1 := run(1)
 	concurrent, n2 := run(0)
 	t.Logf("90 days, jobs pending 200 ms: %v one window at a time, %v with %d at once (%.2fx)",
-		sequential, concurrent, DefaultRangeConcurrency, float64(concurrent)/float64(sequential))
+		sequential, concurrent, defaultRangeConcurrency, float64(concurrent)/float64(sequential))
 	if n1 != n2 || n1 != 24*90/5+14 {
 		t.Errorf("articles: %d sequential, %d concurrent; want %d", n1, n2, 24*90/5+14)
 	}
@@ -401,7 +444,7 @@ func TestSearchRangeSpeedSimulated(t *testing.T) {
 // 200 ms each on a local server, one window at a time and with the default
 // concurrency. Run it with -benchtime=1x: one sequential pass takes seconds.
 func BenchmarkSearchRange(b *testing.B) {
-	for _, concurrency := range []int{1, DefaultRangeConcurrency} {
+	for _, concurrency := range []int{1, defaultRangeConcurrency} {
 		b.Run(fmt.Sprintf("concurrency=%d", concurrency), func(b *testing.B) {
 			f := newFake(rangeArticles())
 			f.readyAfter = 200 * time.Millisecond

@@ -1,191 +1,121 @@
 package newssearch
 
 import (
-	"cmp"
 	"context"
+	"errors"
 	"iter"
+	"log/slog"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// RangeWindow is one window of a range search (SearchRange,
-// SearchRangeSeq): both bounds are inclusive, and adjacent windows share
-// their boundary instant. RangeWindows lists the windows of a call;
-// RangeError.Finished reports the ones a stopped call delivered, and
-// RangeOptions.Skip takes them back to resume.
-type RangeWindow struct {
-	// Start and End bound the window, both inclusive.
-	Start, End time.Time
+// The range engine: SearchRangeSeq is it, SearchRange collects it, and the
+// CLI's range command is built on the two.
+
+// rangeCall is a validated range call, the same for every loop over its
+// iterator.
+type rangeCall struct {
+	c *Client
+	// ctx is the call's context, carrying its settings; each loop over
+	// the iterator runs under it.
+	ctx     context.Context
+	logger  *slog.Logger // the call's
+	cfg     rangeConfig
+	params  AsyncSearchParams
+	windows []window
+	done    map[int]*WindowResult // RangeOptions.Done, by window index
+	byDate  bool
 }
 
-// String gives the window's bounds in the service's date format, in UTC.
-func (w RangeWindow) String() string {
-	return w.Start.UTC().Format(requestDateLayout) + " to " + w.End.UTC().Format(requestDateLayout)
-}
-
-// RangeWindows returns the windows, in date order, that SearchRange and
-// SearchRangeSeq split params' range into with opts (only opts.Window
-// matters). A resume file can list them to show what is left to do. It
-// returns a *ValidationError for the parameters those calls would reject.
-func RangeWindows(params AsyncSearchParams, opts *RangeOptions) ([]RangeWindow, error) {
-	cfg, err := opts.resolve(func(o *PollOptions) *PollOptions { return o })
+// startRange validates a range call.
+func (c *Client) startRange(ctx context.Context, method string, params AsyncSearchParams, opts []Option) (*rangeCall, error) {
+	if err := c.checkCall(ctx, method); err != nil {
+		return nil, err
+	}
+	ctx, cs, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
+	cfg, err := cs.rng.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.poll, err = cs.poll.resolve(); err != nil {
+		return nil, err
+	}
+	cfg.prefetch = cs.page.prefetch()
 	windows, err := rangeWindows(&params, cfg.window)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]RangeWindow, len(windows))
-	for i, w := range windows {
-		out[i] = RangeWindow{Start: w.start, End: w.end}
-	}
-	return out, nil
-}
-
-// skipWindows returns the indices of the windows not listed in skip, in
-// date order. Every window of skip must be one of windows.
-func skipWindows(windows []window, skip []RangeWindow) ([]int, error) {
-	done := make([]bool, len(windows))
-	for i, s := range skip {
-		k, found := slices.BinarySearchFunc(windows, s.Start, func(w window, t time.Time) int { return w.start.Compare(t) })
-		if !found || !windows[k].end.Equal(s.End) {
-			return nil, &ValidationError{Field: "RangeOptions.Skip[" + strconv.Itoa(i) + "]", Problem: "window " + s.String() +
-				" is not one of this range's windows: resume with the same StartDate, EndDate and Window as the call that reported it finished"}
-		}
-		done[k] = true
-	}
-	var todo []int
-	for i := range windows {
-		if !done[i] {
-			todo = append(todo, i)
-		}
-	}
-	return todo, nil
-}
-
-// RangeError is the error SearchRangeSeq yields when it stops before every
-// window was delivered: a window failed, or ctx was cancelled. Finished
-// lists the windows whose every article was yielded before it stopped;
-// give them to a later call as RangeOptions.Skip (with the same parameters
-// and Window) to fetch only the rest. Unwrap returns Err, so errors.Is and
-// errors.As see the cause (a *WindowError, context.Canceled...).
-type RangeError struct {
-	// Finished lists the windows whose articles were all delivered, in date
-	// order, windows skipped through RangeOptions.Skip included.
-	Finished []RangeWindow
-	// Windows is the number of windows of the range.
-	Windows int
-	// Err is the cause: the *WindowError of the first failed window in
-	// delivery order, the context's error, or, with KeepPartial, a
-	// *PartialRangeError naming every failed window.
-	Err error
-}
-
-// Error says how far the range got and why it stopped.
-func (e *RangeError) Error() string {
-	return "newssearch: range stopped with " + strconv.Itoa(len(e.Finished)) + " of " + strconv.Itoa(e.Windows) +
-		" windows finished (pass RangeError.Finished as RangeOptions.Skip to resume): " +
-		strings.TrimPrefix(e.Err.Error(), "newssearch: ")
-}
-
-// Unwrap returns the cause.
-func (e *RangeError) Unwrap() error { return e.Err }
-
-// failedArticles is an article iterator that yields err once.
-func failedArticles(err error) iter.Seq2[Article, error] {
-	return func(yield func(Article, error) bool) { yield(Article{}, err) }
-}
-
-// SearchRangeSeq is the streaming form of SearchRange: it searches the same
-// windows the same way (see RangeOptions) but yields the articles window by
-// window as they arrive. Up to RangeOptions.Concurrency windows run at
-// once, but only the window being yielded and the next one fetch all their
-// pages; the others submit their job, poll it and hold its first page
-// until their turn. So memory holds about two windows' articles, whatever
-// the concurrency and the range, rather than every article of the range.
-//
-// Order. Windows are delivered newest first. With SortDatePublished the
-// articles come newest first in exactly SearchRange's order (windows are
-// disjoint in time; articles on a shared boundary instant are held back
-// until the older window arrives, and undated articles until the end).
-// With SortRelevance (the default) each window's articles come by Score,
-// highest first, but the range as a whole is not sorted by Score: a later
-// window may hold higher scores. Use SearchRange when a global relevance
-// order matters more than memory.
-//
-// Each article is yielded once, even when adjacent windows both hold it,
-// as with SearchRange (this relies on the service returning only articles
-// inside each window's bounds, as it does).
-//
-// Errors. A failed window (unless KeepPartial is set) or a cancelled ctx
-// ends the loop with one final (Article{}, *RangeError); its Finished field
-// lists the windows delivered in full, which RangeOptions.Skip takes to
-// resume. With KeepPartial, failed windows are passed over and reported at
-// the end in a *RangeError wrapping a *PartialRangeError. Validation
-// errors are yielded once before any request. Leaving the loop early
-// cancels the windows in flight and waits for them; OnProgress is called
-// on the loop's goroutine after each window arrives.
-func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, opts *RangeOptions, callOpts ...CallOption) iter.Seq2[Article, error] {
-	if err := c.checkCall(ctx, "SearchRangeSeq"); err != nil {
-		return failedArticles(err)
-	}
-	cfg, err := opts.resolve(c.pollOptions)
+	done, err := doneWindows(windows, cfg.done)
 	if err != nil {
-		return failedArticles(err)
-	}
-	windows, err := rangeWindows(&params, cfg.window)
-	if err != nil {
-		return failedArticles(err)
-	}
-	todo, err := skipWindows(windows, cfg.skip)
-	if err != nil {
-		return failedArticles(err)
-	}
-	call, err := resolveCallOptions(callOpts)
-	if err != nil {
-		return failedArticles(err)
+		return nil, err
 	}
 	params.Sites = slices.Clone(params.Sites)
-	slices.Reverse(todo) // newest first
-	return func(yield func(Article, error) bool) {
-		s := &rangeStream{
-			r:      &rangeRun{c: c, cfg: &cfg, params: params, windows: windows, skipped: len(windows) - len(todo)},
-			todo:   todo,
-			byDate: strings.EqualFold(string(params.SortOrder), string(SortDatePublished)),
-			stray:  make(map[articleKey]struct{}),
-		}
-		s.run(call.attach(ctx), yield)
+	return &rangeCall{c: c, ctx: ctx, logger: cs.logger, cfg: cfg, params: params, windows: windows, done: done,
+		byDate: strings.EqualFold(string(params.SortOrder), string(SortDatePublished))}, nil
+}
+
+// seq returns the call's iterator; each loop runs the range afresh.
+func (rc *rangeCall) seq() iter.Seq2[WindowResult, error] {
+	return func(yield func(WindowResult, error) bool) {
+		r := &rangeRun{call: rc, gate: newAIMD(rc.cfg.concurrency, 1), stray: make(map[articleKey]struct{})}
+		r.run(rc.ctx, yield)
 	}
 }
 
-// streamFetchAhead is how many windows after the one being yielded
-// SearchRangeSeq lets fetch all their pages; the other windows in flight
-// hold only their first page. 1 keeps the next window's pages arriving
-// while the loop yields the current one, and the memory at about two
-// windows' articles whatever the concurrency.
-const streamFetchAhead = 1
-
-// rangeStream is the state of one SearchRangeSeq loop.
-type rangeStream struct {
-	r      *rangeRun
-	todo   []int // window indices in delivery order
-	byDate bool
-
-	undated  []heldArticle // with date order: undated articles, yielded last
-	stray    map[articleKey]struct{}
-	finished []bool
-	failed   []*WindowError
-	accepted int
+// index returns the index of window w of the call.
+func (rc *rangeCall) index(w RangeWindow) int {
+	k, _ := slices.BinarySearchFunc(rc.windows, w.Start, func(w window, t time.Time) int { return w.start.Compare(t) })
+	return k
 }
 
-// heldArticle is an article waiting to be yielded, with its window.
-type heldArticle struct {
-	a    Article
-	from int
+// compare orders articles as the call's sort order asks.
+func (rc *rangeCall) compare(a, b *Article) int { return compareArticles(a, b, rc.byDate) }
+
+// stopped reports whether err is the final error of a loop stopped by its
+// context, rather than the error of one window.
+func (rc *rangeCall) stopped(err error) bool {
+	var re *RangeError
+	if !errors.As(err, &re) {
+		return false
+	}
+	_, ok := re.Err.(*stoppedError)
+	return ok
+}
+
+// stoppedError is the cause in the RangeError of a range stopped by its
+// context.
+type stoppedError struct{ err error }
+
+func (e *stoppedError) Error() string { return "range stopped: " + e.err.Error() }
+
+func (e *stoppedError) Unwrap() error { return e.err }
+
+// streamFetchAhead is how many windows after the one being yielded the
+// engine lets fetch all their pages; the other windows in flight hold only
+// their first page. 1 keeps the next window's pages arriving while the
+// loop handles the current one, and the memory at about two windows'
+// articles whatever the concurrency.
+const streamFetchAhead = 1
+
+// rangeRun is one loop over a range call's iterator.
+type rangeRun struct {
+	call *rangeCall
+	gate *aimd // adapts the windows in flight to 429 answers
+
+	// Only the loop's goroutine uses these.
+	stray    map[articleKey]struct{} // articles outside their window's bounds, seen
+	accepted int
+
+	mu        sync.Mutex // guards the counts below
+	finished  int
+	failures  int
+	resubmits int
 }
 
 // windowOutcome is what one window's goroutine hands to the loop.
@@ -194,33 +124,50 @@ type windowOutcome struct {
 	err      error
 }
 
-// run drives the windows and yields their articles.
-func (s *rangeStream) run(parent context.Context, yield func(Article, error) bool) {
-	r := s.r
+// run drives the windows, newest first, and yields them.
+func (r *rangeRun) run(parent context.Context, yield func(WindowResult, error) bool) {
+	rc := r.call
 	ctx, cancel := context.WithCancel(parent)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer cancel()
-	r.gate = newAIMD(r.cfg.concurrency)
-	s.finished = make([]bool, len(r.windows))
-	for i := range r.windows {
-		s.finished[i] = true
+	var todo []int // the windows to search, newest first
+	for i := len(rc.windows) - 1; i >= 0; i-- {
+		if rc.done[i] == nil {
+			todo = append(todo, i)
+		}
 	}
-	for _, i := range s.todo {
-		s.finished[i] = false
+	yielded := make([]bool, len(rc.windows))
+	stop := func(err error) {
+		var missing []RangeWindow
+		for i, w := range rc.windows {
+			if !yielded[i] {
+				missing = append(missing, RangeWindow{Start: w.start, End: w.end})
+			}
+		}
+		yield(WindowResult{}, &RangeError{Windows: len(rc.windows), Missing: missing, Err: &stoppedError{err}})
 	}
-	outcomes := make([]chan windowOutcome, len(s.todo))
-	ready := make([]chan struct{}, len(s.todo))
-	launched, opened := 0, 0
-	for k, wi := range s.todo {
+	outcomes := make([]chan windowOutcome, len(todo))
+	ready := make([]chan struct{}, len(todo))
+	launched, opened, k := 0, 0, 0
+	for i := len(rc.windows) - 1; i >= 0; i-- {
+		w := RangeWindow{Start: rc.windows[i].start, End: rc.windows[i].end}
+		if d := rc.done[i]; d != nil {
+			r.note(i, d.Articles)
+			yielded[i] = true
+			if !yield(*d, nil) {
+				return
+			}
+			continue
+		}
 		// At most Concurrency windows are launched and not yet yielded.
-		for ; launched < len(s.todo) && launched < k+r.cfg.concurrency; launched++ {
+		for ; launched < len(todo) && launched < k+rc.cfg.concurrency; launched++ {
 			ch := make(chan windowOutcome, 1)
 			outcomes[launched] = ch
 			ready[launched] = make(chan struct{})
-			i, rd := s.todo[launched], ready[launched]
+			wi, rd := todo[launched], ready[launched]
 			wg.Go(func() {
-				articles, err := r.searchGated(ctx, i, rd)
+				articles, err := r.searchGated(ctx, wi, rd)
 				ch <- windowOutcome{articles, err}
 			})
 		}
@@ -230,121 +177,247 @@ func (s *rangeStream) run(parent context.Context, yield func(Article, error) boo
 			close(ready[opened])
 		}
 		if err := parent.Err(); err != nil {
-			// Stop at once, even if this window's results are in.
-			yield(Article{}, s.stopped(err))
+			stop(err) // at once, even if this window's results are in
 			return
 		}
 		out := <-outcomes[k]
 		outcomes[k] = nil
+		k++
 		if out.err != nil {
 			if err := parent.Err(); err != nil {
-				yield(Article{}, s.stopped(err))
+				stop(err)
 				return
 			}
-			we := &WindowError{Start: r.windows[wi].start, End: r.windows[wi].end, Err: out.err}
-			if !r.cfg.keepPartial {
-				yield(Article{}, s.stopped(we))
+			r.report(true)
+			if !yield(WindowResult{RangeWindow: w}, &RangeError{Windows: len(rc.windows), Missing: []RangeWindow{w}, Err: out.err}) {
 				return
 			}
-			s.failed = append(s.failed, we)
-			r.reportStream(s, true)
 			continue
 		}
-		batch := s.accept(wi, out.articles)
-		r.reportStream(s, false)
-		for _, a := range batch {
-			if !yield(a, nil) {
-				return
-			}
+		batch := r.accept(i, out.articles)
+		r.report(false)
+		yielded[i] = true
+		if !yield(WindowResult{RangeWindow: w, Articles: batch}, nil) {
+			return
 		}
-		if !slices.ContainsFunc(s.undated, func(h heldArticle) bool { return h.from == wi }) {
-			s.finished[wi] = true
-		}
-	}
-	if len(s.undated) > 0 {
-		slices.SortStableFunc(s.undated, func(a, b heldArticle) int { return s.compare(&a.a, &b.a) })
-		for _, h := range s.undated {
-			if !yield(h.a, nil) {
-				return
-			}
-		}
-		for _, h := range s.undated {
-			if !slices.ContainsFunc(s.failed, func(w *WindowError) bool { return w.Start.Equal(r.windows[h.from].start) }) {
-				s.finished[h.from] = true
-			}
-		}
-	}
-	if len(s.failed) > 0 {
-		slices.SortFunc(s.failed, func(a, b *WindowError) int { return a.Start.Compare(b.Start) })
-		yield(Article{}, s.stopped(&PartialRangeError{Failed: s.failed, Windows: len(r.windows), Finished: s.finishedWindows()}))
 	}
 }
 
-// stopped builds the loop's final error.
-func (s *rangeStream) stopped(cause error) *RangeError {
-	return &RangeError{Finished: s.finishedWindows(), Windows: len(s.r.windows), Err: cause}
-}
-
-// finishedWindows lists the finished windows in date order.
-func (s *rangeStream) finishedWindows() []RangeWindow {
-	var out []RangeWindow
-	for i, done := range s.finished {
-		if done {
-			out = append(out, RangeWindow{Start: s.r.windows[i].start, End: s.r.windows[i].end})
+// searchGated searches window wi once the adaptive gate lets it start,
+// and feeds the 429s its requests meet back to the gate. The window
+// submits its job and polls it to its first page, then gives its place
+// under the gate back and waits for ready before fetching the other pages,
+// under the gate again: the windows ahead of the one being yielded hold
+// one page each, not all their articles.
+func (r *rangeRun) searchGated(ctx context.Context, wi int, ready <-chan struct{}) ([]Article, error) {
+	w := r.call.windows[wi]
+	var throttled atomic.Bool // a 429 in either phase: the window does not raise the limit
+	gen, err := r.gate.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	observed := func(gen int) context.Context {
+		return withThrottleObserver(ctx, func() {
+			throttled.Store(true)
+			r.gate.throttle(gen)
+		})
+	}
+	first, err := r.submit(observed(gen), w)
+	if err == nil {
+		// Wait for its turn outside the gate (a window waiting must not
+		// keep an earlier one from starting), then take a place again.
+		r.gate.release(false)
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if gen, err = r.gate.acquire(ctx); err != nil {
+			return nil, err
 		}
 	}
-	return out
-}
-
-// compare orders articles as the call's sort order asks, ties by ID, then
-// URL, as SearchRange does.
-func (s *rangeStream) compare(a, b *Article) int {
-	var c int
-	if s.byDate {
-		c = compareNewestFirst(a.DatePublished.Time, b.DatePublished.Time)
-	} else {
-		c = cmp.Compare(b.Score, a.Score)
+	var articles []Article
+	if err == nil {
+		articles, err = r.pages(observed(gen), first)
 	}
-	return cmp.Or(c, strings.Compare(a.ID, b.ID), strings.Compare(a.URL, b.URL))
+	r.gate.release(err == nil && !throttled.Load())
+	return r.owned(wi, articles), err
 }
 
-// accept takes the articles window wi owns (see rangeRun.owned) and
-// returns them in order, to be yielded now. With date order, undated
-// articles are held back for the end.
-func (s *rangeStream) accept(wi int, articles []Article) []Article {
-	w := s.r.windows[wi]
+// owned keeps the articles window wi owns. Adjacent windows share their
+// boundary instant, and an article published on it belongs to the older
+// window, the one it ends: so each dated article has exactly one window,
+// whatever windows fail, are done already or are resumed.
+func (r *rangeRun) owned(wi int, articles []Article) []Article {
+	if wi == 0 {
+		return articles
+	}
+	start := r.call.windows[wi].start
+	return slices.DeleteFunc(articles, func(a Article) bool {
+		d := a.DatePublished.Time
+		return !d.IsZero() && !d.After(start)
+	})
+}
+
+// submit runs the job of one window and polls it to its first page.
+//
+// A submission whose outcome is unknown (see ambiguous: a connection reset,
+// a 503 from a proxy) is submitted again, up to the call's retry count
+// (WithMaxRetries): the first submission may have created a job, but its
+// results are never read, so the duplicate costs the service some work and
+// never the caller a wrong result. Every resubmission is counted in
+// RangeProgress.Resubmitted and logged. A submission the service refused
+// (a 4xx) is never repeated.
+func (r *rangeRun) submit(ctx context.Context, w window) (*Page, error) {
+	rc := r.call
+	p := rc.params
+	p.StartDate, p.EndDate = w.start, w.end
+	var job *QueryJob
+	for attempt := 0; ; attempt++ {
+		var err error
+		job, err = rc.c.SubmitQuery(ctx, p)
+		if err == nil {
+			break
+		}
+		cs := callFrom(ctx)
+		if attempt >= cs.maxRetries || ctx.Err() != nil || !ambiguous(err) {
+			return nil, err
+		}
+		wait := rc.c.cfg.backoff(cs.waitMin, cs.waitMax, attempt, nil)
+		r.resubmitting(w, attempt+1, wait, err)
+		if err := sleepContext(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+	return rc.c.poll(ctx, job.QueryID, 1, &rc.cfg.poll, true)
+}
+
+// pages reads a finished window job from its first page to the last.
+func (r *rangeRun) pages(ctx context.Context, first *Page) ([]Article, error) {
+	// Sized from the total, so the slice is not regrown (and its old
+	// arrays left for the collector) page after page; a total beyond
+	// maxWindowPrealloc grows as needed.
+	out := make([]Article, 0, min(max(first.TotalResults, len(first.Articles)), maxWindowPrealloc))
+	pages := r.call.c.jobPages(ctx, first.QueryID, r.call.cfg.prefetch, func(context.Context) (*Page, error) { return first, nil })
+	for page, err := range pages {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Articles...)
+	}
+	return out, nil
+}
+
+// maxWindowPrealloc bounds the articles a window's slice is sized for
+// before they arrive, whatever total the service claims.
+const maxWindowPrealloc = 10000
+
+// ambiguous reports whether a SubmitQuery error leaves it unknown whether
+// a job was created: a transport failure with no usable answer (a
+// connection reset or closed, a body that broke off, a stall), or a 5xx
+// status other than 501 (which a proxy may send after forwarding the
+// request). The caller's context, a *ValidationError and any other answer
+// of the service are not ambiguous.
+func ambiguous(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, errBodyTooLarge) || isCertificateError(err) || errors.Is(err, errNoClient) {
+		return false
+	}
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		return false
+	}
+	var apiErr *APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.cause == nil && apiErr.StatusCode >= 500 && apiErr.StatusCode <= 599 && apiErr.StatusCode != 501
+	}
+	return true
+}
+
+// resubmitting counts and logs the resubmission of a window's query.
+func (r *rangeRun) resubmitting(w window, n int, wait time.Duration, cause error) {
+	r.mu.Lock()
+	r.resubmits++
+	r.mu.Unlock()
+	if l := r.call.logger; l != nil {
+		l.LogAttrs(context.Background(), slog.LevelWarn, "newssearch: resubmitting a window's query; the failed submission may have created a job whose results will not be read",
+			slog.String("window_start", w.start.UTC().Format(requestDateLayout)),
+			slog.String("window_end", w.end.UTC().Format(requestDateLayout)),
+			slog.Int("resubmission", n),
+			slog.Duration("wait", wait),
+			slog.String("error", cause.Error()))
+	}
+}
+
+// articleKey identifies an article for de-duplication.
+type articleKey struct {
+	byURL bool
+	value string
+}
+
+// keyOf returns the article's identity: its ID, else its URL; false when it
+// has neither.
+func keyOf(a *Article) (articleKey, bool) {
+	switch {
+	case a.ID != "":
+		return articleKey{value: a.ID}, true
+	case a.URL != "":
+		return articleKey{byURL: true, value: a.URL}, true
+	}
+	return articleKey{}, false
+}
+
+// stray reports whether an article of window w may come from another
+// window too: only one outside w's bounds (or undated) can, so only those
+// need remembering. The others are w's alone (see owned).
+func stray(w window, a *Article) bool {
+	d := a.DatePublished.Time
+	return d.IsZero() || d.Before(w.start) || d.After(w.end)
+}
+
+// accept drops the articles of window wi that a window yielded before
+// delivered already and returns the rest in the call's order.
+func (r *rangeRun) accept(wi int, articles []Article) []Article {
+	w := r.call.windows[wi]
 	batch := articles[:0]
 	for _, a := range articles {
-		d := a.DatePublished.Time
-		if k, ok := keyOf(&a); ok && (d.IsZero() || d.Before(w.start) || d.After(w.end)) {
-			// Only an article outside the window's bounds can come from
-			// another window too; the others need no memory.
-			if _, dup := s.stray[k]; dup {
+		if k, ok := keyOf(&a); ok && stray(w, &a) {
+			if _, dup := r.stray[k]; dup {
 				continue
 			}
-			s.stray[k] = struct{}{}
-		}
-		s.accepted++
-		if s.byDate && d.IsZero() {
-			s.undated = append(s.undated, heldArticle{a: a, from: wi})
-			continue
+			r.stray[k] = struct{}{}
 		}
 		batch = append(batch, a)
 	}
-	slices.SortStableFunc(batch, func(a, b Article) int { return s.compare(&a, &b) })
+	r.accepted += len(batch)
+	slices.SortStableFunc(batch, func(a, b Article) int { return r.call.compare(&a, &b) })
 	return batch
 }
 
-// reportStream calls OnProgress for the stream.
-func (r *rangeRun) reportStream(s *rangeStream, failed bool) {
+// note remembers the stray articles of window wi of RangeOptions.Done, so
+// that an older window does not deliver them again.
+func (r *rangeRun) note(wi int, articles []Article) {
+	w := r.call.windows[wi]
+	for i := range articles {
+		if k, ok := keyOf(&articles[i]); ok && stray(w, &articles[i]) {
+			r.stray[k] = struct{}{}
+		}
+	}
+}
+
+// report counts a window searched by the loop and calls OnProgress.
+func (r *rangeRun) report(failed bool) {
+	rc := r.call
+	limit, throttled := r.gate.state()
 	r.mu.Lock()
-	r.done++
+	r.finished++
 	if failed {
 		r.failures++
 	}
-	p := r.progressLocked(s.accepted)
+	p := RangeProgress{WindowsDone: r.finished, WindowsFailed: r.failures, WindowsTotal: len(rc.windows),
+		Articles: r.accepted, WindowsSkipped: len(rc.done), Concurrency: limit, Throttled: throttled, Resubmitted: r.resubmits}
 	r.mu.Unlock()
-	if r.cfg.onProgress != nil {
-		r.cfg.onProgress(p)
+	if rc.cfg.onProgress != nil {
+		rc.cfg.onProgress(p)
 	}
 }

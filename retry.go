@@ -50,6 +50,7 @@ func (e *bodyReadError) Unwrap() error { return e.err }
 // call holds the state of one logical call across its attempts.
 type call struct {
 	cfg      *config
+	logger   *slog.Logger // the call's; nil: no logging
 	endpoint string
 	policy   retryPolicy
 	attempt  int   // 1-based number of the current attempt
@@ -84,34 +85,33 @@ func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPoli
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", cfg.userAgent)
 	if policy == readOnly {
 		// A nil Idempotency-Key is not sent, but lets net/http transparently
 		// resend the request on a keep-alive connection the server closed.
 		req.Header["Idempotency-Key"] = nil
 	}
 	cs := callFrom(ctx)
-	retries := maxRetriesFor(cfg, cs)
-	if cs != nil {
-		for name, values := range cs.header {
-			req.Header[name] = values
-		}
+	if cs == nil {
+		cs = &cfg.defaults
+	}
+	for name, values := range cs.header {
+		req.Header[name] = values
 	}
 	req.SetResponseHandler(bufferBody)
 
-	cl := &call{cfg: cfg, endpoint: endpoint, policy: policy}
+	cl := &call{cfg: cfg, endpoint: endpoint, policy: policy, logger: cs.logger}
 	rc := &retryablehttp.Client{
 		HTTPClient:     cfg.httpClient,
-		Logger:         nil, // silenced: logging goes through cfg.logger
-		RetryWaitMin:   cfg.waitMin,
-		RetryWaitMax:   cfg.waitMax,
-		RetryMax:       retries,
+		Logger:         nil, // silenced: logging goes through the call's logger
+		RetryWaitMin:   cs.waitMin,
+		RetryWaitMax:   cs.waitMax,
+		RetryMax:       cs.maxRetries,
 		CheckRetry:     cl.checkRetry,
 		Backoff:        cl.backoff,
 		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
 		RequestLogHook: cl.countAttempt,
 	}
-	if cfg.logger != nil {
+	if cs.logger != nil {
 		rc.ResponseLogHook = cl.logResponse
 	}
 	resp, err := rc.Do(req)
@@ -153,7 +153,7 @@ func (cl *call) countAttempt(_ retryablehttp.Logger, _ *http.Request, retry int)
 
 // logResponse logs the status of every attempt that got a response.
 func (cl *call) logResponse(_ retryablehttp.Logger, resp *http.Response) {
-	cl.cfg.logger.LogAttrs(context.Background(), slog.LevelDebug, "newssearch: response",
+	cl.logger.LogAttrs(context.Background(), slog.LevelDebug, "newssearch: response",
 		slog.String("method", http.MethodPost),
 		slog.String("endpoint", cl.endpoint),
 		slog.Int("attempt", cl.attempt),
@@ -218,7 +218,7 @@ func isCertificateError(err error) bool {
 // backoff returns the wait before the next attempt and logs the retry.
 func (cl *call) backoff(min, max time.Duration, retry int, resp *http.Response) time.Duration {
 	wait := cl.cfg.backoff(min, max, retry, resp)
-	if l := cl.cfg.logger; l != nil {
+	if l := cl.logger; l != nil {
 		attrs := []slog.Attr{
 			slog.String("method", http.MethodPost),
 			slog.String("endpoint", cl.endpoint),
@@ -370,13 +370,4 @@ func bufferBody(resp *http.Response) error {
 	}
 	resp.Body = pb
 	return nil
-}
-
-// maxRetriesFor returns the retries a call may make: WithCallMaxRetries's,
-// else the client's.
-func maxRetriesFor(cfg *config, cs *callSettings) int {
-	if cs != nil && cs.maxRetries >= 0 {
-		return cs.maxRetries
-	}
-	return cfg.maxRetries
 }

@@ -178,8 +178,9 @@ func TestConcurrentUse(t *testing.T) {
 }
 
 // TestSecretNeverPrintedByRanges: the errors of long-range searches (the
-// RangeError with its Finished windows, PartialRangeError, WindowError) and
-// their progress reports never show the key, though the service echoes it
+// RangeError of SearchRange, with its Finished and Missing windows, and
+// those SearchRangeSeq yields per window) and their progress reports never
+// show the key, though the service echoes it
 // in its failure messages and request ids.
 func TestSecretNeverPrintedByRanges(t *testing.T) {
 	t.Parallel()
@@ -220,35 +221,28 @@ func TestSecretNeverPrintedByRanges(t *testing.T) {
 		}
 	}
 	var progress []RangeProgress
-	for _, keep := range []bool{false, true} {
-		opts := &RangeOptions{Poll: &PollOptions{MinDelay: time.Millisecond, MaxDelay: time.Millisecond, MaxWait: time.Minute},
-			KeepPartial: keep, OnProgress: func(p RangeProgress) { progress = append(progress, p) }}
-		_, err := c.SearchRange(t.Context(), params, opts)
-		if err == nil {
-			t.Fatalf("SearchRange (KeepPartial %v) succeeded; want the failed windows reported", keep)
+	poll := &PollOptions{MinDelay: time.Millisecond, MaxDelay: time.Millisecond, MaxWait: time.Minute}
+	opts := &RangeOptions{OnProgress: func(p RangeProgress) { progress = append(progress, p) }}
+	_, err = c.SearchRange(t.Context(), params, poll, opts)
+	var re *RangeError
+	if !errors.As(err, &re) || len(re.Finished) == 0 || len(re.Missing) != 2 {
+		t.Fatalf("SearchRange ended with %v; want a *RangeError with finished and missing windows", err)
+	}
+	add(err)
+	add(re)
+	add(re.Finished)
+	add(re.Missing)
+	add(errors.Unwrap(err))
+	failures := 0
+	for w, err := range c.SearchRangeSeq(t.Context(), params, poll, opts) {
+		add(w)
+		if err != nil {
+			failures++
+			add(err)
 		}
-		add(err)
-		var rangeErr error
-		for _, err := range c.SearchRangeSeq(t.Context(), params, opts) {
-			if err != nil {
-				rangeErr = err
-			}
-		}
-		var re *RangeError
-		if !errors.As(rangeErr, &re) {
-			t.Fatalf("SearchRangeSeq (KeepPartial %v) ended with %v; want a *RangeError", keep, rangeErr)
-		}
-		if keep && len(re.Finished) == 0 {
-			t.Errorf("KeepPartial: no finished window in %v; the Finished list was not exercised", re)
-		}
-		add(rangeErr)
-		add(re.Finished)
-		var pe *PartialRangeError
-		if errors.As(rangeErr, &pe) {
-			add(pe)
-			add(pe.Failed)
-			add(pe.Finished)
-		}
+	}
+	if failures != 2 {
+		t.Errorf("SearchRangeSeq yielded %d errors, want the 2 failed windows'", failures)
 	}
 	add(progress)
 	printed = append(printed, logs.String())

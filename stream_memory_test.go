@@ -52,7 +52,7 @@ func BenchmarkSearchRangeSeqMemory(b *testing.B) {
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	end := start.Add(365 * 24 * time.Hour)
 	// 1,000 articles in every 7-day window (one every 10m4.8s).
-	f := newFake(testArticles(53*1000, start.Add(time.Second), DefaultRangeWindow/1000))
+	f := newFake(testArticles(53*1000, start.Add(time.Second), defaultRangeWindow/1000))
 	c := serve(b, f)
 	params := AsyncSearchParams{SearchParams: SearchParams{Query: "cars", StartDate: start, EndDate: end}, SortOrder: SortDatePublished}
 	// The fake's memo holds the 53,000 articles; with the default GOGC the
@@ -61,14 +61,14 @@ func BenchmarkSearchRangeSeqMemory(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(1))
 	for _, conc := range []int{8, 4} {
 		b.Run("concurrency="+strconv.Itoa(conc), func(b *testing.B) {
-			opts := &RangeOptions{Poll: fastPoll, Concurrency: conc}
-			if _, err := c.SearchRange(b.Context(), params, opts); err != nil { // warm the memo
+			opts := []Option{fastPoll, &RangeOptions{Concurrency: conc}}
+			if _, err := c.SearchRange(b.Context(), params, opts...); err != nil { // warm the memo
 				b.Fatal(err)
 			}
 			var slicePeak, seqPeak uint64
 			for b.Loop() {
 				slicePeak = max(slicePeak, heapPeak(func() {
-					got, err := c.SearchRange(b.Context(), params, opts)
+					got, err := c.SearchRange(b.Context(), params, opts...)
 					if err != nil || len(got) < 50000 {
 						b.Fatalf("SearchRange: %d articles, %v", len(got), err)
 					}
@@ -76,11 +76,11 @@ func BenchmarkSearchRangeSeqMemory(b *testing.B) {
 				}))
 				seqPeak = max(seqPeak, heapPeak(func() {
 					n := 0
-					for _, err := range c.SearchRangeSeq(b.Context(), params, opts) {
+					for w, err := range c.SearchRangeSeq(b.Context(), params, opts...) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						n++
+						n += len(w.Articles)
 					}
 					if n < 50000 {
 						b.Fatalf("SearchRangeSeq: %d articles", n)

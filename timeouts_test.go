@@ -59,17 +59,17 @@ func TestMaxWaitBoundsEveryPollingCall(t *testing.T) {
 		name string
 		run  func(c *Client, ctx context.Context) error
 	}{
-		{"SearchAsync", func(c *Client, ctx context.Context) error {
-			_, err := c.SearchAsync(ctx, AsyncSearchParams{SearchParams: SearchParams{Query: "cars"}}, opts)
+		{"Poll", func(c *Client, ctx context.Context) error {
+			_, err := c.Poll(ctx, "q7", opts)
 			return err
 		}},
 		{"Results", func(c *Client, ctx context.Context) error {
-			_, err := collect(c.Results(ctx, "q7", &PageOptions{Poll: opts}))
+			_, err := collect(c.Results(ctx, "q7", opts))
 			return err
 		}},
 		{"SearchRange", func(c *Client, ctx context.Context) error {
 			_, err := c.SearchRange(ctx, AsyncSearchParams{SearchParams: SearchParams{Query: "cars",
-				StartDate: rangeStart, EndDate: rangeStart.Add(24 * time.Hour)}}, &RangeOptions{Poll: opts})
+				StartDate: rangeStart, EndDate: rangeStart.Add(24 * time.Hour)}}, opts)
 			return err
 		}},
 	}
@@ -213,18 +213,17 @@ func TestStallTimeoutRetriesReadOnlyCalls(t *testing.T) {
 func TestWithStallTimeoutValidation(t *testing.T) {
 	t.Parallel()
 	_, err := NewClient(WithAPIKey(sdkKey), WithoutEnvironment(), WithStallTimeout(-time.Second))
-	want := "newssearch: WithStallTimeout(-1s): the timeout must not be negative: pass a duration such as 30*time.Second, or 0 to turn it off"
+	want := "newssearch: invalid WithStallTimeout: -1s is negative: pass a duration such as 30*time.Second, or 0 to turn it off"
 	if err == nil || err.Error() != want {
 		t.Errorf("NewClient(WithStallTimeout(-1s)) error = %v, want %q", err, want)
 	}
 }
 
-// TestAttemptTimeoutOverridesStallTimeout: a call's WithAttemptTimeout
-// replaces the client-wide stall timeout for that call's attempts, in both
-// directions: a silence longer than the stall timeout is waited out while
-// the attempt timeout lasts, and the attempt timeout alone ends the
-// attempt, with its own message.
-func TestAttemptTimeoutOverridesStallTimeout(t *testing.T) {
+// TestStallAndAttemptTimeoutsBothApply: the stall timeout (silence) and
+// the attempt timeout (the whole attempt) both bound an attempt, whichever
+// runs out first, each with its own message; a call may set either. The
+// stall timeout keeps working when WithAttemptTimeout is set.
+func TestStallAndAttemptTimeoutsBothApply(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		const silence = 5 * time.Second // before the answer's headers
@@ -242,15 +241,20 @@ func TestAttemptTimeoutOverridesStallTimeout(t *testing.T) {
 		params := SearchParams{Query: "q"}
 		tests := []struct {
 			name    string
-			opts    []CallOption
+			opts    []Option
 			took    time.Duration
 			wantErr string // suffix; "" for success
 		}{
 			{"the client's stall timeout", nil, time.Second,
 				`no response headers for 1s (the client's stall timeout): the service or a proxy on the way stopped answering; raise it with newssearch.WithStallTimeout`},
-			{"a longer attempt timeout", []CallOption{WithAttemptTimeout(10 * time.Second)}, silence, ""},
-			{"a shorter attempt timeout", []CallOption{WithAttemptTimeout(3 * time.Second)}, 3 * time.Second,
+			{"a longer attempt timeout keeps the stall timeout", []Option{WithAttemptTimeout(10 * time.Second)}, time.Second,
+				`no response headers for 1s (the client's stall timeout): the service or a proxy on the way stopped answering; raise it with newssearch.WithStallTimeout`},
+			{"longer stall and attempt timeouts", []Option{WithAttemptTimeout(10 * time.Second), WithStallTimeout(6 * time.Second)}, silence, ""},
+			{"a shorter attempt timeout", []Option{WithStallTimeout(10 * time.Second), WithAttemptTimeout(3 * time.Second)}, 3 * time.Second,
 				`the attempt outlasted 3s (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`},
+			{"an attempt timeout below the stall timeout", []Option{WithAttemptTimeout(500 * time.Millisecond)}, 500 * time.Millisecond,
+				`the attempt outlasted 500ms (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`},
+			{"no stall timeout", []Option{WithStallTimeout(0)}, silence, ""},
 		}
 		for _, tt := range tests {
 			start := time.Now()
@@ -268,13 +272,33 @@ func TestAttemptTimeoutOverridesStallTimeout(t *testing.T) {
 	})
 }
 
-// TestAttemptTimeoutOverridesDefaultHTTPTimeout: without WithHTTPClient a
-// Client bounds each attempt by DefaultHTTPTimeout, and a call's
-// WithAttemptTimeout replaces that limit too, longer or shorter.
-func TestAttemptTimeoutOverridesDefaultHTTPTimeout(t *testing.T) {
+// TestClientAttemptTimeout: WithAttemptTimeout given to NewClient bounds
+// every call's attempts, with or without WithHTTPClient.
+func TestClientAttemptTimeout(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
-		const silence = 3 * time.Minute // longer than DefaultHTTPTimeout
+		slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			<-r.Context().Done()
+		})
+		c := newTestClient(t, "http://fake.invalid", &http.Client{Transport: handlerTransport{slow}},
+			WithStallTimeout(time.Minute), WithAttemptTimeout(2*time.Second), WithMaxRetries(0))
+		start := time.Now()
+		_, err := c.Search(t.Context(), SearchParams{Query: "q"})
+		want := `the attempt outlasted 2s (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`
+		if took := time.Since(start); took != 2*time.Second || err == nil || !strings.HasSuffix(err.Error(), want) || !errors.Is(err, ErrAttemptTimeout) {
+			t.Errorf("Search took %v, error %v; want 2s and ErrAttemptTimeout ending in %q", took, err, want)
+		}
+	})
+}
+
+// TestAttemptTimeoutOverridesDefaultAttemptTimeout: without WithHTTPClient a
+// Client bounds each attempt by DefaultAttemptTimeout, and WithAttemptTimeout
+// (the call's or the Client's) replaces that limit, longer or shorter.
+func TestAttemptTimeoutOverridesDefaultAttemptTimeout(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		const silence = 3 * time.Minute // longer than DefaultAttemptTimeout
 		slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			io.Copy(io.Discard, r.Body)
 			select {
@@ -294,14 +318,14 @@ func TestAttemptTimeoutOverridesDefaultHTTPTimeout(t *testing.T) {
 		}
 		tests := []struct {
 			name    string
-			opts    []CallOption
+			opts    []Option
 			took    time.Duration
 			wantErr string // suffix; "" for success
 		}{
-			{"the default limit", nil, DefaultHTTPTimeout,
-				`the attempt outlasted 2m0s (DefaultHTTPTimeout, the limit of a Client made without WithHTTPClient): pass WithAttemptTimeout to allow the call longer attempts`},
-			{"a longer attempt timeout", []CallOption{WithAttemptTimeout(5 * time.Minute)}, silence, ""},
-			{"a shorter attempt timeout", []CallOption{WithAttemptTimeout(time.Minute)}, time.Minute,
+			{"the default limit", nil, DefaultAttemptTimeout,
+				`the attempt outlasted 2m0s (DefaultAttemptTimeout, the limit of a Client made without WithHTTPClient): pass WithAttemptTimeout to allow the call longer attempts`},
+			{"a longer attempt timeout", []Option{WithAttemptTimeout(5 * time.Minute)}, silence, ""},
+			{"a shorter attempt timeout", []Option{WithAttemptTimeout(time.Minute)}, time.Minute,
 				`the attempt outlasted 1m0s (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`},
 		}
 		for _, tt := range tests {
@@ -316,6 +340,89 @@ func TestAttemptTimeoutOverridesDefaultHTTPTimeout(t *testing.T) {
 			case tt.wantErr != "" && (err == nil || !strings.HasSuffix(err.Error(), tt.wantErr) ||
 				!errors.Is(err, ErrAttemptTimeout) || errors.Is(err, context.DeadlineExceeded)):
 				t.Errorf("%s: error = %v, want ErrAttemptTimeout (only) ending in %q", tt.name, err, tt.wantErr)
+			}
+		}
+	})
+}
+
+// trickleTransport answers at once with headers, then sends body in chunks
+// of chunk bytes, each after wait (wait(i) for chunk i), as a slow service
+// streams a body.
+type trickleTransport struct {
+	body  string
+	chunk int
+	wait  func(i int) time.Duration
+}
+
+func (t trickleTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	io.Copy(io.Discard, r.Body)
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: &trickleBody{ctx: r.Context(), t: t, rest: t.body}, Request: r}, nil
+}
+
+type trickleBody struct {
+	ctx  context.Context
+	t    trickleTransport
+	rest string
+	i    int
+}
+
+func (b *trickleBody) Read(p []byte) (int, error) {
+	if b.rest == "" {
+		return 0, io.EOF
+	}
+	select {
+	case <-b.ctx.Done():
+		return 0, b.ctx.Err()
+	case <-time.After(b.t.wait(b.i)):
+	}
+	b.i++
+	n := copy(p, b.rest[:min(b.t.chunk, len(b.rest))])
+	b.rest = b.rest[n:]
+	return n, nil
+}
+
+func (b *trickleBody) Close() error { return nil }
+
+// TestTimeoutsWatchTheBody: the stall timeout restarts with every read that
+// brings data, so a body that keeps arriving is never cut by it, while a
+// body that goes silent is; the attempt timeout bounds the body too.
+func TestTimeoutsWatchTheBody(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		every := func(d time.Duration) func(int) time.Duration { return func(int) time.Duration { return d } }
+		gap := func(i int) time.Duration {
+			if i == 2 {
+				return 3 * time.Second
+			}
+			return 500 * time.Millisecond
+		}
+		const chunks = 9 // searchOK in chunks of 7 bytes
+		for _, tc := range []struct {
+			name    string
+			wait    func(int) time.Duration
+			opts    []Option
+			took    time.Duration
+			wantErr string
+		}{
+			{"a body that keeps arriving", every(500 * time.Millisecond), nil, chunks * 500 * time.Millisecond, ""},
+			{"the attempt timeout bounds the body", every(500 * time.Millisecond), []Option{WithAttemptTimeout(2 * time.Second)}, 2 * time.Second,
+				`the attempt outlasted 2s (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`},
+			{"a body that goes silent", gap, []Option{WithAttemptTimeout(time.Minute)}, time.Second + 2*500*time.Millisecond,
+				`no response body for 1s (the client's stall timeout): the service or a proxy on the way stopped answering; raise it with newssearch.WithStallTimeout`},
+		} {
+			c := newTestClient(t, "http://fake.invalid", &http.Client{Transport: trickleTransport{body: searchOK, chunk: 7, wait: tc.wait}},
+				WithStallTimeout(time.Second))
+			start := time.Now()
+			_, err := c.Search(t.Context(), SearchParams{Query: "q"}, tc.opts...)
+			if took := time.Since(start); took != tc.took {
+				t.Errorf("%s: the call took %v, want %v", tc.name, took, tc.took)
+			}
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Errorf("%s: %v", tc.name, err)
+			case tc.wantErr != "" && (err == nil || !strings.HasSuffix(err.Error(), tc.wantErr) || !errors.Is(err, ErrAttemptTimeout)):
+				t.Errorf("%s: error = %v, want ErrAttemptTimeout ending in %q", tc.name, err, tc.wantErr)
 			}
 		}
 	})

@@ -20,11 +20,10 @@ const DefaultStallTimeout = 15 * time.Second
 
 // ErrAttemptTimeout matches the error of an attempt the client itself gave
 // up on: the service stayed silent for longer than the stall timeout (see
-// WithStallTimeout), or the attempt outlasted the call's WithAttemptTimeout,
-// DefaultHTTPTimeout (without WithHTTPClient) or the Timeout of the
-// *http.Client given with WithHTTPClient. Such an attempt
-// is retried like any transport failure, except by SubmitQuery (see
-// Client).
+// WithStallTimeout), or the attempt outlasted WithAttemptTimeout,
+// DefaultAttemptTimeout (without WithHTTPClient) or the Timeout of the
+// *http.Client given with WithHTTPClient. Such an attempt is retried like
+// any transport failure, as the retry policy on Client says.
 //
 // It never matches context.DeadlineExceeded, which is kept for the deadline
 // of the caller's own context: errors.Is(err, context.DeadlineExceeded)
@@ -61,85 +60,116 @@ func clientTimeoutError(err error) error {
 		"): raise http.Client.Timeout, or pass a context deadline instead"}
 }
 
-// sdkTransport is the RoundTripper of every Client's HTTP client. It
+// attemptGuard is the one timer of an attempt: it sends the attempt
+// through next (the middleware chain and the HTTP client's own transport)
+// and ends it, with an error matching ErrAttemptTimeout, when the service
+// stays silent for the stall timeout (waiting for the headers, then between
+// reads of the body: WithStallTimeout) or when the attempt as a whole
+// outlasts the attempt timeout (WithAttemptTimeout, else
+// DefaultAttemptTimeout for a Client made without WithHTTPClient), whichever
+// comes first. Both come from the call's settings, else the Client's.
 //
-//   - sends each attempt through next (http.DefaultTransport, read when the
-//     attempt starts, when next is nil, as net/http does for a client
-//     without a Transport);
-//   - bounds the wait for headers and for every body read by stall,
-//     except in a call with WithAttemptTimeout, whose limit replaces it;
-//   - has no CloseIdleConnections method, so that go-retryablehttp, which
-//     calls http.Client.CloseIdleConnections after every failed or
-//     cancelled call, can never close the idle connections of the caller's
-//     transport, shared with the rest of the program.
-type sdkTransport struct {
-	next  http.RoundTripper
-	stall time.Duration // 0: no stall limit
+// Like clientTransport in front of it, it has no CloseIdleConnections
+// method, so that go-retryablehttp, which calls
+// http.Client.CloseIdleConnections after every failed or cancelled call,
+// can never close the idle connections of the caller's transport, shared
+// with the rest of the program.
+type attemptGuard struct {
+	next     http.RoundTripper
+	defaults *settings // the Client's, for a request without call settings
 }
 
-// RoundTrip sends r, watching it for stalls.
-func (t *sdkTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	next := t.next
-	if next == nil {
-		next = http.DefaultTransport
+// RoundTrip sends r under the call's limits.
+func (g *attemptGuard) RoundTrip(r *http.Request) (*http.Response, error) {
+	cs := callFrom(r.Context())
+	if cs == nil {
+		cs = g.defaults
 	}
-	if t.stall <= 0 || callFrom(r.Context()).hasAttemptTimeout() {
-		return next.RoundTrip(r) // no limit, or the call's own replaces it
+	if cs.stall <= 0 && cs.attemptTimeout <= 0 {
+		return g.next.RoundTrip(r)
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())
-	w := &watchdog{cancel: cancel, limit: t.stall, what: "response headers"}
-	w.timer = time.AfterFunc(t.stall, w.fire)
-	resp, err := next.RoundTrip(r.WithContext(ctx))
+	w := &watch{cancel: cancel, stall: cs.stall, what: "response headers"}
+	if cs.stall > 0 {
+		w.stallTimer = time.AfterFunc(cs.stall, w.stalled)
+	}
+	if d := cs.attemptTimeout; d > 0 {
+		limit := "DefaultAttemptTimeout, the limit of a Client made without WithHTTPClient): pass WithAttemptTimeout to allow the call longer attempts"
+		if cs.attemptSet {
+			limit = "WithAttemptTimeout): raise it, or leave it out to keep the client's limits"
+		}
+		err := &attemptTimeoutError{what: "the attempt outlasted " + d.String() + " (" + limit}
+		w.totalTimer = time.AfterFunc(d, func() { w.fire(err) })
+	}
+	resp, err := g.next.RoundTrip(r.WithContext(ctx))
 	if err != nil {
 		w.stop()
 		return nil, w.translate(ctx, r.Context(), err)
 	}
 	w.progress("response body")
-	resp.Body = &watchedBody{body: resp.Body, w: w, ctx: ctx, parent: r.Context()}
+	resp.Body = &guardedBody{body: resp.Body, w: w, ctx: ctx, parent: r.Context()}
 	return resp, nil
 }
 
-// watchdog cancels an attempt that shows no progress for limit.
-type watchdog struct {
-	cancel context.CancelCauseFunc
-	limit  time.Duration
+// watch ends an attempt that shows no progress for stall, or outlasts its
+// total, by cancelling its context with the reason.
+type watch struct {
+	cancel     context.CancelCauseFunc
+	stall      time.Duration
+	stallTimer *time.Timer // nil: no stall limit
+	totalTimer *time.Timer // nil: no total limit
 
-	mu    sync.Mutex
-	what  string // what the attempt waits for now
-	timer *time.Timer
-	err   error // set when the watchdog fired
+	mu   sync.Mutex
+	what string // what the attempt waits for now
+	err  error  // set when a limit ran out
 }
 
-// fire cancels the attempt.
-func (w *watchdog) fire() {
+// stalled ends the attempt for its silence.
+func (w *watch) stalled() {
+	w.mu.Lock()
+	what := w.what
+	w.mu.Unlock()
+	w.fire(stalledError(w.stall, what))
+}
+
+// fire cancels the attempt with err, unless a limit ran out already.
+func (w *watch) fire(err error) {
 	w.mu.Lock()
 	if w.err == nil {
-		w.err = stalledError(w.limit, w.what)
+		w.err = err
 	}
-	err := w.err
+	err = w.err
 	w.mu.Unlock()
 	w.cancel(err)
 }
 
-// progress restarts the clock: the attempt now waits for what.
-func (w *watchdog) progress(what string) {
+// progress restarts the stall clock: the attempt now waits for what.
+func (w *watch) progress(what string) {
+	if w.stallTimer == nil {
+		return
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.what = what
 	if w.err == nil {
-		w.timer.Reset(w.limit)
+		w.stallTimer.Reset(w.stall)
 	}
 }
 
 // stop ends the watch and releases the attempt's context.
-func (w *watchdog) stop() {
-	w.timer.Stop()
+func (w *watch) stop() {
+	if w.stallTimer != nil {
+		w.stallTimer.Stop()
+	}
+	if w.totalTimer != nil {
+		w.totalTimer.Stop()
+	}
 	w.cancel(context.Canceled)
 }
 
-// translate replaces the error of an attempt the watchdog cancelled (while
-// the caller's context parent is live) by the stall error.
-func (w *watchdog) translate(ctx, parent context.Context, err error) error {
+// translate replaces the error of an attempt the watch cancelled (while
+// the caller's context parent is live) by the limit's error.
+func (w *watch) translate(ctx, parent context.Context, err error) error {
 	if err == nil || parent.Err() != nil {
 		return err
 	}
@@ -150,16 +180,17 @@ func (w *watchdog) translate(ctx, parent context.Context, err error) error {
 	return err
 }
 
-// watchedBody restarts the watchdog on every read that brings data.
-type watchedBody struct {
+// guardedBody restarts the stall clock on every read that brings data and
+// reports a limit running out during a read as such.
+type guardedBody struct {
 	body   io.ReadCloser
-	w      *watchdog
+	w      *watch
 	ctx    context.Context
 	parent context.Context
 }
 
-// Read reads from the body, reporting a stall as such.
-func (b *watchedBody) Read(p []byte) (int, error) {
+// Read reads from the body.
+func (b *guardedBody) Read(p []byte) (int, error) {
 	n, err := b.body.Read(p)
 	if n > 0 {
 		b.w.progress("response body")
@@ -171,7 +202,7 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 }
 
 // Close closes the body and ends the watch.
-func (b *watchedBody) Close() error {
+func (b *guardedBody) Close() error {
 	err := b.body.Close()
 	b.w.stop()
 	return err

@@ -93,47 +93,41 @@ func (s State) IsPending() bool { return strings.EqualFold(string(s), string(Sta
 // IsFailure reports whether s is neither success nor pending (and not empty).
 func (s State) IsFailure() bool { return !s.IsSuccess() && !s.IsPending() }
 
-// SearchResponse is the answer to Client.Search.
-type SearchResponse struct {
+// Page is one page of results: the answer of Client.Search (QueryID is
+// then ""), of Client.GetResults and of Client.Poll. While an asynchronous
+// job runs, GetResults answers a page whose State is pending, with no
+// articles and no counts: ask again later (Poll does).
+type Page struct {
+	// QueryID is the asynchronous job the page belongs to, or "" for a
+	// synchronous search.
+	QueryID string
+	// Number is the page number, from 1.
+	Number int
 	// TotalResults is the number of matching articles over all pages, read
 	// from "totalResults" or, when that is absent, "totalArticles".
 	TotalResults int
-	// Articles holds one page of results, at most PageSize articles.
+	// Articles holds the page's articles, at most PageSize; none on a page
+	// past the end, or while the job is pending.
 	Articles []Article
-	// State is the state the service reported (a success; see State).
-	State State
-}
-
-// QueryJob is the answer to Client.SubmitQuery: the identifier of an
-// asynchronous query whose results Client.GetResults fetches.
-type QueryJob struct {
-	// QueryID identifies the job; pass it to Client.GetResults.
-	QueryID string
-	// State is the state the service reported for the submission.
-	State State
-}
-
-// ResultsPage is the answer to Client.GetResults. While the job runs, State
-// is pending and the page carries no articles and no counts.
-type ResultsPage struct {
-	// QueryID is the job the page belongs to.
-	QueryID string
-	// Page is the page number, from 1.
-	Page int
-	// TotalResults is the number of matching articles over all pages, read
-	// from "totalResults" or, when that is absent, "totalArticles".
-	TotalResults int
-	// Articles holds the page's articles; it is empty on a page past the end.
-	Articles []Article
-	// State is StatePending while the job runs and a success when done.
+	// State is the state the service reported: StatePending while a job
+	// runs, a success otherwise (a failed job is a *JobFailedError).
 	State State
 	// Message is the service's explanation, when it sends one.
 	Message string
 }
 
-// Pending reports whether the job has not finished yet, so the page must be
-// fetched again later.
-func (p *ResultsPage) Pending() bool { return p.State.IsPending() }
+// TotalPages returns the number of pages TotalResults fills.
+func (p *Page) TotalPages() int { return pagesFor(p.TotalResults) }
+
+// QueryJob is the answer to Client.SubmitQuery: the identifier of an
+// asynchronous query, whose results Client.Poll waits for and
+// Client.GetResults and Client.Results fetch.
+type QueryJob struct {
+	// QueryID identifies the job.
+	QueryID string
+	// State is the state the service reported for the submission.
+	State State
+}
 
 // HeadlinesResponse is the answer to Client.Headlines.
 type HeadlinesResponse struct {
@@ -311,8 +305,8 @@ func (l *ImageList) UnmarshalJSON(b []byte) error {
 // time.Time is promoted: format and compare ts.Time itself
 // (a.DatePublished.Time.Format(time.DateOnly)). The string as sent is read
 // with Raw and cannot be set apart from Time, so the two never get out of
-// sync: Raw, String and every encoding (JSON, text, binary, gob) give the
-// string as sent while it still denotes Time, and Time in RFC 3339 once
+// sync: Raw, String and every encoding (JSON, text, binary and so gob) give
+// the string as sent while it still denotes Time, and Time in RFC 3339 once
 // Time was changed. Build a Timestamp from a time with Timestamp{Time: t},
 // from a string with ParseTimestamp; decoding sets both.
 type Timestamp struct {
@@ -454,9 +448,6 @@ func (ts Timestamp) MarshalJSON() ([]byte, error) {
 // MarshalText writes Raw ("" for the zero Timestamp).
 func (ts Timestamp) MarshalText() ([]byte, error) { return []byte(ts.Raw()), nil }
 
-// AppendText appends Raw to b.
-func (ts Timestamp) AppendText(b []byte) ([]byte, error) { return append(b, ts.Raw()...), nil }
-
 // UnmarshalText decodes a date string as UnmarshalJSON does; an empty one
 // gives the zero Timestamp.
 func (ts *Timestamp) UnmarshalText(b []byte) error {
@@ -464,17 +455,9 @@ func (ts *Timestamp) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// MarshalBinary writes the form MarshalText writes.
+// MarshalBinary writes the form MarshalText writes. encoding/gob uses it
+// (gob does not use MarshalText), so a gob round trip keeps Raw.
 func (ts Timestamp) MarshalBinary() ([]byte, error) { return ts.MarshalText() }
-
-// AppendBinary appends the form MarshalText writes to b.
-func (ts Timestamp) AppendBinary(b []byte) ([]byte, error) { return ts.AppendText(b) }
 
 // UnmarshalBinary decodes what MarshalBinary writes.
 func (ts *Timestamp) UnmarshalBinary(b []byte) error { return ts.UnmarshalText(b) }
-
-// GobEncode writes the form MarshalText writes.
-func (ts Timestamp) GobEncode() ([]byte, error) { return ts.MarshalText() }
-
-// GobDecode decodes what GobEncode writes.
-func (ts *Timestamp) GobDecode(b []byte) error { return ts.UnmarshalText(b) }

@@ -146,13 +146,17 @@ func TestSearchRangeReportsEarliestFailedWindow(t *testing.T) {
 		w5 := rangeStart.Add(5 * 7 * day).Format(requestDateLayout)
 		h := &windowFailer{next: newFake(rangeArticles()), fails: map[string]time.Duration{w2: time.Second, w5: 0}}
 		c := newTestClient(t, "http://fake.invalid", &http.Client{Transport: handlerTransport{h}})
-		_, err := c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll})
-		var we *WindowError
-		if !errors.As(err, &we) {
-			t.Fatalf("SearchRange error = %v, want a *WindowError", err)
+		_, err := c.SearchRange(t.Context(), rangeParams(""), fastPoll)
+		var re *RangeError
+		if !errors.As(err, &re) || len(re.Missing) != 2 {
+			t.Fatalf("SearchRange error = %v, want a *RangeError naming 2 windows", err)
 		}
-		if got, want := we.Start.Format(requestDateLayout), w2; got != want {
-			t.Errorf("failed window starts at %s, want the earliest failed window, %s (error: %v)", got, want, err)
+		if got, want := re.Missing[0].Start.Format(requestDateLayout), w2; got != want {
+			t.Errorf("first missing window starts at %s, want the earliest failed window, %s (error: %v)", got, want, err)
+		}
+		want := "newssearch: 2 of 13 windows missing (pass RangeError.Finished as RangeOptions.Done to search only those): window " + w2
+		if !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("error = %q, want it to name the earliest failed window first: %q", err, want)
 		}
 	})
 }
@@ -196,7 +200,7 @@ func TestSearchRangeSurvivesConnectionReset(t *testing.T) {
 	want := oneQuery(t, c, rangeParams(""))
 	h.n = 2 // no request in flight
 	var last RangeProgress
-	got, err := c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll, Concurrency: 1,
+	got, err := c.SearchRange(t.Context(), rangeParams(""), fastPoll, &RangeOptions{Concurrency: 1,
 		OnProgress: func(p RangeProgress) { last = p }})
 	if err != nil {
 		t.Fatalf("SearchRange with two connection resets: %v", err)
@@ -207,18 +211,18 @@ func TestSearchRangeSurvivesConnectionReset(t *testing.T) {
 	if last.Resubmitted != 2 {
 		t.Errorf("RangeProgress.Resubmitted = %d, want 2", last.Resubmitted)
 	}
-	// WithCallMaxRetries bounds the resubmissions too: with 1, two resets fail the window.
+	// WithMaxRetries given to the call bounds the resubmissions too: with 1, two resets fail the window.
 	h.mu.Lock()
 	h.n = 2
 	h.mu.Unlock()
-	_, err = c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll, Concurrency: 1}, WithCallMaxRetries(1))
-	var we *WindowError
+	_, err = c.SearchRange(t.Context(), rangeParams(""), fastPoll, &RangeOptions{Concurrency: 1}, WithMaxRetries(1))
+	var re *RangeError
 	h.mu.Lock()
 	left := h.n
 	h.n = 0
 	h.mu.Unlock()
-	if !errors.As(err, &we) || left != 0 {
-		t.Errorf("SearchRange with WithCallMaxRetries(1) and two resets: error %v, %d resets unused; want a *WindowError after 1 resubmission (both resets used)", err, left)
+	if !errors.As(err, &re) || len(re.Missing) != 1 || left != 0 {
+		t.Errorf("SearchRange with WithMaxRetries(1) and two resets: error %v, %d resets unused; want one window missing after 1 resubmission (both resets used)", err, left)
 	}
 	// SubmitQuery alone never resubmits after a reset: the job may exist.
 	h.mu.Lock()
@@ -233,20 +237,23 @@ func TestSearchRangeSurvivesConnectionReset(t *testing.T) {
 	}
 }
 
-func TestSearchAsyncHonoursPage(t *testing.T) {
+// TestSubmitQueryIgnoresPage: a job holds every page, so SubmitQuery sends
+// page 1 whatever AsyncSearchParams.Page holds; GetResults reads the page
+// wanted.
+func TestSubmitQueryIgnoresPage(t *testing.T) {
 	t.Parallel()
 	f := newFake(testArticles(60, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), time.Hour))
-	f.pendingPolls = 1
 	c := serve(t, f)
-	got, err := c.SearchAsync(t.Context(), AsyncSearchParams{SearchParams: SearchParams{Query: "cars", Page: 2}}, fastPoll)
+	id := submit(t, c, AsyncSearchParams{SearchParams: SearchParams{Query: "cars", Page: 2}})
+	got, err := c.GetResults(t.Context(), id, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, want := f.page(fakeQuery{}, 2)
-	if diff := cmp.Diff(&ResultsPage{QueryID: "q1", Page: 2, TotalResults: 60, Articles: want, State: StateSuccess}, got); diff != "" {
-		t.Errorf("SearchAsync page 2 (-want +got):\n%s", diff)
+	if diff := cmp.Diff(&Page{QueryID: "q1", Number: 2, TotalResults: 60, Articles: want, State: StateSuccess}, got); diff != "" {
+		t.Errorf("GetResults page 2 (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"query-async  1", "get-results q1 2", "get-results q1 2"}, f.requests()); diff != "" {
+	if diff := cmp.Diff([]string{"query-async  1", "get-results q1 2"}, f.requests()); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
 }
@@ -265,11 +272,11 @@ func TestPagesStopAtLastRepresentablePage(t *testing.T) {
 	t.Cleanup(srv.Close)
 	c := newTestClient(t, srv.URL, srv.Client())
 	var numbers []int
-	for page, err := range c.SearchPages(t.Context(), SearchParams{Query: "cars", Page: math.MaxInt - 1}, nil) {
+	onPage := func(p *Page) { numbers = append(numbers, p.Number) }
+	for _, err := range c.SearchAll(t.Context(), SearchParams{Query: "cars", Page: math.MaxInt - 1}, &PageOptions{OnPage: onPage}) {
 		if err != nil {
-			t.Fatalf("SearchPages from page MaxInt-1: %v", err)
+			t.Fatalf("SearchAll from page MaxInt-1: %v", err)
 		}
-		numbers = append(numbers, page.Number)
 	}
 	if diff := cmp.Diff([]int{math.MaxInt - 1, math.MaxInt}, numbers); diff != "" {
 		t.Errorf("pages walked (-want +got):\n%s", diff)

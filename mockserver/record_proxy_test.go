@@ -107,7 +107,7 @@ func TestRecordSDKSessionIsByteIdentical(t *testing.T) {
 		t.Cleanup(tr.base.(*http.Transport).CloseIdleConnections)
 		c, err := newssearch.NewClient(newssearch.WithoutEnvironment(), newssearch.WithBaseURL(url), newssearch.WithAPIKey(key),
 			newssearch.WithHTTPClient(&http.Client{Transport: tr}), newssearch.WithRetryWait(time.Millisecond, 2*time.Millisecond),
-			newssearch.WithPollOptions(newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}))
+			&newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,15 +158,15 @@ func TestRecordSDKSessionIsByteIdentical(t *testing.T) {
 		for _, call := range []func() error{
 			func() error { _, err := c.GetResults(ctx, "0123456789abcdef0123456789abcdef", 1); return err },
 			func() error {
-				_, err := c.Search(ctx, newssearch.SearchParams{Query: "x"}, newssearch.WithHeader(FaultHeader, "status=503"), newssearch.WithCallMaxRetries(1))
+				_, err := c.Search(ctx, newssearch.SearchParams{Query: "x"}, newssearch.WithHeader(FaultHeader, "status=503"), newssearch.WithMaxRetries(1))
 				return err
 			},
 			func() error {
-				_, err := c.Search(ctx, newssearch.SearchParams{Query: "y"}, newssearch.WithHeader(FaultHeader, "truncate"), newssearch.WithCallMaxRetries(0))
+				_, err := c.Search(ctx, newssearch.SearchParams{Query: "y"}, newssearch.WithHeader(FaultHeader, "truncate"), newssearch.WithMaxRetries(0))
 				return err
 			},
 			func() error {
-				_, err := c.Search(ctx, newssearch.SearchParams{Query: "z"}, newssearch.WithHeader(FaultHeader, "status=429;retry-after=1"), newssearch.WithCallMaxRetries(0))
+				_, err := c.Search(ctx, newssearch.SearchParams{Query: "z"}, newssearch.WithHeader(FaultHeader, "status=429;retry-after=1"), newssearch.WithMaxRetries(0))
 				return err
 			},
 		} {

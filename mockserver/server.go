@@ -308,8 +308,8 @@ func (s *Server) Corpus() *Corpus { return s.data.Load() }
 // ClientOptions returns the options Client passes to newssearch.NewClient:
 // WithoutEnvironment, WithBaseURL(URL), WithAPIKey(APIKey),
 // WithHTTPClient(HTTPClient), WithRetryWait(ClientRetryWaitMin,
-// ClientRetryWaitMax) and WithPollOptions with ClientPollDelayMin and
-// ClientPollDelayMax. Use it to handle NewClient's error yourself.
+// ClientRetryWaitMax) and a *newssearch.PollOptions with ClientPollDelayMin
+// and ClientPollDelayMax. Use it to handle NewClient's error yourself.
 func (s *Server) ClientOptions() []newssearch.Option {
 	return []newssearch.Option{
 		newssearch.WithoutEnvironment(),
@@ -317,7 +317,7 @@ func (s *Server) ClientOptions() []newssearch.Option {
 		newssearch.WithAPIKey(s.apiKey),
 		newssearch.WithHTTPClient(s.httpClient),
 		newssearch.WithRetryWait(ClientRetryWaitMin, ClientRetryWaitMax),
-		newssearch.WithPollOptions(newssearch.PollOptions{MinDelay: ClientPollDelayMin, MaxDelay: ClientPollDelayMax}),
+		&newssearch.PollOptions{MinDelay: ClientPollDelayMin, MaxDelay: ClientPollDelayMax},
 	}
 }
 

@@ -31,10 +31,13 @@ func TestClientOverSocketAndWithout(t *testing.T) {
 		if len(res.Articles[0].Extra) != 0 {
 			t.Fatalf("%s: the SDK found unknown fields: %v", s, res.Articles[0].Extra)
 		}
-		page, err := c.SearchAsync(ctx, newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: word}, SortOrder: newssearch.SortDatePublished},
-			&newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: time.Millisecond})
+		job, err := c.SubmitQuery(ctx, newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: word}, SortOrder: newssearch.SortDatePublished})
 		if err != nil {
-			t.Fatalf("%s: SearchAsync: %v", s, err)
+			t.Fatalf("%s: SubmitQuery: %v", s, err)
+		}
+		page, err := c.Poll(ctx, job.QueryID, &newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: time.Millisecond})
+		if err != nil {
+			t.Fatalf("%s: Poll: %v", s, err)
 		}
 		if page.TotalResults != res.TotalResults || !page.State.IsSuccess() {
 			t.Fatalf("%s: async %d results, state %s", s, page.TotalResults, page.State)
@@ -66,7 +69,7 @@ func TestClientOptionsWin(t *testing.T) {
 	}
 	func() {
 		defer func() {
-			if p := recover(); p == nil || !strings.HasPrefix(fmt.Sprint(p), "mockserver: Client: newssearch: WithMaxRetries(-1)") {
+			if p := recover(); p == nil || !strings.HasPrefix(fmt.Sprint(p), "mockserver: Client: newssearch: invalid WithMaxRetries: -1 is negative") {
 				t.Errorf("Client with a bad option: recovered %v", p)
 			}
 		}()
@@ -151,14 +154,17 @@ func TestClientPollsFast(t *testing.T) {
 	s := New(WithoutListener())
 	t.Cleanup(s.Close)
 	var waits []time.Duration
-	page, err := s.Client().SearchAsync(t.Context(), newssearch.AsyncSearchParams{
-		SearchParams: newssearch.SearchParams{Query: "earthquake"},
-	}, &newssearch.PollOptions{OnPoll: func(e newssearch.PollEvent) { waits = append(waits, e.Next) }})
+	c := s.Client()
+	job, err := c.SubmitQuery(t.Context(), newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "earthquake"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := c.Poll(t.Context(), job.QueryID, &newssearch.PollOptions{OnPoll: func(e newssearch.PollEvent) { waits = append(waits, e.Next) }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if page.TotalResults == 0 {
-		t.Error("SearchAsync found nothing for \"earthquake\"")
+		t.Error("Poll found nothing for \"earthquake\"")
 	}
 	if len(waits) != 2 || waits[0] <= 0 || waits[0] > ClientPollDelayMax || waits[1] != 0 {
 		t.Errorf("waits after each poll = %v, want one wait of at most %v (the first poll is PENDING), then none", waits, ClientPollDelayMax)

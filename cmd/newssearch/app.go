@@ -329,7 +329,7 @@ func (a *app) client(wrap func(http.RoundTripper) http.RoundTripper) (*newssearc
 		newssearch.WithoutEnvironment(),
 		newssearch.WithAPIKey(key),
 		newssearch.WithBaseURL(cmpOr(a.baseURL, a.env.getenv(newssearch.EnvBaseURL))),
-		newssearch.WithUserAgent("newssearch-cli/" + cliVersion() + " newssearch-go/" + newssearch.Version),
+		newssearch.WithHeader("User-Agent", "newssearch-cli/"+cliVersion()+" newssearch-go/"+newssearch.Version),
 		newssearch.WithMaxRetries(a.maxRetries),
 		newssearch.WithLogger(a.logger()),
 	}
@@ -340,7 +340,7 @@ func (a *app) client(wrap func(http.RoundTripper) http.RoundTripper) (*newssearc
 	if wrap != nil {
 		t = wrap(t)
 	}
-	opts = append(opts, newssearch.WithHTTPClient(&http.Client{Transport: t, Timeout: newssearch.DefaultHTTPTimeout}))
+	opts = append(opts, newssearch.WithHTTPClient(&http.Client{Transport: t, Timeout: newssearch.DefaultAttemptTimeout}))
 	opts = append(opts, a.env.clientOptions...)
 	c, err := newssearch.NewClient(opts...)
 	if err != nil {

@@ -403,7 +403,7 @@ func runCheck(ctx context.Context, c *newssearch.Client, rec *recorder, cv *cont
 	return rep
 }
 
-func articlesOf(sr *newssearch.SearchResponse) []newssearch.Article {
+func articlesOf(sr *newssearch.Page) []newssearch.Article {
 	if sr == nil {
 		return nil
 	}

@@ -55,8 +55,7 @@ ranges (a week or less); use async or range for longer ones.`,
 				if err := a.printArticles(cmd.OutOrStdout(), resp.Articles, f.limit); err != nil {
 					return err
 				}
-				pages := (resp.TotalResults + newssearch.PageSize - 1) / newssearch.PageSize
-				if n := max(page, 1); n < pages {
+				if n, pages := resp.Number, resp.TotalPages(); n < pages {
 					a.note("page %d of %d (%d articles in all): --page %d prints the next, --all every page", n, pages, resp.TotalResults, n+1)
 				}
 				return nil
@@ -167,7 +166,7 @@ page without waiting.`,
 			if err != nil {
 				return err
 			}
-			if rp.Pending() {
+			if rp.State.IsPending() {
 				return fmt.Errorf("query %s is still %s: run the command again later, or leave out --page to wait for it", args[0], rp.State)
 			}
 			return a.printArticles(cmd.OutOrStdout(), rp.Articles, limit)
@@ -190,8 +189,11 @@ func (a *app) printJob(cmd *cobra.Command, c *newssearch.Client, queryID string,
 	if err != nil {
 		return err
 	}
+	pages := &newssearch.PageOptions{Prefetch: 2, OnPage: func(p *newssearch.Page) {
+		sp.describe(fmt.Sprintf("query %s: page %d of %d", queryID, p.Number, p.TotalPages()))
+	}}
 	n := 0
-	for page, err := range c.ResultPages(cmd.Context(), queryID, &newssearch.PageOptions{Prefetch: 2, Poll: poll}) {
+	for art, err := range c.Results(cmd.Context(), queryID, poll, pages) {
 		if err != nil {
 			sp.stop()
 			_ = out.close()
@@ -200,17 +202,10 @@ func (a *app) printJob(cmd *cobra.Command, c *newssearch.Client, queryID string,
 			}
 			return err
 		}
-		sp.describe(fmt.Sprintf("query %s: page %d of %d", queryID, page.Number, page.TotalPages()))
-		for i := range page.Articles {
-			if limit > 0 && n >= limit {
-				break
-			}
-			if err := out.write(&page.Articles[i]); err != nil {
-				return err
-			}
-			n++
+		if err := out.write(&art); err != nil {
+			return err
 		}
-		if limit > 0 && n >= limit {
+		if n++; limit > 0 && n >= limit {
 			break
 		}
 	}

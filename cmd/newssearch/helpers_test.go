@@ -83,7 +83,7 @@ func runCLI(t *testing.T, srv *mockserver.Server, o runOpts, args ...string) res
 		transport: o.transport,
 		clientOptions: []newssearch.Option{
 			newssearch.WithRetryWait(time.Millisecond, 5*time.Millisecond),
-			newssearch.WithPollOptions(newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond, Jitter: -1}),
+			&newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond, Jitter: -1},
 		},
 		afterWindow: o.afterWindow,
 	}

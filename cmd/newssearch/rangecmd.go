@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,9 +17,6 @@ import (
 
 	newssearch "github.com/newssearch/newssearch-go"
 )
-
-// maxWindows bounds the windows of one range, as the SDK does.
-const maxWindows = 10000
 
 func (a *app) rangeCommand() *cobra.Command {
 	var f searchFlags
@@ -74,7 +70,13 @@ fixed by the first run: resuming searches the same dates.`,
 				}
 				defer r.closeCheckpoint()
 			}
-			if r.windows, err = splitWindows(r.params.StartDate, r.params.EndDate, window); err != nil {
+			// The SDK's windows, so that the checkpoint's windows are the
+			// ones SearchRangeSeq yields and takes back as done.
+			if r.windows, err = newssearch.RangeWindows(r.params, &newssearch.RangeOptions{Window: window}); err != nil {
+				var ve *newssearch.ValidationError
+				if errors.As(err, &ve) && ve.Field == "RangeOptions.Window" {
+					return usagef("--window %s: %s", windowFlag, ve.Problem)
+				}
 				return err
 			}
 			if r.ck != nil {
@@ -95,7 +97,7 @@ fixed by the first run: resuming searches the same dates.`,
 	}
 	f.add(cmd, true)
 	cmd.Flags().StringVar(&windowFlag, "window", "7d", "span of each window, e.g. 7d, 1d, 12h")
-	cmd.Flags().IntVar(&concurrency, "concurrency", newssearch.DefaultRangeConcurrency, "windows searched at once")
+	cmd.Flags().IntVar(&concurrency, "concurrency", 8, "windows searched at once")
 	cmd.Flags().StringVar(&resume, "resume", "", "keep finished windows in this checkpoint file and skip those already in it")
 	cmd.Flags().DurationVar(&maxWait, "max-wait", 0, "give up waiting for a window's job after this long (default 10m)")
 	return cmd
@@ -108,26 +110,6 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// window is one slice of the range; adjacent windows share their bounds.
-type window struct{ start, end time.Time }
-
-// splitWindows cuts [start, end] into windows of span w as the SDK's
-// SearchRange does: adjacent windows share their boundary instant, since
-// the service's bounds are inclusive.
-func splitWindows(start, end time.Time, w time.Duration) ([]window, error) {
-	var out []window
-	for s := start; ; s = s.Add(w) {
-		e := s.Add(w)
-		if !e.Before(end) {
-			return append(out, window{s, end}), nil
-		}
-		out = append(out, window{s, e})
-		if len(out) >= maxWindows {
-			return nil, usagef("--window %s cuts the range into more than %d windows: pass a larger window", w, maxWindows)
-		}
-	}
-}
-
 // rangeRun is one run of the range command.
 type rangeRun struct {
 	a           *app
@@ -135,183 +117,98 @@ type rangeRun struct {
 	window      time.Duration
 	concurrency int
 	maxWait     time.Duration
-	windows     []window
+	windows     []newssearch.RangeWindow
 	ck          *checkpoint
 
-	mu    sync.Mutex
-	found [][]newssearch.Article // per window; nil while not done
-	done  int
-	seen  map[string]struct{}
+	done     int // windows finished, those of the checkpoint included
+	articles int // their articles
 }
 
-// run searches every window not yet in the checkpoint and returns the
-// merged articles.
+// run searches every window not yet in the checkpoint with the SDK's range
+// engine (SearchRangeSeq), saving each in the checkpoint as it arrives, and
+// returns the articles of the whole range, merged by the SDK.
 func (r *rangeRun) run(parent context.Context, c *newssearch.Client) ([]newssearch.Article, error) {
-	r.found = make([][]newssearch.Article, len(r.windows))
-	r.seen = map[string]struct{}{}
-	var todo []int
-	for i := range r.windows {
-		if arts, ok := r.ck.finished(i); ok {
-			r.found[i] = arts
-			r.done++
-			r.count(arts)
-			continue
-		}
-		todo = append(todo, i)
+	saved := r.ck.finishedWindows()
+	r.done = len(saved)
+	for _, w := range saved {
+		r.articles += len(w.Articles)
 	}
 	if r.done > 0 {
 		r.a.note("resuming from %s: %d of %d windows already done", r.ck.path, r.done, len(r.windows))
 	}
-	bar := r.a.newRangeBar(len(r.windows), r.done, len(r.seen))
+	bar := r.a.newRangeBar(len(r.windows), r.done, r.articles)
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	var firstErr error
-	var errOnce sync.Once
-	for range min(r.concurrency, len(todo)) {
-		wg.Go(func() {
-			for i := range jobs {
-				arts, err := r.search(ctx, c, r.windows[i])
-				if err == nil {
-					err = r.finish(i, arts, bar)
-				}
-				if err != nil {
-					if ctx.Err() == nil || parent.Err() == nil {
-						errOnce.Do(func() { firstErr = err })
-					}
-					cancel()
-				}
+	opts := []newssearch.Option{
+		&newssearch.RangeOptions{Window: r.window, Concurrency: r.concurrency, Done: saved},
+		&newssearch.PageOptions{Prefetch: 2},
+		&newssearch.PollOptions{MaxWait: r.maxWait},
+	}
+	finished := slices.Clone(saved)
+	var failed []error
+	var saveErr error
+	for w, err := range c.SearchRangeSeq(ctx, r.params, opts...) {
+		var re *newssearch.RangeError
+		switch {
+		case err != nil && parent.Err() == nil && saveErr == nil && errors.As(err, &re) && len(re.Missing) == 1:
+			failed = append(failed, err) // a failed window: the others go on
+			continue
+		case err != nil:
+			if saveErr == nil && parent.Err() == nil {
+				return nil, err
 			}
-		})
-	}
-feed:
-	for _, i := range todo {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
+			continue // stopped: the loop ends
+		case r.ck.has(r.index(w.RangeWindow)):
+			continue // from the checkpoint, counted already
+		}
+		if err := r.ck.save(r.index(w.RangeWindow), w); err != nil {
+			saveErr = err
+			cancel()
+			continue
+		}
+		finished = append(finished, w)
+		r.done++
+		r.articles += len(w.Articles)
+		bar.update(r.done, r.articles)
+		if r.a.env.afterWindow != nil {
+			r.a.env.afterWindow(r.done)
 		}
 	}
-	close(jobs)
-	wg.Wait()
 	bar.stop()
-	if parent.Err() != nil {
+	switch {
+	case saveErr != nil:
+		return nil, saveErr
+	case parent.Err() != nil:
 		return nil, &interruptedError{msg: r.stoppedText()}
-	}
-	if firstErr != nil {
+	case len(failed) > 0:
+		err := errors.Join(failed...)
 		if r.ck != nil {
-			return nil, fmt.Errorf("%w\n%s", firstErr, r.stoppedText())
+			return nil, fmt.Errorf("%w\n%s", err, r.stoppedText())
 		}
-		return nil, firstErr
+		return nil, err
 	}
 	if r.ck != nil {
 		r.a.note("all %d windows done; %s may be deleted", len(r.windows), r.ck.path)
 	}
-	return mergeArticles(r.found, r.params.SortOrder), nil
+	// Every window is done, so SearchRange makes no request: it merges
+	// them as it merges its own (each article once, in the sort order).
+	return c.SearchRange(parent, r.params, &newssearch.RangeOptions{Window: r.window, Done: finished})
+}
+
+// index returns the index of window w in the range.
+func (r *rangeRun) index(w newssearch.RangeWindow) int {
+	i, _ := slices.BinarySearchFunc(r.windows, w.Start, func(x newssearch.RangeWindow, t time.Time) int { return x.Start.Compare(t) })
+	return i
 }
 
 // stoppedText says what was done and how to go on.
 func (r *rangeRun) stoppedText() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.ck == nil {
 		return fmt.Sprintf("%d of %d windows were done (%s), and none was kept: run the command again with --resume FILE to keep finished windows in FILE",
-			r.done, len(r.windows), articlesText(len(r.seen)))
+			r.done, len(r.windows), articlesText(r.articles))
 	}
 	return fmt.Sprintf("%d of %d windows are done (%s) and saved in %s: run the same command again (with --resume %s) to search only the %d missing",
-		r.done, len(r.windows), articlesText(len(r.seen)), r.ck.path, r.ck.path, len(r.windows)-r.done)
-}
-
-// search runs one window through the SDK: a SearchRange call whose window
-// spans the whole slice, so one job.
-func (r *rangeRun) search(ctx context.Context, c *newssearch.Client, w window) ([]newssearch.Article, error) {
-	p := r.params
-	p.StartDate, p.EndDate = w.start, w.end
-	span := max(w.end.Sub(w.start), time.Millisecond)
-	return c.SearchRange(ctx, p, &newssearch.RangeOptions{Window: span, Concurrency: 1, Prefetch: 2,
-		Poll: &newssearch.PollOptions{MaxWait: r.maxWait}})
-}
-
-// finish records a finished window: in the checkpoint first, then in the
-// progress.
-func (r *rangeRun) finish(i int, arts []newssearch.Article, bar *rangeBar) error {
-	if err := r.ck.save(i, r.windows[i], arts); err != nil {
-		return err
-	}
-	r.mu.Lock()
-	r.found[i] = arts
-	r.done++
-	r.count(arts)
-	done, n := r.done, len(r.seen)
-	r.mu.Unlock()
-	bar.update(done, n)
-	if r.a.env.afterWindow != nil {
-		r.a.env.afterWindow(done)
-	}
-	return nil
-}
-
-// count adds articles to the distinct ones seen (r.mu held or no workers).
-func (r *rangeRun) count(arts []newssearch.Article) {
-	for i := range arts {
-		if k := articleKey(&arts[i]); k != "" {
-			r.seen[k] = struct{}{}
-		}
-	}
-}
-
-// articleKey identifies an article as the SDK does: its ID, else its URL.
-func articleKey(a *newssearch.Article) string {
-	switch {
-	case a.ID != "":
-		return "id:" + a.ID
-	case a.URL != "":
-		return "url:" + a.URL
-	}
-	return ""
-}
-
-// mergeArticles merges the windows' articles as SearchRange does: in window
-// order, keeping the first copy of each, then sorted by score (or date,
-// newest first and undated last), ties by ID and URL.
-func mergeArticles(windows [][]newssearch.Article, order newssearch.SortOrder) []newssearch.Article {
-	seen := map[string]struct{}{}
-	var out []newssearch.Article
-	for _, arts := range windows {
-		for _, a := range arts {
-			if k := articleKey(&a); k != "" {
-				if _, dup := seen[k]; dup {
-					continue
-				}
-				seen[k] = struct{}{}
-			}
-			out = append(out, a)
-		}
-	}
-	byDate := strings.EqualFold(string(order), string(newssearch.SortDatePublished))
-	slices.SortStableFunc(out, func(a, b newssearch.Article) int {
-		var c int
-		if byDate {
-			at, bt := a.DatePublished.Time, b.DatePublished.Time
-			if at.IsZero() || bt.IsZero() {
-				c = cmp.Compare(boolInt(at.IsZero()), boolInt(bt.IsZero()))
-			} else {
-				c = bt.Compare(at)
-			}
-		} else {
-			c = cmp.Compare(b.Score, a.Score)
-		}
-		return cmp.Or(c, strings.Compare(a.ID, b.ID), strings.Compare(a.URL, b.URL))
-	})
-	return out
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+		r.done, len(r.windows), articlesText(r.articles), r.ck.path, r.ck.path, len(r.windows)-r.done)
 }
 
 // checkpoint is the --resume file: JSON Lines, a header describing the
@@ -353,6 +250,8 @@ type checkpointWindow struct {
 	Start    string               `json:"start"`
 	End      string               `json:"end"`
 	Articles []newssearch.Article `json:"articles"`
+	// span is the window's bounds, set by bind.
+	span newssearch.RangeWindow
 }
 
 const ckTime = time.RFC3339Nano
@@ -484,11 +383,12 @@ func headerDiff(got, want checkpointHeader) string {
 
 // bind checks the saved windows against this run's windows and writes the
 // header of a new file.
-func (ck *checkpoint) bind(ws []window) error {
+func (ck *checkpoint) bind(ws []newssearch.RangeWindow) error {
 	for i, w := range ck.windows {
-		if i < 0 || i >= len(ws) || w.Start != ws[i].start.UTC().Format(ckTime) || w.End != ws[i].end.UTC().Format(ckTime) {
+		if i < 0 || i >= len(ws) || w.Start != ws[i].Start.UTC().Format(ckTime) || w.End != ws[i].End.UTC().Format(ckTime) {
 			return fmt.Errorf("--resume %s: saved window %d (%s to %s) is not a window of this range: delete the file to start afresh", ck.path, i, w.Start, w.End)
 		}
+		ck.windows[i] = checkpointWindow{Window: i, Start: w.Start, End: w.End, Articles: w.Articles, span: ws[i]}
 	}
 	if ck.existing {
 		return nil
@@ -497,21 +397,35 @@ func (ck *checkpoint) bind(ws []window) error {
 	return ck.append(ck.header)
 }
 
-// finished returns the saved articles of window i.
-func (ck *checkpoint) finished(i int) ([]newssearch.Article, bool) {
-	if ck == nil {
-		return nil, false
-	}
-	w, ok := ck.windows[i]
-	return w.Articles, ok
-}
-
-// save appends a finished window and syncs the file.
-func (ck *checkpoint) save(i int, w window, arts []newssearch.Article) error {
+// finishedWindows returns the saved windows, in date order, with their
+// articles.
+func (ck *checkpoint) finishedWindows() []newssearch.WindowResult {
 	if ck == nil {
 		return nil
 	}
-	return ck.append(checkpointWindow{Window: i, Start: w.start.UTC().Format(ckTime), End: w.end.UTC().Format(ckTime), Articles: arts})
+	out := make([]newssearch.WindowResult, 0, len(ck.windows))
+	for _, w := range ck.windows {
+		out = append(out, newssearch.WindowResult{RangeWindow: w.span, Articles: w.Articles})
+	}
+	slices.SortFunc(out, func(a, b newssearch.WindowResult) int { return a.Start.Compare(b.Start) })
+	return out
+}
+
+// has reports whether window i was saved before this run.
+func (ck *checkpoint) has(i int) bool {
+	if ck == nil {
+		return false
+	}
+	_, ok := ck.windows[i]
+	return ok
+}
+
+// save appends window i, finished, and syncs the file.
+func (ck *checkpoint) save(i int, w newssearch.WindowResult) error {
+	if ck == nil {
+		return nil
+	}
+	return ck.append(checkpointWindow{Window: i, Start: w.Start.UTC().Format(ckTime), End: w.End.UTC().Format(ckTime), Articles: w.Articles})
 }
 
 func (ck *checkpoint) append(v any) error {

@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,7 +40,13 @@ func run(ctx context.Context, w io.Writer) error {
 			fmt.Fprintf(w, "  windows %2d/%d done, %3d articles so far\n", p.WindowsDone, p.WindowsTotal, p.Articles)
 		},
 	})
-	if err != nil {
+	var partial *newssearch.RangeError
+	switch {
+	case errors.As(err, &partial):
+		// Some windows failed: the articles of the others came back, and
+		// RangeOptions{Done: partial.Finished} would search only the rest.
+		fmt.Fprintf(w, "  %d of %d windows missing: %v\n", len(partial.Missing), partial.Windows, err)
+	case err != nil:
 		return fmt.Errorf("search range: %w", err)
 	}
 

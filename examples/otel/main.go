@@ -59,13 +59,17 @@ func run(ctx context.Context, w io.Writer) error {
 
 	ctx, root := tp.Tracer("examples/otel").Start(ctx, "weekly digest")
 	var resp newssearch.Response
-	page, err := client.SearchAsync(ctx, newssearch.AsyncSearchParams{
+	job, err := client.SubmitQuery(ctx, newssearch.AsyncSearchParams{
 		SearchParams: newssearch.SearchParams{
 			Query:     "election",
 			StartDate: time.Now().AddDate(0, -3, 0),
 			EndDate:   time.Now(),
 		},
-	}, nil, newssearch.WithResponseInto(&resp))
+	})
+	var page *newssearch.Page
+	if err == nil {
+		page, err = client.Poll(ctx, job.QueryID, newssearch.WithResponseInto(&resp))
+	}
 	root.End()
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
-// Pagination shows how to walk search results page by page with
-// SearchPages, article by article with SearchAll (leaving the loop early),
-// and through every page of an asynchronous job with Results. It runs
+// Pagination shows the two forms of each source of results: one page
+// (Search, GetResults) or every article (SearchAll, Results), with
+// PageOptions.OnPage showing each page as SearchAll reaches it, leaving
+// the loop early, and every page of an asynchronous job. It runs
 // against the in-process mock server, so it needs no API key and no
 // network:
 //
@@ -31,14 +32,18 @@ func run(ctx context.Context, w io.Writer) error {
 	client := srv.Client()
 	params := newssearch.SearchParams{Query: "earthquake"}
 
-	// SearchPages yields every page in order and stops after the last one.
+	// Search returns one page; SearchAll every article, page after page.
+	// OnPage sees each page (its number and the totals) before its
+	// articles come.
 	fmt.Fprintf(w, "Pages of %q:\n", params.Query)
-	for page, err := range client.SearchPages(ctx, params, nil) {
+	showPage := &newssearch.PageOptions{OnPage: func(page *newssearch.Page) {
+		fmt.Fprintf(w, "  page %d of %d: %2d of %d articles, first: %s\n",
+			page.Number, page.TotalPages(), len(page.Articles), page.TotalResults, page.Articles[0].Title)
+	}}
+	for _, err := range client.SearchAll(ctx, params, showPage) {
 		if err != nil {
 			return fmt.Errorf("pages: %w", err)
 		}
-		fmt.Fprintf(w, "  page %d of %d: %2d of %d articles, first: %s\n",
-			page.Number, page.TotalPages(), len(page.Articles), page.TotalResults, page.Articles[0].Title)
 	}
 
 	// SearchAll yields one article at a time and fetches pages as the loop

@@ -50,9 +50,10 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 
 	// An asynchronous search suits long ranges and takes key_phrases and a
-	// sort order. SearchAsync submits the job and polls until it is done.
-	fmt.Fprintf(w, "\nSearchAsync %q, last 3 months, key phrases, newest first:\n", "election")
-	page, err := client.SearchAsync(ctx, newssearch.AsyncSearchParams{
+	// sort order. SubmitQuery starts the job; Poll waits until it is done
+	// and returns its first page.
+	fmt.Fprintf(w, "\nSubmitQuery and Poll %q, last 3 months, key phrases, newest first:\n", "election")
+	job, err := client.SubmitQuery(ctx, newssearch.AsyncSearchParams{
 		SearchParams: newssearch.SearchParams{
 			Query:     "election",
 			StartDate: now.AddDate(0, -3, 0),
@@ -60,7 +61,11 @@ func run(ctx context.Context, w io.Writer) error {
 		},
 		KeyPhrases: "('victory' or 'wins') and not 'narrow'",
 		SortOrder:  newssearch.SortDatePublished,
-	}, &newssearch.PollOptions{
+	})
+	if err != nil {
+		return fmt.Errorf("async search: %w", err)
+	}
+	page, err := client.Poll(ctx, job.QueryID, &newssearch.PollOptions{
 		// The mock's client polls every few milliseconds to keep tests fast;
 		// against the real service the polls come after about 0.1 s, 0.4 s,
 		// 1.3 s, then every 2.9 s (see PollOptions).

@@ -25,12 +25,16 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/withhttpmock"
 )
 
-func asyncSearch(ctx context.Context, client *newssearch.Client, from, to time.Time) (*newssearch.ResultsPage, error) {
+func asyncSearch(ctx context.Context, client *newssearch.Client, from, to time.Time) (*newssearch.Page, error) {
 	// readme:begin
-	page, err := client.SearchAsync(ctx, newssearch.AsyncSearchParams{
+	job, err := client.SubmitQuery(ctx, newssearch.AsyncSearchParams{
 		SearchParams: newssearch.SearchParams{Query: "central bank", StartDate: from, EndDate: to},
 		SortOrder:    newssearch.SortDatePublished,
-	}, &newssearch.PollOptions{
+	})
+	if err != nil {
+		return nil, err
+	}
+	page, err := client.Poll(ctx, job.QueryID, &newssearch.PollOptions{
 		OnPoll: func(e newssearch.PollEvent) { log.Printf("poll %d after %v: %s", e.Attempt, e.Elapsed, e.State) },
 	})
 	// readme:end
@@ -39,7 +43,7 @@ func asyncSearch(ctx context.Context, client *newssearch.Client, from, to time.T
 
 func searchAll(ctx context.Context, client *newssearch.Client, params newssearch.SearchParams, enough func() bool) error {
 	// readme:begin
-	for article, err := range client.SearchAll(ctx, params, nil) {
+	for article, err := range client.SearchAll(ctx, params) {
 		if err != nil {
 			return err
 		}
@@ -65,7 +69,7 @@ func searchRange(ctx context.Context, client *newssearch.Client, jan1, apr1 time
 	return articles, err
 }
 
-func classify(ctx context.Context, client *newssearch.Client, params newssearch.SearchParams) *newssearch.SearchResponse {
+func classify(ctx context.Context, client *newssearch.Client, params newssearch.SearchParams) *newssearch.Page {
 	// readme:begin
 	res, err := client.Search(ctx, params)
 	switch {

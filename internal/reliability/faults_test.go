@@ -137,10 +137,10 @@ func TestNothingLostUnderFaults(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return collect(c.Results(ctx, job.QueryID, &newssearch.PageOptions{Prefetch: prefetch, Poll: fastPoll}))
+		return collect(c.Results(ctx, job.QueryID, &newssearch.PageOptions{Prefetch: prefetch}, fastPoll))
 	}
 	searchRange := func(query string, concurrency int) ([]newssearch.Article, error) {
-		return c.SearchRange(ctx, paramsFor(query), &newssearch.RangeOptions{Concurrency: concurrency, Prefetch: 2, Poll: fastPoll})
+		return c.SearchRange(ctx, paramsFor(query), &newssearch.RangeOptions{Concurrency: concurrency}, &newssearch.PageOptions{Prefetch: 2}, fastPoll)
 	}
 	const windows = 9 // 60 days in 7-day windows
 
@@ -250,8 +250,8 @@ func submissions(srv *mockserver.Server) []mockserver.JournalEntry {
 
 // TestSubmitQueryNotRepeated: when a query-async request may have been
 // processed (its answer broke off, or the service failed with 500, 502,
-// 503 or 504, or the connection dropped), SubmitQuery and SearchAsync do
-// not send it again, so no second job appears; 408 and 429, which prove
+// 503 or 504, or the connection dropped), SubmitQuery (alone, or followed
+// by Poll) does not send it again, so no second job appears; 408 and 429, which prove
 // the job was not created, are retried and create exactly one job.
 func TestSubmitQueryNotRepeated(t *testing.T) {
 	t.Parallel()
@@ -283,8 +283,12 @@ func TestSubmitQueryNotRepeated(t *testing.T) {
 					_, err := c.SubmitQuery(ctx, async)
 					return err
 				}},
-				{"SearchAsync", func(ctx context.Context, c *newssearch.Client) error {
-					_, err := c.SearchAsync(ctx, async, fastPoll)
+				{"SubmitQuery+Poll", func(ctx context.Context, c *newssearch.Client) error {
+					job, err := c.SubmitQuery(ctx, async)
+					if err != nil {
+						return err
+					}
+					_, err = c.Poll(ctx, job.QueryID, fastPoll)
 					return err
 				}},
 			} {
@@ -322,7 +326,7 @@ func TestSearchRangeResubmitsLostWindow(t *testing.T) {
 	params := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
 		Query: "election", StartDate: clock.Add(-60 * 24 * time.Hour), EndDate: clock}}
 	clean := newServer(t)
-	want, err := clean.Client().SearchRange(testContext(t), params, &newssearch.RangeOptions{Poll: fastPoll})
+	want, err := clean.Client().SearchRange(testContext(t), params, fastPoll)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +337,7 @@ func TestSearchRangeResubmitsLostWindow(t *testing.T) {
 				Endpoint: mockserver.EndpointQueryAsync, Every: 3, Times: 1, Fault: mockserver.Fault{Truncate: true}}))
 			c := srv.Client(newssearch.WithMaxRetries(5))
 			var resubmitted int
-			got, err := c.SearchRange(testContext(t), params, &newssearch.RangeOptions{Concurrency: concurrency, Poll: fastPoll,
+			got, err := c.SearchRange(testContext(t), params, fastPoll, &newssearch.RangeOptions{Concurrency: concurrency,
 				OnProgress: func(p newssearch.RangeProgress) { resubmitted = p.Resubmitted }})
 			if err != nil {
 				t.Fatalf("SearchRange with one truncated submission: %v", err)

@@ -213,9 +213,13 @@ func loadOp(ctx context.Context, c *newssearch.Client, rng *rand.Rand) error {
 			params.SortOrder = newssearch.SortDatePublished
 			params.KeyPhrases = "('vote' or 'election') and not 'zzzyzx'"
 		}
-		first, err := c.SearchAsync(ctx, params, fastPoll)
+		job, err := c.SubmitQuery(ctx, params)
 		if err != nil {
-			return fmt.Errorf("SearchAsync(%q): %w", query, err)
+			return fmt.Errorf("SubmitQuery(%q): %w", query, err)
+		}
+		first, err := c.Poll(ctx, job.QueryID, fastPoll)
+		if err != nil {
+			return fmt.Errorf("Poll(%q): %w", query, err)
 		}
 		page, err := c.GetResults(ctx, first.QueryID, 2)
 		if err != nil {
@@ -230,7 +234,7 @@ func loadOp(ctx context.Context, c *newssearch.Client, rng *rand.Rand) error {
 		if err != nil {
 			return fmt.Errorf("SubmitQuery(%q): %w", query, err)
 		}
-		got, err := collect(c.Results(ctx, job.QueryID, &newssearch.PageOptions{Prefetch: 2, Poll: fastPoll}))
+		got, err := collect(c.Results(ctx, job.QueryID, &newssearch.PageOptions{Prefetch: 2}, fastPoll))
 		if err != nil {
 			return fmt.Errorf("Results(%q): %w", query, err)
 		}

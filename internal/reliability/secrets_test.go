@@ -174,19 +174,25 @@ func exerciseAll(t *testing.T, p *printedForms, clientLogger, mockLogger *slog.L
 		page, err = c.GetResults(ctx, job.QueryID, 3)
 		p.values(page)
 		p.err(err)
-		for page, err := range c.ResultPages(ctx, job.QueryID, nil) {
-			p.values(page)
+		onPage := &newssearch.PageOptions{OnPage: func(page *newssearch.Page) { p.values(page) }}
+		for a, err := range c.Results(ctx, job.QueryID, onPage) {
+			p.values(a)
 			p.err(err)
 		}
 	}
 	_, err = c.GetResults(ctx, "0123456789abcdef0123456789abcdef", 1)
 	p.err(err)
-	first, err := c.SearchAsync(ctx, newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "climate"}}, events)
-	p.values(first)
+	climate, err := c.SubmitQuery(ctx, newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "climate"}})
+	p.values(climate)
 	p.err(err)
+	if climate != nil {
+		first, err := c.Poll(ctx, climate.QueryID, events)
+		p.values(first)
+		p.err(err)
+	}
 	ranged, err := c.SearchRange(ctx, newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
 		Query: "market", StartDate: clock.Add(-30 * 24 * time.Hour), EndDate: clock}},
-		&newssearch.RangeOptions{KeepPartial: true, Poll: fastPoll, OnProgress: func(r newssearch.RangeProgress) { p.values(r) }})
+		fastPoll, &newssearch.RangeOptions{OnProgress: func(r newssearch.RangeProgress) { p.values(r) }})
 	p.values(len(ranged))
 	p.err(err)
 	for range 3 {
@@ -253,7 +259,7 @@ func exerciseAll(t *testing.T, p *printedForms, clientLogger, mockLogger *slog.L
 	// Configuration errors and panics.
 	for _, opt := range []newssearch.Option{
 		newssearch.WithBaseURL("ftp://example.com"), newssearch.WithMaxRetries(-1),
-		newssearch.WithRetryWait(time.Second, time.Millisecond), newssearch.WithUserAgent("a\nb"), newssearch.WithHTTPClient(nil),
+		newssearch.WithRetryWait(time.Second, time.Millisecond), newssearch.WithHeader("User-Agent", "a\nb"), newssearch.WithHTTPClient(nil),
 	} {
 		_, err := newssearch.NewClient(newssearch.WithoutEnvironment(), newssearch.WithAPIKey(canary), opt)
 		p.err(err)
@@ -262,5 +268,5 @@ func exerciseAll(t *testing.T, p *printedForms, clientLogger, mockLogger *slog.L
 	p.err(err)
 	p.panicOf(func() { mockserver.New(mockserver.WithAPIKeys(canary, "")) })
 	p.panicOf(func() { srv.Client(newssearch.WithMaxRetries(-1)) })
-	p.panicOf(func() { other.Client(newssearch.WithUserAgent("\n")) })
+	p.panicOf(func() { other.Client(newssearch.WithHeader("User-Agent", "\n")) })
 }

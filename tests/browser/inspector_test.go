@@ -254,8 +254,12 @@ func TestTrySearch(t *testing.T) {
 	p.choose("try-page", "1")
 	p.do(chromedp.Click(`#try-search`))
 	p.waitJS(`document.getElementById('try-status').textContent.includes('/api/v2/get-results')`)
-	asyncWant, err := client.SearchAsync(ctx, newssearch.AsyncSearchParams{
-		SearchParams: newssearch.SearchParams{Query: "climate"}, SortOrder: newssearch.SortDatePublished, KeyPhrases: "'climate'"}, nil)
+	asyncJob, err := client.SubmitQuery(ctx, newssearch.AsyncSearchParams{
+		SearchParams: newssearch.SearchParams{Query: "climate"}, SortOrder: newssearch.SortDatePublished, KeyPhrases: "'climate'"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asyncWant, err := client.Poll(ctx, asyncJob.QueryID)
 	if err != nil {
 		t.Fatal(err)
 	}

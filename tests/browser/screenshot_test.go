@@ -61,9 +61,13 @@ func TestScreenshots(t *testing.T) {
 	if _, err := client.Search(ctx, newssearch.SearchParams{Query: "climate"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.SearchAsync(ctx, newssearch.AsyncSearchParams{
+	job, err := client.SubmitQuery(ctx, newssearch.AsyncSearchParams{
 		SearchParams: newssearch.SearchParams{Query: "election"},
-		SortOrder:    newssearch.SortDatePublished}, nil); err != nil {
+		SortOrder:    newssearch.SortDatePublished})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Poll(ctx, job.QueryID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := client.Headlines(ctx); err == nil {

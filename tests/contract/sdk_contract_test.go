@@ -215,7 +215,7 @@ func testSDKRequests(t *testing.T, c *contract) *checker {
 			call(fmt.Sprintf("GetResults %s page %d", id, page), true, func() error {
 				for range 5 {
 					res, err := client.GetResults(ctx, id, page)
-					if err != nil || !res.Pending() {
+					if err != nil || !res.State.IsPending() {
 						return err
 					}
 				}
@@ -232,36 +232,40 @@ func testSDKRequests(t *testing.T, c *contract) *checker {
 	// here so that their paging, polling and date windows are checked too.
 	fast := &newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: time.Millisecond, Jitter: -1}
 	base := newssearch.SearchParams{Query: "million"}
-	call("SearchPages", true, func() error { return firstN(client.SearchPages(ctx, base, nil), 3) })
 	call("SearchAll", true, func() error { return firstN(client.SearchAll(ctx, base, nil), 60) })
 	var asyncID string
-	call("SearchAsync", true, func() error {
-		res, err := client.SearchAsync(ctx, newssearch.AsyncSearchParams{SearchParams: base, SortOrder: newssearch.SortDatePublished}, fast)
-		if err == nil {
-			asyncID = res.QueryID
+	call("SubmitQuery then Poll", true, func() error {
+		job, err := client.SubmitQuery(ctx, newssearch.AsyncSearchParams{SearchParams: base, SortOrder: newssearch.SortDatePublished})
+		if err != nil {
+			return err
 		}
+		asyncID = job.QueryID
+		_, err = client.Poll(ctx, asyncID, fast)
 		return err
 	})
 	call("Poll", true, func() error { _, err := client.Poll(ctx, asyncID, fast); return err })
-	call("ResultPages", true, func() error {
-		return firstN(client.ResultPages(ctx, asyncID, &newssearch.PageOptions{Poll: fast}), 2)
-	})
+	call("Results", true, func() error { return firstN(client.Results(ctx, asyncID, fast), 30) })
 	call("SearchRange", true, func() error {
 		p := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
 			Query: "million", StartDate: contractNow.Add(-15 * 24 * time.Hour), EndDate: contractNow,
 		}}
-		_, err := client.SearchRange(ctx, p, &newssearch.RangeOptions{Concurrency: 2, Poll: fast})
+		_, err := client.SearchRange(ctx, p, &newssearch.RangeOptions{Concurrency: 2}, fast)
 		return err
 	})
 	call("SearchRangeSeq", true, func() error {
 		p := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{
 			Query: "million", StartDate: contractNow.Add(-15 * 24 * time.Hour), EndDate: contractNow,
 		}, SortOrder: newssearch.SortDatePublished}
-		return firstN(client.SearchRangeSeq(ctx, p, &newssearch.RangeOptions{Concurrency: 2, Poll: fast}), 1000)
+		return firstN(client.SearchRangeSeq(ctx, p, &newssearch.RangeOptions{Concurrency: 2}, fast), 1000)
 	})
 	checkCallOptions(t, call, client, chk, asyncID, fast)
 	checkRequestMembers(t, c, chk)
 	return chk
+}
+
+// prepend returns first followed by rest.
+func prepend(first newssearch.Option, rest []newssearch.Option) []newssearch.Option {
+	return append([]newssearch.Option{first}, rest...)
 }
 
 // checkCallOptions makes every method's requests with per-call options: the
@@ -278,37 +282,32 @@ func checkCallOptions(t *testing.T, call func(string, bool, func() error), clien
 	}}
 	methods := []struct {
 		name string
-		fn   func(opts ...newssearch.CallOption) error
+		fn   func(opts ...newssearch.Option) error
 	}{
-		{"Search", func(o ...newssearch.CallOption) error { _, err := client.Search(ctx, base, o...); return err }},
-		{"SubmitQuery", func(o ...newssearch.CallOption) error { _, err := client.SubmitQuery(ctx, async, o...); return err }},
-		{"GetResults", func(o ...newssearch.CallOption) error { _, err := client.GetResults(ctx, asyncID, 1, o...); return err }},
-		{"Headlines", func(o ...newssearch.CallOption) error { _, err := client.Headlines(ctx, o...); return err }},
-		{"Poll", func(o ...newssearch.CallOption) error { _, err := client.Poll(ctx, asyncID, fast, o...); return err }},
-		{"SearchAsync", func(o ...newssearch.CallOption) error {
-			_, err := client.SearchAsync(ctx, async, fast, o...)
+		{"Search", func(o ...newssearch.Option) error { _, err := client.Search(ctx, base, o...); return err }},
+		{"SubmitQuery", func(o ...newssearch.Option) error { _, err := client.SubmitQuery(ctx, async, o...); return err }},
+		{"GetResults", func(o ...newssearch.Option) error { _, err := client.GetResults(ctx, asyncID, 1, o...); return err }},
+		{"Headlines", func(o ...newssearch.Option) error { _, err := client.Headlines(ctx, o...); return err }},
+		{"Poll", func(o ...newssearch.Option) error {
+			_, err := client.Poll(ctx, asyncID, prepend(fast, o)...)
 			return err
 		}},
-		{"SearchPages", func(o ...newssearch.CallOption) error { return firstN(client.SearchPages(ctx, base, nil, o...), 2) }},
-		{"SearchAll", func(o ...newssearch.CallOption) error { return firstN(client.SearchAll(ctx, base, nil, o...), 30) }},
-		{"ResultPages", func(o ...newssearch.CallOption) error {
-			return firstN(client.ResultPages(ctx, asyncID, &newssearch.PageOptions{Poll: fast}, o...), 2)
+		{"SearchAll", func(o ...newssearch.Option) error { return firstN(client.SearchAll(ctx, base, o...), 30) }},
+		{"Results", func(o ...newssearch.Option) error {
+			return firstN(client.Results(ctx, asyncID, prepend(fast, o)...), 30)
 		}},
-		{"Results", func(o ...newssearch.CallOption) error {
-			return firstN(client.Results(ctx, asyncID, &newssearch.PageOptions{Poll: fast}, o...), 30)
-		}},
-		{"SearchRange", func(o ...newssearch.CallOption) error {
-			_, err := client.SearchRange(ctx, span, &newssearch.RangeOptions{Poll: fast}, o...)
+		{"SearchRange", func(o ...newssearch.Option) error {
+			_, err := client.SearchRange(ctx, span, prepend(fast, o)...)
 			return err
 		}},
-		{"SearchRangeSeq", func(o ...newssearch.CallOption) error {
-			return firstN(client.SearchRangeSeq(ctx, span, &newssearch.RangeOptions{Poll: fast}, o...), 1000)
+		{"SearchRangeSeq", func(o ...newssearch.Option) error {
+			return firstN(client.SearchRangeSeq(ctx, span, prepend(fast, o)...), 1000)
 		}},
 	}
 	for _, m := range methods {
 		var resp newssearch.Response
 		call(m.name+" with call options", true, func() error {
-			return m.fn(newssearch.WithHeader("X-Contract-Case", m.name), newssearch.WithCallMaxRetries(0),
+			return m.fn(newssearch.WithHeader("X-Contract-Case", m.name), newssearch.WithMaxRetries(0),
 				newssearch.WithAttemptTimeout(time.Minute), newssearch.WithResponseInto(&resp))
 		})
 		x := chk.last(t)

@@ -107,7 +107,7 @@ func TestPrismValidatingProxy(t *testing.T) {
 	t.Run("SDK", func(t *testing.T) {
 		client, err := newssearch.NewClient(newssearch.WithoutEnvironment(), newssearch.WithAPIKey("k"),
 			newssearch.WithBaseURL(proxy), newssearch.WithMaxRetries(0),
-			newssearch.WithPollOptions(newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond}))
+			&newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,13 +123,17 @@ func TestPrismValidatingProxy(t *testing.T) {
 		if _, err := client.Search(ctx, newssearch.SearchParams{Query: "bank"}); err != nil {
 			t.Fatalf("Search through Prism: %v", err)
 		}
-		page, err := client.SearchAsync(ctx, newssearch.AsyncSearchParams{
+		job, err := client.SubmitQuery(ctx, newssearch.AsyncSearchParams{
 			SearchParams: newssearch.SearchParams{Query: "election", StartDate: now.AddDate(0, -2, 0), EndDate: now},
 			KeyPhrases:   "('vote' or 'poll') and not 'sport'",
 			SortOrder:    newssearch.SortDatePublished,
-		}, nil)
+		})
 		if err != nil {
-			t.Fatalf("SearchAsync through Prism: %v", err)
+			t.Fatalf("SubmitQuery through Prism: %v", err)
+		}
+		page, err := client.Poll(ctx, job.QueryID)
+		if err != nil {
+			t.Fatalf("Poll through Prism: %v", err)
 		}
 		if _, err := client.GetResults(ctx, page.QueryID, 2); err != nil {
 			t.Fatalf("GetResults through Prism: %v", err)

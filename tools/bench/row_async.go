@@ -11,6 +11,13 @@ import (
 	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
+// The SDK's RangeOptions defaults (7-day windows, 8 at once), which it
+// does not export.
+const (
+	defaultRangeWindow      = 7 * 24 * time.Hour
+	defaultRangeConcurrency = 8
+)
+
 // rowDrain compares draining a finished job one page at a time with
 // draining it with concurrent page fetching (the SDK's Results iterator
 // with PageOptions.Prefetch), against the mock with added latency.
@@ -74,7 +81,7 @@ func rowDrain(ctx context.Context, e *env) []result {
 // default concurrency, with the same poll options (the defaults), against
 // the mock with jobs pending a fixed time and added latency.
 func rowRange(ctx context.Context, e *env) []result {
-	r := result{order: 60, id: "6", what: fmt.Sprintf("SearchRange over %d days, jobs pending %v, default RangeOptions (Concurrency %d)", e.p.rangeDays, e.p.rangePending, newssearch.DefaultRangeConcurrency),
+	r := result{order: 60, id: "6", what: fmt.Sprintf("SearchRange over %d days, jobs pending %v, default RangeOptions (Concurrency %d)", e.p.rangeDays, e.p.rangePending, defaultRangeConcurrency),
 		baseline: "RangeOptions{Concurrency: 1}: one window at a time as the vendor SDK does, same (default) poll options",
 		target:   "at most 0.35x the time"}
 	s := mockserver.New(mockserver.WithPendingPolls(0), mockserver.WithPendingDuration(e.p.rangePending), workload.LatencyRules(e.p.latency))
@@ -119,7 +126,7 @@ func rowRange(ctx context.Context, e *env) []result {
 	r.measured = fmt.Sprintf("%.3fx", m)
 	r.met = verdict(m <= 0.35)
 	span := time.Duration(e.p.rangeDays) * 24 * time.Hour // in int64: an int of nanoseconds overflows on 32-bit
-	windows := int((span + newssearch.DefaultRangeWindow - 1) / newssearch.DefaultRangeWindow)
+	windows := int((span + defaultRangeWindow - 1) / defaultRangeWindow)
 	r.notes = []string{
 		fmt.Sprintf("query %q: %d distinct articles over the range (sync search total %d), %d windows of 7 days; mock latency %v on every query-async and get-results request, jobs pending %v after submission",
 			query, len(want), total, windows, e.p.latency, e.p.rangePending),
@@ -162,9 +169,10 @@ func startVendorRange(ctx context.Context, e *env) func() []result {
 			return
 		}
 		params := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: query, StartDate: start, EndDate: end}}
-		vendor := &newssearch.RangeOptions{Concurrency: 1, Poll: &newssearch.PollOptions{MinDelay: e.p.vendorInterval, MaxDelay: e.p.vendorInterval, Multiplier: 1, Jitter: -1}}
+		vendor := []newssearch.Option{&newssearch.RangeOptions{Concurrency: 1},
+			&newssearch.PollOptions{MinDelay: e.p.vendorInterval, MaxDelay: e.p.vendorInterval, Multiplier: 1, Jitter: -1}}
 		begin := time.Now()
-		ids, err := workload.RangeIDs(ctx, c, params, vendor)
+		ids, err := workload.RangeIDs(ctx, c, params, vendor...)
 		took, articles, runErr = time.Since(begin), len(ids), err
 	}()
 	return func() []result {

@@ -10,6 +10,13 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver"
 )
 
+// The SDK's default first poll wait and jitter (PollOptions.MinDelay and
+// Jitter left zero), which it does not export.
+const (
+	pollMinDelay = 100 * time.Millisecond
+	pollJitter   = 0.2
+)
+
 // SizedJob finds the "*" (match-all) search over [start, end] whose total
 // is want articles, or the largest total below want that fills as many
 // pages, by moving start with a binary search on sync searches. It submits
@@ -75,7 +82,7 @@ func SizedJob(ctx context.Context, c *newssearch.Client, end time.Time, want int
 // pending, with no backoff and no time limit but ctx. It returns the first
 // page of the finished job, the number of get-results requests, and the
 // delay beyond the schedule (sleeps that overran, the requests' own time).
-func VendorPoll(ctx context.Context, c *newssearch.Client, queryID string, interval time.Duration) (*newssearch.ResultsPage, int, time.Duration, error) {
+func VendorPoll(ctx context.Context, c *newssearch.Client, queryID string, interval time.Duration) (*newssearch.Page, int, time.Duration, error) {
 	t := time.NewTimer(interval)
 	defer t.Stop()
 	var stall time.Duration
@@ -91,7 +98,7 @@ func VendorPoll(ctx context.Context, c *newssearch.Client, queryID string, inter
 		if err != nil {
 			return nil, requests, stall, err
 		}
-		if !page.Pending() {
+		if !page.State.IsPending() {
 			return page, requests, stall, nil
 		}
 		slept = time.Now()
@@ -147,7 +154,7 @@ func WaitJob(ctx context.Context, s *mockserver.Server, c *newssearch.Client, pe
 	}
 	var o PollOutcome
 	o.Stall = time.Since(ready.Add(-pending)) // the submission arrived at ready-pending
-	var page *newssearch.ResultsPage
+	var page *newssearch.Page
 	if vendor {
 		var stall time.Duration
 		page, o.Requests, stall, err = VendorPoll(ctx, c, job.QueryID, interval)
@@ -156,7 +163,7 @@ func WaitJob(ctx context.Context, s *mockserver.Server, c *newssearch.Client, pe
 		var prev newssearch.PollEvent
 		page, err = c.Poll(ctx, job.QueryID, &newssearch.PollOptions{OnPoll: func(ev newssearch.PollEvent) {
 			if ev.Attempt == 1 { // at least the overrun of the longest first wait the defaults allow
-				o.Stall += max(0, ev.Elapsed-time.Duration(float64(newssearch.DefaultPollMinDelay)*(1+newssearch.DefaultPollJitter)))
+				o.Stall += max(0, ev.Elapsed-time.Duration(float64(pollMinDelay)*(1+pollJitter)))
 			} else { // the time since the previous request beyond the wait it chose
 				o.Stall += max(0, ev.Elapsed-prev.Elapsed-prev.Next)
 			}

@@ -79,8 +79,8 @@ func abs(n int) int {
 }
 
 // RangeIDs runs SearchRange and returns the article IDs in order.
-func RangeIDs(ctx context.Context, c *newssearch.Client, params newssearch.AsyncSearchParams, opts *newssearch.RangeOptions) ([]string, error) {
-	articles, err := c.SearchRange(ctx, params, opts)
+func RangeIDs(ctx context.Context, c *newssearch.Client, params newssearch.AsyncSearchParams, opts ...newssearch.Option) ([]string, error) {
+	articles, err := c.SearchRange(ctx, params, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -51,14 +51,22 @@ func TestCallOptionValidation(t *testing.T) {
 	srv := newPrefixServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { requests.Add(1) }))
 	c := clientFor(t, srv)
 	for _, tc := range []struct {
-		opt  CallOption
+		opt  Option
 		want string
 	}{
 		{WithHeader("Bad Name", "v"), `newssearch: invalid WithHeader: header name "Bad Name" is not a valid HTTP header name: use letters, digits and hyphens, e.g. "X-Trace-Id"`},
 		{WithHeader("", "v"), `newssearch: invalid WithHeader: header name "" is not a valid HTTP header name: use letters, digits and hyphens, e.g. "X-Trace-Id"`},
 		{WithHeader("X-Key", sdkKey+"\r\nInjected: 1"), `newssearch: invalid WithHeader: the value of header X-Key holds a line break or NUL byte: pass a value on one line`},
-		{WithHeader("host", "example.com"), `newssearch: invalid WithHeader: header Host is managed by net/http and cannot be set per call: leave it out`},
-		{WithCallMaxRetries(-1), `newssearch: invalid WithCallMaxRetries: -1 is negative: pass 0 to disable retries for the call`},
+		{WithHeader("host", "example.com"), `newssearch: invalid WithHeader: header Host is managed by net/http and cannot be set: leave it out`},
+		{WithMaxRetries(-1), `newssearch: invalid WithMaxRetries: -1 is negative: pass 0 to disable retries`},
+		{WithStallTimeout(-1), `newssearch: invalid WithStallTimeout: -1ns is negative: pass a duration such as 30*time.Second, or 0 to turn it off`},
+		{WithHTTPClient(http.DefaultClient), `newssearch: invalid WithHTTPClient: it configures the Client as a whole, not one call: pass it to NewClient`},
+		{WithMiddleware(func(next http.RoundTripper) http.RoundTripper { return next }), `newssearch: invalid WithMiddleware: it configures the Client as a whole, not one call: pass it to NewClient`},
+		{WithRateLimit(1, 1), `newssearch: invalid WithRateLimit: it configures the Client as a whole, not one call: pass it to NewClient`},
+		{WithoutEnvironment(), `newssearch: invalid WithoutEnvironment: it configures the Client as a whole, not one call: pass it to NewClient`},
+		{WithAPIKey("other"), `newssearch: invalid WithAPIKey: it configures the Client as a whole, not one call: pass it to NewClient`},
+		{WithBaseURL("http://elsewhere.invalid"), `newssearch: invalid WithBaseURL: it configures the Client as a whole, not one call: pass it to NewClient`},
+		{&PollOptions{MaxWait: -1}, `newssearch: invalid PollOptions.MaxWait: -1ns is negative: pass a positive limit, or 0 for the default 10m0s`},
 		{WithAttemptTimeout(0), `newssearch: invalid WithAttemptTimeout: 0s is not a timeout: pass a positive duration such as 10*time.Second`},
 	} {
 		calls := map[string]error{}
@@ -67,7 +75,6 @@ func TestCallOptionValidation(t *testing.T) {
 		_, calls["GetResults"] = c.GetResults(t.Context(), "q1", 1, tc.opt)
 		_, calls["Headlines"] = c.Headlines(t.Context(), tc.opt)
 		_, calls["Poll"] = c.Poll(t.Context(), "q1", nil, tc.opt)
-		_, calls["SearchAsync"] = c.SearchAsync(t.Context(), asyncQuery, nil, tc.opt)
 		_, calls["SearchAll"] = collect(c.SearchAll(t.Context(), SearchParams{Query: "q"}, nil, tc.opt))
 		_, calls["Results"] = collect(c.Results(t.Context(), "q1", nil, tc.opt))
 		_, calls["SearchRange"] = c.SearchRange(t.Context(), rangeParams(""), nil, tc.opt)
@@ -86,7 +93,7 @@ func TestCallOptionValidation(t *testing.T) {
 	}
 }
 
-func TestWithCallMaxRetries(t *testing.T) {
+func TestWithMaxRetriesPerCall(t *testing.T) {
 	t.Parallel()
 	var requests atomic.Int32
 	srv := newPrefixServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -94,17 +101,17 @@ func TestWithCallMaxRetries(t *testing.T) {
 		w.WriteHeader(http.StatusBadGateway)
 	}))
 	c := clientFor(t, srv, WithMaxRetries(3))
-	if _, err := c.Search(t.Context(), SearchParams{Query: "q"}, WithCallMaxRetries(0)); !errors.Is(err, ErrServer) {
+	if _, err := c.Search(t.Context(), SearchParams{Query: "q"}, WithMaxRetries(0)); !errors.Is(err, ErrServer) {
 		t.Fatalf("error = %v, want ErrServer", err)
 	}
 	if n := requests.Swap(0); n != 1 {
-		t.Errorf("WithCallMaxRetries(0): %d attempts, want 1", n)
+		t.Errorf("WithMaxRetries(0) for the call: %d attempts, want 1", n)
 	}
-	if _, err := c.Search(t.Context(), SearchParams{Query: "q"}, WithCallMaxRetries(1)); !errors.Is(err, ErrServer) {
+	if _, err := c.Search(t.Context(), SearchParams{Query: "q"}, WithMaxRetries(1)); !errors.Is(err, ErrServer) {
 		t.Fatalf("error = %v, want ErrServer", err)
 	}
 	if n := requests.Swap(0); n != 2 {
-		t.Errorf("WithCallMaxRetries(1): %d attempts, want 2", n)
+		t.Errorf("WithMaxRetries(1) for the call: %d attempts, want 2", n)
 	}
 	c.Search(t.Context(), SearchParams{Query: "q"})
 	if n := requests.Swap(0); n != 4 {
@@ -142,7 +149,7 @@ func TestWithAttemptTimeoutRetries(t *testing.T) {
 	}
 	// With no retry left the error says which timeout ran out.
 	attempts.Store(0)
-	_, err = c.Search(t.Context(), SearchParams{Query: "q"}, WithAttemptTimeout(20*time.Millisecond), WithCallMaxRetries(0))
+	_, err = c.Search(t.Context(), SearchParams{Query: "q"}, WithAttemptTimeout(20*time.Millisecond), WithMaxRetries(0))
 	want := `/prefix/api/v2/query": the attempt outlasted 20ms (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`
 	if err == nil || !errors.Is(err, ErrAttemptTimeout) || errors.Is(err, context.DeadlineExceeded) || !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("error = %v, want %q, matching ErrAttemptTimeout only", err, want)
@@ -187,7 +194,7 @@ func TestWithResponseIntoMultiRequest(t *testing.T) {
 	f.pendingPolls = 1
 	c := serve(t, f)
 	var resp Response
-	got, err := c.SearchRange(t.Context(), rangeParams(""), &RangeOptions{Poll: fastPoll}, WithResponseInto(&resp), WithHeader("X-Run", "7"))
+	got, err := c.SearchRange(t.Context(), rangeParams(""), fastPoll, WithResponseInto(&resp), WithHeader("X-Run", "7"))
 	if err != nil || len(got) == 0 {
 		t.Fatalf("SearchRange = %d articles, %v", len(got), err)
 	}
@@ -200,7 +207,7 @@ func TestMiddleware(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var trace []string
-	mw := func(name string) Middleware {
+	mw := func(name string) func(http.RoundTripper) http.RoundTripper {
 		return func(next http.RoundTripper) http.RoundTripper {
 			return roundTripFunc(func(r *http.Request) (*http.Response, error) {
 				mu.Lock()
@@ -238,10 +245,10 @@ func TestClientOptionValidationQuotas(t *testing.T) {
 		opt  Option
 		want string
 	}{
-		{WithRateLimit(-1, 1), "newssearch: WithRateLimit(-1, 1): pass a rate of requests per second >= 0 (0 turns pacing off) and, with a positive rate, a burst >= 1"},
-		{WithRateLimit(5, 0), "newssearch: WithRateLimit(5, 0): pass a rate of requests per second >= 0 (0 turns pacing off) and, with a positive rate, a burst >= 1"},
-		{WithMiddleware(nil), "newssearch: WithMiddleware: middleware 1 of 1 is nil: pass a function that wraps the next http.RoundTripper"},
-		{WithMiddleware(func(http.RoundTripper) http.RoundTripper { return nil }), "newssearch: WithMiddleware: middleware 1 of 1 returned a nil http.RoundTripper: return the next transport, wrapped"},
+		{WithRateLimit(-1, 1), "newssearch: invalid WithRateLimit: (-1, 1): pass a rate of requests per second >= 0 (0 turns pacing off) and, with a positive rate, a burst >= 1"},
+		{WithRateLimit(5, 0), "newssearch: invalid WithRateLimit: (5, 0): pass a rate of requests per second >= 0 (0 turns pacing off) and, with a positive rate, a burst >= 1"},
+		{WithMiddleware(nil), "newssearch: invalid WithMiddleware: middleware 1 is nil: pass a function that wraps the next http.RoundTripper"},
+		{WithMiddleware(func(http.RoundTripper) http.RoundTripper { return nil }), "newssearch: invalid WithMiddleware: middleware 1 of 1 returned a nil http.RoundTripper: return the next transport, wrapped"},
 	} {
 		_, err := NewClient(WithAPIKey(sdkKey), WithoutEnvironment(), tc.opt)
 		if err == nil || err.Error() != tc.want {
@@ -416,5 +423,85 @@ func TestLimiterSlowsAfter429(t *testing.T) {
 	}
 	if l.eff != 10 {
 		t.Errorf("rate after 2000 successes = %v, want 10 again", l.eff)
+	}
+}
+
+// TestOptionsAtBothLevels: an option given to NewClient is the default of
+// every call, and the same option given to a call wins for that call only.
+func TestOptionsAtBothLevels(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var got []http.Header
+	srv := newPrefixServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Clone())
+		n := len(got)
+		mu.Unlock()
+		if n == 3 {
+			w.WriteHeader(http.StatusBadGateway) // the call with its own logger retries once
+			return
+		}
+		io.WriteString(w, searchOK)
+	}))
+	var clientLog, callLog bytes.Buffer
+	c := clientFor(t, srv, WithHeader("User-Agent", "app/1"), WithHeader("X-Team", "news"), WithLogger(newTestLogger(&clientLog)))
+	p := SearchParams{Query: "q"}
+	if _, err := c.Search(t.Context(), p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Search(t.Context(), p, WithHeader("User-Agent", "app/2"), WithHeader("X-Run", "7")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Search(t.Context(), p, WithLogger(newTestLogger(&callLog))); err != nil {
+		t.Fatal(err)
+	}
+	want := []map[string][]string{
+		{"User-Agent": {"app/1"}, "X-Team": {"news"}, "X-Run": nil},
+		{"User-Agent": {"app/2"}, "X-Team": {"news"}, "X-Run": {"7"}},
+		{"User-Agent": {"app/1"}, "X-Team": {"news"}, "X-Run": nil},
+		{"User-Agent": {"app/1"}, "X-Team": {"news"}, "X-Run": nil},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d requests, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		for name, values := range w {
+			if diff := cmp.Diff(values, got[i][name]); diff != "" {
+				t.Errorf("request %d, header %s (-want +got):\n%s", i+1, name, diff)
+			}
+		}
+	}
+	// The third call's retry went to its own logger, not the client's.
+	if !strings.Contains(callLog.String(), `"msg":"newssearch: retrying"`) || strings.Contains(clientLog.String(), "retrying") {
+		t.Errorf("call log %q, client log %q: want the retry in the call's log only", callLog.String(), clientLog.String())
+	}
+	if !strings.Contains(clientLog.String(), `"msg":"newssearch: response"`) {
+		t.Errorf("client log %q: want the other calls' responses", clientLog.String())
+	}
+}
+
+// TestPageOptionsAtBothLevels: a Client's PageOptions are every
+// iterator's default, and a call's replace them whole.
+func TestPageOptionsAtBothLevels(t *testing.T) {
+	t.Parallel()
+	f := newFake(testArticles(10*PageSize, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), time.Minute))
+	c := serve(t, f, &PageOptions{Prefetch: 3})
+	s, _, err := c.begin(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := callFrom(s).page.prefetch(); n != 3 {
+		t.Errorf("a call without options prefetches %d, want the client's 3", n)
+	}
+	s, _, err = c.begin(t.Context(), []Option{&PageOptions{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := callFrom(s).page.prefetch(); n != 0 {
+		t.Errorf("a call given PageOptions{} prefetches %d, want 0", n)
+	}
+	got, err := collect(c.SearchAll(t.Context(), SearchParams{Query: "cars"}))
+	if err != nil || len(got) != 10*PageSize {
+		t.Errorf("SearchAll with the client's prefetch: %d articles, %v", len(got), err)
 	}
 }
