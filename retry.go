@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -95,7 +96,9 @@ func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPoli
 		cs = &cfg.defaults
 	}
 	for name, values := range cs.header {
-		req.Header[name] = values
+		// A copy: the values are shared by every call of the Client, and
+		// a middleware may add to the request's.
+		req.Header[name] = slices.Clone(values)
 	}
 	req.SetResponseHandler(bufferBody)
 
