@@ -257,7 +257,7 @@ type AsyncSearchRequest struct {
 	// Page The page of results wanted, 25 articles per page, numbered from 1. Omitted means 1. The service's reference lists it as required for the search endpoints, but an omitted page is page 1; send it whenever you need a page other than the first.
 	Page *Page `json:"page,omitempty"`
 
-	// Query The search text, matched against the articles' text; results are ranked by relevance (`score`). Must contain at least one non-space character; a missing or blank query answers `400`. The full query syntax of the public service is not documented.
+	// Query The search text, matched against the articles' text; results are ranked by relevance (`score`). Must contain at least one non-space character; a missing or blank query answers `400`. The full query syntax of the public service is not documented. The mock matches every article for `*` alone and answers `400` to any other query with no letter or digit in it (such as `!!!`).
 	Query Query `json:"query"`
 
 	// Sites Keeps only articles of these site domains (for example `bbc.co.uk`). Omitted, `null` or empty means every site (the vendor's Python SDK sends `null` when its caller gives no sites).
@@ -479,7 +479,7 @@ type Language = string
 // Page The page of results wanted, 25 articles per page, numbered from 1. Omitted means 1. The service's reference lists it as required for the search endpoints, but an omitted page is page 1; send it whenever you need a page other than the first.
 type Page = int
 
-// Query The search text, matched against the articles' text; results are ranked by relevance (`score`). Must contain at least one non-space character; a missing or blank query answers `400`. The full query syntax of the public service is not documented.
+// Query The search text, matched against the articles' text; results are ranked by relevance (`score`). Must contain at least one non-space character; a missing or blank query answers `400`. The full query syntax of the public service is not documented. The mock matches every article for `*` alone and answers `400` to any other query with no letter or digit in it (such as `!!!`).
 type Query = string
 
 // QueryId Identifies an asynchronous search job; issued by `/api/v2/query-async`, valid only with the API key that submitted the job. Treat it as an opaque string.
@@ -546,7 +546,7 @@ type SearchRequest struct {
 	// Page The page of results wanted, 25 articles per page, numbered from 1. Omitted means 1. The service's reference lists it as required for the search endpoints, but an omitted page is page 1; send it whenever you need a page other than the first.
 	Page *Page `json:"page,omitempty"`
 
-	// Query The search text, matched against the articles' text; results are ranked by relevance (`score`). Must contain at least one non-space character; a missing or blank query answers `400`. The full query syntax of the public service is not documented.
+	// Query The search text, matched against the articles' text; results are ranked by relevance (`score`). Must contain at least one non-space character; a missing or blank query answers `400`. The full query syntax of the public service is not documented. The mock matches every article for `*` alone and answers `400` to any other query with no letter or digit in it (such as `!!!`).
 	Query Query `json:"query"`
 
 	// Sites Keeps only articles of these site domains (for example `bbc.co.uk`). Omitted, `null` or empty means every site (the vendor's Python SDK sends `null` when its caller gives no sites).
