@@ -60,6 +60,7 @@ type fakeService struct {
 	jobs   map[string]*fakeJob
 	nextID int
 	calls  map[string]int // per endpoint path
+	tagged map[string]int // per endpoint path and X-Test-Call header, "path|tag"
 	log    []string       // one line per request, e.g. "get-results q1 2"
 	sites  []string       // the page and sites of every request, e.g. "2 [bbc.co.uk]"
 	memo   map[string][]Article
@@ -102,6 +103,12 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	page := max(q.Page, 1)
 	f.mu.Lock()
 	f.calls[path]++
+	if tag := r.Header.Get(testCallHeader); tag != "" {
+		if f.tagged == nil {
+			f.tagged = make(map[string]int)
+		}
+		f.tagged[path+"|"+tag]++
+	}
 	f.log = append(f.log, fmt.Sprintf("%s %s %d", strings.TrimPrefix(path, "/api/v2/"), q.QueryID, page))
 	f.sites = append(f.sites, fmt.Sprint(page, q.Sites))
 	onCall := f.onCall
@@ -239,6 +246,20 @@ func (f *fakeService) count(path string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.calls[path]
+}
+
+// testCallHeader names the calls of one test step (WithHeader): requests a
+// cancelled earlier step sent can reach the handler after that step
+// returned, so counts taken before and after a step cannot tell whose
+// requests they were.
+const testCallHeader = "X-Test-Call"
+
+// countTagged returns the number of requests to an endpoint whose
+// testCallHeader was tag.
+func (f *fakeService) countTagged(path, tag string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.tagged[path+"|"+tag]
 }
 
 // requests returns the request log so far.

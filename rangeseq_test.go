@@ -190,9 +190,8 @@ func TestSearchRangeSeqResumeAfterFailure(t *testing.T) {
 	f.mu.Lock()
 	f.failJob = nil
 	f.mu.Unlock()
-	before := f.count(pathQueryAsync)
 	var progress []RangeProgress
-	all, err := drain(c.SearchRangeSeq(t.Context(), params, fastPoll, &RangeOptions{Done: first,
+	all, err := drain(c.SearchRangeSeq(t.Context(), params, fastPoll, WithHeader(testCallHeader, "resumed"), &RangeOptions{Done: first,
 		OnProgress: func(p RangeProgress) { progress = append(progress, p) }}))
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +199,7 @@ func TestSearchRangeSeqResumeAfterFailure(t *testing.T) {
 	if diff := cmp.Diff(want, all); diff != "" {
 		t.Errorf("resumed call versus one SearchRange (-want +got):\n%s", diff)
 	}
-	if n := f.count(pathQueryAsync) - before; n != 8 {
+	if n := f.countTagged(pathQueryAsync, "resumed"); n != 8 {
 		t.Errorf("the resumed call submitted %d jobs, want 8", n)
 	}
 	if last := progress[len(progress)-1]; len(progress) != 8 || last.WindowsSkipped != 5 || last.WindowsDone != 8 {
