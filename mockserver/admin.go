@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	newssearch "github.com/newssearch/newssearch-go"
 	"io"
 	"maps"
 	"net/http"
@@ -56,18 +57,18 @@ var success = state{"SUCCESS"}
 var adminRoutes = []adminRoute{
 	{adminPrefix + "health", http.MethodGet, (*Server).adminHealth},
 	{adminPrefix + "journal", http.MethodGet, (*Server).adminJournal},
-	{adminPrefix + "journal", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) { s.ClearJournal(); return success, nil }},
+	{adminPrefix + "journal", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) { s.journal.Reset(); return success, nil }},
 	{adminPrefix + "record", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) {
 		return struct {
 			State string `json:"state"`
 			RecordSummary
 		}{"SUCCESS", s.RecordSummary()}, nil
 	}},
-	{adminPrefix + "reset", http.MethodPost, func(s *Server, _ *adminCall) (any, *apiError) { s.ResetToStart(); return success, nil }},
+	{adminPrefix + "reset", http.MethodPost, func(s *Server, _ *adminCall) (any, *apiError) { s.Reset(); return success, nil }},
 	{adminPrefix + "faults", http.MethodGet, (*Server).adminFaults},
 	{adminPrefix + "faults", http.MethodPut, (*Server).adminSetFaults},
 	{adminPrefix + "faults", http.MethodPost, (*Server).adminAddFault},
-	{adminPrefix + "faults", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) { s.ClearFaults(); return s.adminFaults(c) }},
+	{adminPrefix + "faults", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) { _ = s.SetFaults(); return s.adminFaults(c) }},
 	{adminPrefix + "faults/{index}", http.MethodDelete, (*Server).adminRemoveFault},
 	{adminPrefix + "jobs", http.MethodGet, (*Server).adminJobs},
 	{adminPrefix + "jobs/{id}", http.MethodGet, (*Server).adminJob},
@@ -78,7 +79,7 @@ var adminRoutes = []adminRoute{
 	{adminPrefix + "articles", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) { return s.articleCounts(0), nil }},
 	{adminPrefix + "articles", http.MethodPost, (*Server).adminAddArticles},
 	{adminPrefix + "articles", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) {
-		s.ResetArticles()
+		s.resetArticles()
 		return s.articleCounts(0), nil
 	}},
 }
@@ -577,16 +578,16 @@ func decodeField[T any](raw json.RawMessage, p *T, want string) error {
 
 // jobJSON is a JobInfo on the wire.
 type jobJSON struct {
-	QueryID  string    `json:"query_id"`
-	Owner    string    `json:"owner"`
-	State    JobState  `json:"state"`
-	Query    string    `json:"query"`
-	Body     string    `json:"body"`
-	Message  string    `json:"message,omitempty"`
-	Created  time.Time `json:"created"`
-	LastUsed time.Time `json:"last_used"`
-	Expires  time.Time `json:"expires"`
-	Polls    int       `json:"polls"`
+	QueryID  string           `json:"query_id"`
+	Owner    string           `json:"owner"`
+	State    newssearch.State `json:"state"`
+	Query    string           `json:"query"`
+	Body     string           `json:"body"`
+	Message  string           `json:"message,omitempty"`
+	Created  time.Time        `json:"created"`
+	LastUsed time.Time        `json:"last_used"`
+	Expires  time.Time        `json:"expires"`
+	Polls    int              `json:"polls"`
 }
 
 func toJobJSON(j JobInfo) jobJSON {
@@ -636,7 +637,7 @@ func (s *Server) adminForceJob(c *adminCall) (any, *apiError) {
 	if in.State == "" {
 		return nil, badRequest("state is missing: send %s; state is SUCCESS, FAILED or PENDING", example)
 	}
-	info, err := s.ForceJob(c.id, JobState(strings.ToUpper(in.State)), in.Message)
+	info, err := s.ForceJob(c.id, newssearch.State(strings.ToUpper(in.State)), in.Message)
 	switch {
 	case errors.Is(err, ErrUnknownJob):
 		return nil, unknownJob(c.id)
@@ -660,11 +661,11 @@ type clockAnswer struct {
 }
 
 func (s *Server) adminClock(*adminCall) (any, *apiError) {
-	return clockAnswer{"SUCCESS", s.Now(), s.ManualClock()}, nil
+	return clockAnswer{"SUCCESS", s.Now(), (s.manual != nil)}, nil
 }
 
 func (s *Server) adminMoveClock(c *adminCall) (any, *apiError) {
-	if !s.ManualClock() {
+	if !(s.manual != nil) {
 		return nil, &apiError{status: http.StatusConflict, msg: "the clock is the real one, so it cannot be moved: " +
 			"start newsmock with -clock manual (or -clock manual=2026-01-15T12:00:00Z), or the Go server with mockserver.WithManualClock"}
 	}
@@ -685,7 +686,7 @@ func (s *Server) adminMoveClock(c *adminCall) (any, *apiError) {
 		if perr != nil {
 			return nil, badRequest("advance %s is not a duration: write e.g. \"90s\", \"2h\" or \"1h30m\"", quoteShort(*in.Advance))
 		}
-		_, err = s.AdvanceClock(d)
+		_, err = s.advanceClock(d)
 	default:
 		t, perr := time.Parse(time.RFC3339Nano, *in.Set)
 		if perr != nil {
@@ -728,14 +729,14 @@ func decodeStrict(body []byte, v any, example, fields string) *apiError {
 func (s *Server) articleCounts(batch int) any {
 	return struct {
 		State string `json:"state"`
-		ArticleCounts
+		articleCountsBody
 		Batch int `json:"added_now,omitempty"`
-	}{"SUCCESS", s.Articles(), batch}
+	}{"SUCCESS", s.counts(), batch}
 }
 
 // freeMemoryAfter is the size of an articles body after which the server
 // hands the memory it took back to the system at once (a body of
-// DefaultMaxArticlesBody would otherwise stay in the process for minutes).
+// defaultMaxArticlesBody would otherwise stay in the process for minutes).
 const freeMemoryAfter = 32 << 20
 
 // articlesTooBig is the 413 message of POST /_mock/articles.

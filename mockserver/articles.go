@@ -7,27 +7,21 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 )
 
-// DefaultMaxArticlesBody is the largest body POST /_mock/articles accepts
-// unless WithMaxArticlesBody says otherwise: 256 MiB, some 100,000 articles
-// of the embedded corpus's size. Send more in several calls.
-const DefaultMaxArticlesBody = 256 << 20
-
-// ArticleCounts says how many articles a server searches, as Articles and
-// the /_mock/articles endpoints report them.
-type ArticleCounts struct {
+// articleCountsBody says how many articles a server searches, as the
+// /_mock/articles endpoints report them.
+type articleCountsBody struct {
 	// Start is the size of the corpus the server started with.
 	Start int `json:"start_articles"`
-	// Added counts the articles AddArticles added since (or since
-	// ResetArticles).
+	// Added counts the articles AddArticles added since (or since Reset).
 	Added int `json:"added_articles"`
 	// Total is Start+Added: what searches see.
 	Total int `json:"articles"`
 }
 
-// Articles counts the articles the server searches.
-func (s *Server) Articles() ArticleCounts {
+// counts counts the articles the server searches.
+func (s *Server) counts() articleCountsBody {
 	start, now := s.start.Len(), s.Corpus().Len()
-	return ArticleCounts{Start: start, Added: now - start, Total: now}
+	return articleCountsBody{Start: start, Added: now - start, Total: now}
 }
 
 // AddArticles adds articles to the corpus this server searches, read from r
@@ -61,10 +55,9 @@ func (s *Server) AddArticles(r io.Reader) (int, error) {
 	return len(added.Articles), nil
 }
 
-// ResetArticles returns the server to the corpus it started with, dropping
-// every article AddArticles added. ResetToStart (POST /_mock/reset) calls
-// it.
-func (s *Server) ResetArticles() {
+// resetArticles returns the server to the corpus it started with, dropping
+// every article AddArticles added (DELETE /_mock/articles; Reset).
+func (s *Server) resetArticles() {
 	s.addMu.Lock()
 	defer s.addMu.Unlock()
 	cur := s.Corpus()

@@ -111,7 +111,7 @@ func TestArticlesLifecycle(t *testing.T) {
 		t.Errorf("job submitted before the array: %d results, want the 3 of its corpus", res.TotalResults)
 	}
 	// Go parity.
-	if got := s.Articles(); got != (ArticleCounts{Start: n, Added: 5, Total: n + 5}) {
+	if got := s.counts(); got != (articleCountsBody{Start: n, Added: 5, Total: n + 5}) {
 		t.Errorf("Articles() = %+v", got)
 	}
 
@@ -132,14 +132,14 @@ func TestArticlesLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	call(t, s, http.MethodPost, "/_mock/reset", "")
-	if got := s.Articles(); got.Added != 0 || got.Total != n {
+	if got := s.counts(); got.Added != 0 || got.Total != n {
 		t.Errorf("after POST /_mock/reset: %+v", got)
 	}
 }
 
 func TestArticlesErrors(t *testing.T) {
 	t.Parallel()
-	s := start(t, WithMaxArticlesBody(4000))
+	s := start(t, WithLimits(Limits{MaxArticlesBody: 4000}))
 	n := s.Corpus().Len()
 	at := t0.Add(-time.Hour)
 	good := jsonLines(t, newArticle(1, "quokka", "example.org", at))
@@ -174,7 +174,7 @@ func TestArticlesErrors(t *testing.T) {
 			if got := decode[failure](t, r); got.State != "FAILED" || got.Message != tc.want {
 				t.Errorf("message\n got %s\nwant %s", got.Message, tc.want)
 			}
-			if got := s.Articles(); got.Total != n {
+			if got := s.counts(); got.Total != n {
 				t.Errorf("a failed call changed the corpus: %+v", got)
 			}
 		})
@@ -279,7 +279,7 @@ func TestArticlesDuringLoad(t *testing.T) {
 	if got := query(t, s, map[string]any{"query": "numbat"}).Results.TotalResults; got != batches*perBatch {
 		t.Errorf("after every batch: %d numbat articles, want %d", got, batches*perBatch)
 	}
-	if got := s.Articles(); got.Total != n+batches*perBatch {
+	if got := s.counts(); got.Total != n+batches*perBatch {
 		t.Errorf("Articles() = %+v", got)
 	}
 }
@@ -295,7 +295,7 @@ func BenchmarkAddArticles10000(b *testing.B) {
 	}
 	body := jsonLines(b, arts...)
 	for b.Loop() {
-		s.ResetArticles()
+		s.resetArticles()
 		if _, err := s.AddArticles(strings.NewReader(body)); err != nil {
 			b.Fatal(err)
 		}

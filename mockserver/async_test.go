@@ -98,7 +98,7 @@ func TestJobsBelongToTheirKey(t *testing.T) {
 	id := submit(t, s, map[string]any{"api_key": "alice-key", "query": "*"})
 	for range 3 {
 		r := poll(t, s, "bob-key", id)
-		if diff := cmp.Diff(notFoundMessage("1h0m0s", DefaultMaxJobs), decode[failure](t, r)); diff != "" || r.Status != http.StatusNotFound {
+		if diff := cmp.Diff(notFoundMessage("1h0m0s", defaultMaxJobs), decode[failure](t, r)); diff != "" || r.Status != http.StatusNotFound {
 			t.Fatalf("bob: status %d (-want +got):\n%s", r.Status, diff)
 		}
 	}
@@ -128,7 +128,7 @@ func TestBadSubmissionCreatesNoJob(t *testing.T) {
 func TestJobTTL(t *testing.T) {
 	t.Parallel()
 	clock := newTestClock(t0)
-	s := start(t, WithClock(clock.Now), WithJobTTL(10*time.Minute))
+	s := start(t, WithClock(clock.Now), WithLimits(Limits{JobTTL: 10 * time.Minute}))
 	kept := submit(t, s, map[string]any{"query": "*"})
 	dropped := submit(t, s, map[string]any{"query": "*"})
 	clock.Advance(9 * time.Minute)
@@ -137,7 +137,7 @@ func TestJobTTL(t *testing.T) {
 	}
 	clock.Advance(time.Minute) // dropped: 10 min since submission; kept: 1 min since its poll
 	r := poll(t, s, s.APIKey(), dropped)
-	if diff := cmp.Diff(notFoundMessage("10m0s", DefaultMaxJobs), decode[failure](t, r)); diff != "" || r.Status != http.StatusNotFound {
+	if diff := cmp.Diff(notFoundMessage("10m0s", defaultMaxJobs), decode[failure](t, r)); diff != "" || r.Status != http.StatusNotFound {
 		t.Fatalf("expired job: status %d (-want +got):\n%s", r.Status, diff)
 	}
 	if r := poll(t, s, s.APIKey(), kept); r.Status != http.StatusOK {
@@ -151,7 +151,7 @@ func TestJobTTL(t *testing.T) {
 
 func TestJobCap(t *testing.T) {
 	t.Parallel()
-	s := start(t, WithMaxJobs(3))
+	s := start(t, WithLimits(Limits{MaxJobs: 3}))
 	var idsSubmitted []string
 	for range 5 {
 		idsSubmitted = append(idsSubmitted, submit(t, s, map[string]any{"query": "*"}))

@@ -106,7 +106,7 @@ func TestOversizedBodyRefusedBeforeReading(t *testing.T) {
 		msg    string
 	}{
 		{"/_mock/articles", 300 << 20, "the articles are more than 268435456 bytes: send them in several POST /_mock/articles calls"},
-		{"/_mock/articles", DefaultMaxArticlesBody + 1, "the articles are more than 268435456 bytes: send them in several POST /_mock/articles calls"},
+		{"/_mock/articles", defaultMaxArticlesBody + 1, "the articles are more than 268435456 bytes: send them in several POST /_mock/articles calls"},
 		{"/api/v2/query", 2 << 20, "the request body is larger than 1 MiB (1048576 bytes): send only the documented fields"},
 		{"/_mock/faults", MaxBodyBytes + 1, "the request body is larger than 1 MiB (1048576 bytes): send only the documented fields"},
 	} {
@@ -122,7 +122,7 @@ func TestOversizedBodyRefusedBeforeReading(t *testing.T) {
 		}
 	}
 	// The API's 413 is in the journal, as every API answer is.
-	if j := s.QueryJournal(JournalQuery{Status: http.StatusRequestEntityTooLarge}); len(j) != 2 {
+	if j := s.Journal(JournalQuery{Status: http.StatusRequestEntityTooLarge}); len(j) != 2 {
 		t.Errorf("%d 413s in the journal, want 2", len(j))
 	}
 }
@@ -150,7 +150,7 @@ func (r *countingReader) Read(p []byte) (int, error) {
 func TestChunkedBodyCutAtLimit(t *testing.T) {
 	t.Parallel()
 	const limit = 3 << 20
-	s := start(t, WithMaxArticlesBody(limit))
+	s := start(t, WithLimits(Limits{MaxArticlesBody: limit}))
 	for _, tc := range []struct {
 		path  string
 		limit int64
@@ -195,8 +195,8 @@ func TestChunkedBodyCutAtLimit(t *testing.T) {
 	}
 	out, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || s.Articles().Added != 3000 {
-		t.Errorf("chunked POST of %d bytes of articles: %d %s; %d added", b.Len(), resp.StatusCode, out, s.Articles().Added)
+	if resp.StatusCode != http.StatusOK || s.counts().Added != 3000 {
+		t.Errorf("chunked POST of %d bytes of articles: %d %s; %d added", b.Len(), resp.StatusCode, out, s.counts().Added)
 	}
 }
 
@@ -305,7 +305,7 @@ func (f memoryFigures) String() string {
 }
 
 // TestMemoryReturnsAfterRefusedUpload sends POST /_mock/articles a chunked
-// body 1 MiB over DefaultMaxArticlesBody (256 MiB; 64 MiB under the race
+// body 1 MiB over defaultMaxArticlesBody (256 MiB; 64 MiB under the race
 // detector, which is slower and whose shadow memory resident sizes count):
 // the server reads it to the limit, refuses it, and gives the memory back
 // to the system before it answers, so that the heap the process holds
@@ -316,11 +316,11 @@ func TestMemoryReturnsAfterRefusedUpload(t *testing.T) {
 	if testing.Short() {
 		t.Skip("sends 257 MiB; skipped with -short")
 	}
-	limit := int64(DefaultMaxArticlesBody)
+	limit := int64(defaultMaxArticlesBody)
 	if raceEnabled {
 		limit = 64 << 20
 	}
-	s := New(WithMaxArticlesBody(limit))
+	s := New(WithLimits(Limits{MaxArticlesBody: limit}))
 	t.Cleanup(s.Close)
 	post := func(body io.Reader, length int64) reply {
 		t.Helper()

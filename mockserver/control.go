@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	newssearch "github.com/newssearch/newssearch-go"
 	"math"
 	"strconv"
 	"strings"
@@ -118,11 +119,6 @@ func faultRuleOf(r fault.Rule) FaultRule {
 	return FaultRule{Endpoint: r.Endpoint, Every: r.Every, Probability: r.Probability, Times: r.Times, Fault: faultOf(r.Action)}
 }
 
-// ClearFaults removes every fault rule; it is SetFaults().
-func (s *Server) ClearFaults() {
-	_ = s.faults.Set(nil) // no rule, nothing to reject
-}
-
 // String returns the rule in the syntax of ParseFaultRule (and newsmock's
 // -fault flag), e.g. "endpoint=query;times=2;status=503".
 func (r FaultRule) String() string {
@@ -145,23 +141,13 @@ func (r FaultRule) String() string {
 	return strings.Join(items, ";")
 }
 
-// JobState is the state of an asynchronous job, as get-results reports it.
-type JobState string
-
-// Job states.
-const (
-	JobPending JobState = "PENDING"
-	JobSuccess JobState = "SUCCESS"
-	JobFailed  JobState = "FAILED"
-)
-
 // JobInfo describes a live job for Jobs and ForceJob.
 type JobInfo struct {
 	QueryID string
 	// Owner is KeyFingerprint of the API key that submitted the job; the key
 	// itself is never kept.
 	Owner string
-	State JobState
+	State newssearch.State
 	// Query is the query text submitted; Body is the whole submitted body,
 	// with api_key redacted as in the journal.
 	Query string
@@ -199,12 +185,12 @@ func (s *Server) Jobs() []JobInfo {
 }
 
 func jobInfo(j jobs.Info[jobQuery]) JobInfo {
-	state := JobPending
+	state := newssearch.StatePending
 	switch j.State {
 	case jobs.Succeeded:
-		state = JobSuccess
+		state = newssearch.StateSuccess
 	case jobs.Failed:
-		state = JobFailed
+		state = newssearch.StateFailed
 	}
 	return JobInfo{QueryID: j.ID, Owner: fingerprint(j.Owner), State: state, Query: j.Query.query.Text, Body: j.Query.body.String(),
 		Message: j.Message, Created: j.Created, LastUsed: j.Used, Expires: j.Expires, Polls: j.Polls}
@@ -214,26 +200,27 @@ func jobInfo(j jobs.Info[jobQuery]) JobInfo {
 // the server does not hold (never issued, expired or already removed).
 var ErrUnknownJob = errors.New("mockserver: no live job has this query_id: Jobs (GET /_mock/jobs) lists the live ones")
 
-// ForceJob sets the state of job id, whoever owns it: JobSuccess makes
-// its next get-results succeed, JobFailed makes it answer FAILED with
-// message (a default message when blank), JobPending keeps it PENDING
-// until it is forced again or expires. It counts as no use of the job.
-func (s *Server) ForceJob(id string, state JobState, message string) (JobInfo, error) {
+// ForceJob sets the state of job id, whoever owns it:
+// newssearch.StateSuccess makes its next get-results succeed,
+// newssearch.StateFailed makes it answer FAILED with message (a default
+// message when blank), newssearch.StatePending keeps it PENDING until it
+// is forced again or expires. It counts as no use of the job.
+func (s *Server) ForceJob(id string, state newssearch.State, message string) (JobInfo, error) {
 	var st jobs.State
 	switch state {
-	case JobPending:
+	case newssearch.StatePending:
 		st = jobs.Pending
-	case JobSuccess:
+	case newssearch.StateSuccess:
 		st = jobs.Succeeded
-	case JobFailed:
+	case newssearch.StateFailed:
 		st = jobs.Failed
 	default:
-		return JobInfo{}, fmt.Errorf("mockserver: job state %s is unknown: use %q, %q or %q", quoteShort(string(state)), JobSuccess, JobFailed, JobPending)
+		return JobInfo{}, fmt.Errorf("mockserver: job state %s is unknown: use %q, %q or %q", quoteShort(string(state)), newssearch.StateSuccess, newssearch.StateFailed, newssearch.StatePending)
 	}
-	if state != JobFailed && message != "" {
-		return JobInfo{}, fmt.Errorf("mockserver: a message goes only with state %q: drop it, or force %q", JobFailed, JobFailed)
+	if state != newssearch.StateFailed && message != "" {
+		return JobInfo{}, fmt.Errorf("mockserver: a message goes only with state %q: drop it, or force %q", newssearch.StateFailed, newssearch.StateFailed)
 	}
-	if state == JobFailed && strings.TrimSpace(message) == "" {
+	if state == newssearch.StateFailed && strings.TrimSpace(message) == "" {
 		message = "the query job failed because the mock server was told to fail it (POST /_mock/jobs/{id} or ForceJob): submit the query again"
 	}
 	info, ok := s.jobs.Force(id, st, message, s.clock())
@@ -252,30 +239,30 @@ func (s *Server) ExpireJob(id string) error {
 	return nil
 }
 
-// ErrRealClock is the error AdvanceClock and SetClock return for a server
-// whose clock is not manual.
+// ErrRealClock is the error SetClock returns for a server whose clock is
+// not manual.
 var ErrRealClock = errors.New("mockserver: the server clock is not manual, so it cannot be moved: start the server with WithManualClock (newsmock -clock manual)")
 
 // The range of the server clock, both ends included, in RFC 3339.
-// WithManualClock, SetClock and AdvanceClock (POST /_mock/clock, newsmock
-// -clock manual=<time>) refuse a time outside it, and New refuses a clock
+// WithManualClock and SetClock (POST /_mock/clock, newsmock -clock
+// manual=<time>) refuse a time outside it, and New refuses a clock
 // (WithClock) that reads outside it at start; a WithClock function must stay
 // within it afterwards too.
 //
 // Every time the server writes is the clock's time, an article's date at
 // most the clock's time at New (the date shift), or the clock's time plus a
 // time.Duration, at most 292 years (a job's expiry: its last use plus the job
-// TTL). MaxClock plus 292 years is still in year 9992, so every time stays
+// TTL). The upper end plus 292 years is still in year 9992, so every time stays
 // within the years 0 to 9999 that RFC 3339, JSON and HTTP dates can write,
-// whatever the options. MinClock is the Unix epoch, before which many
+// whatever the options. The lower end is the Unix epoch, before which many
 // clients cannot represent a time.
 const (
-	MinClock = "1970-01-01T00:00:00Z"
-	MaxClock = "9700-01-01T00:00:00Z"
+	minClockText = "1970-01-01T00:00:00Z"
+	maxClockText = "9700-01-01T00:00:00Z"
 )
 
-// minClock and maxClock are MinClock and MaxClock as times.
-var minClock, maxClock = mustParseTime(MinClock), mustParseTime(MaxClock)
+// minClock and maxClock are minClockText and maxClockText as times.
+var minClock, maxClock = mustParseTime(minClockText), mustParseTime(maxClockText)
 
 func mustParseTime(s string) time.Time {
 	t, err := time.Parse(time.RFC3339, s)
@@ -286,9 +273,9 @@ func mustParseTime(s string) time.Time {
 }
 
 // clockRange is the range for messages.
-const clockRange = "the server clock runs from " + MinClock + " to " + MaxClock
+const clockRange = "the server clock runs from " + minClockText + " to " + maxClockText
 
-// inClockRange reports whether t lies within MinClock to MaxClock.
+// inClockRange reports whether t lies within the clock range.
 func inClockRange(t time.Time) bool { return !t.Before(minClock) && !t.After(maxClock) }
 
 // manualClock is a clock that moves only when told.
@@ -305,11 +292,12 @@ func (c *manualClock) Now() time.Time {
 }
 
 // WithManualClock starts the server clock at start (time.Now() when start
-// is the zero time) and moves it only through AdvanceClock and SetClock
-// (POST /_mock/clock); ResetToStart sets it back to start. Everything WithClock
+// is the zero time) and moves it only through SetClock (POST
+// /_mock/clock); Reset sets it back to start. Everything WithClock
 // drives follows it: the date shift (fixed at New), job pending times and
 // TTLs, rate-limit buckets, the headline window and journal times. Latency
-// faults still wait in real time. start must lie within MinClock to MaxClock.
+// faults still wait in real time. start must lie within
+// 1970-01-01 to 9700-01-01.
 func WithManualClock(start time.Time) Option {
 	return func(c *config) {
 		if start.IsZero() {
@@ -329,13 +317,10 @@ func WithManualClock(start time.Time) Option {
 // Now returns the server clock's time.
 func (s *Server) Now() time.Time { return s.clock() }
 
-// ManualClock reports whether the server clock is manual (WithManualClock).
-func (s *Server) ManualClock() bool { return s.manual != nil }
-
-// AdvanceClock moves a manual clock forward by d (which must be positive)
-// and returns the new time. A move past MaxClock is refused, and the clock
-// stays where it is.
-func (s *Server) AdvanceClock(d time.Duration) (time.Time, error) {
+// advanceClock moves a manual clock forward by d (which must be positive)
+// and returns the new time (POST /_mock/clock {"advance": …}). A move past
+// maxClock is refused, and the clock stays where it is.
+func (s *Server) advanceClock(d time.Duration) (time.Time, error) {
 	if s.manual == nil {
 		return time.Time{}, ErrRealClock
 	}
@@ -347,15 +332,17 @@ func (s *Server) AdvanceClock(d time.Duration) (time.Time, error) {
 	to := s.manual.now.Add(d)
 	if !inClockRange(to) {
 		return time.Time{}, fmt.Errorf("mockserver: advance %v would take the clock from %s to %s, past %s: %s; advance by at most %v, or set the clock back first",
-			d, s.manual.now.Format(time.RFC3339Nano), to.Format(time.RFC3339Nano), MaxClock, clockRange, maxClock.Sub(s.manual.now))
+			d, s.manual.now.Format(time.RFC3339Nano), to.Format(time.RFC3339Nano), maxClockText, clockRange, maxClock.Sub(s.manual.now))
 	}
 	s.manual.now = to
 	return to, nil
 }
 
-// SetClock sets a manual clock to t, forward or back, and returns it. A time
-// outside MinClock to MaxClock (the zero time among them) is refused, and
-// the clock stays where it is.
+// SetClock sets a manual clock (WithManualClock) to t, forward or back, and
+// returns it; to advance it by d, pass s.Now().Add(d). A time outside
+// 1970-01-01 to 9700-01-01 (the zero time among them) is refused, and the
+// clock stays where it is. A server whose clock is not manual answers
+// ErrRealClock.
 func (s *Server) SetClock(t time.Time) (time.Time, error) {
 	if s.manual == nil {
 		return time.Time{}, ErrRealClock
@@ -371,7 +358,7 @@ func (s *Server) SetClock(t time.Time) (time.Time, error) {
 }
 
 // dateShift reads the clock once at start, checks that it is within
-// MinClock to MaxClock, and returns the date shift for corpus c: the
+// the clock range, and returns the date shift for corpus c: the
 // clock's time minus its newest article's date, in whole seconds (0
 // WithoutDateShift). A shift a time.Duration cannot hold (more than 292
 // years) is an error rather than a shift that stops short.
@@ -402,18 +389,6 @@ func dateShift(cfg config, c *Corpus) (time.Duration, error) {
 	return shift.Truncate(time.Second), nil
 }
 
-// ResetToStart returns the server to its start-up state, as POST
-// /_mock/reset does: Reset, and the fault rules given to WithFaults (those
-// set since by SetFaults, AddFault or ClearFaults are dropped) with fresh
-// counters, a manual clock (WithManualClock) set back to its start, and
-// the start-up corpus (ResetArticles).
-func (s *Server) ResetToStart() {
-	s.Reset()
-	s.ResetArticles()
-	_ = s.faults.Set(s.startFaults) // validated at New
-	s.resetClock()
-}
-
 // resetClock sets a manual clock back to its start.
 func (s *Server) resetClock() {
 	if s.manual != nil {
@@ -423,7 +398,7 @@ func (s *Server) resetClock() {
 	}
 }
 
-// JournalQuery selects journal entries for QueryJournal. The zero value
+// JournalQuery selects journal entries for Journal. The zero value
 // selects every entry.
 type JournalQuery struct {
 	// Path keeps the requests to this path ("/api/v2/query-async") or
@@ -436,11 +411,6 @@ type JournalQuery struct {
 	Since uint64
 	// Limit keeps at most this many entries, the oldest first; 0 = no limit.
 	Limit int
-}
-
-// QueryJournal returns the journal entries q selects, in arrival order.
-func (s *Server) QueryJournal(q JournalQuery) []JournalEntry {
-	return filterJournal(s.Journal(), q)
 }
 
 // filterJournal keeps the entries of all that q selects, in place.

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"errors"
 	"fmt"
+	newssearch "github.com/newssearch/newssearch-go"
 	"math"
 	"net/http"
 	"sync"
@@ -24,8 +25,8 @@ func TestControlClockRealIsConflict(t *testing.T) {
 	if diff := cmp.Diff(failure{"FAILED", want}, decode[failure](t, r)); diff != "" || r.Status != http.StatusConflict {
 		t.Fatalf("status %d (-want +got):\n%s", r.Status, diff)
 	}
-	if _, err := s.AdvanceClock(time.Hour); !errors.Is(err, ErrRealClock) {
-		t.Fatalf("AdvanceClock on a real clock: %v", err)
+	if _, err := s.advanceClock(time.Hour); !errors.Is(err, ErrRealClock) {
+		t.Fatalf("advancing a real clock: %v", err)
 	}
 	if _, err := s.SetClock(t0); !errors.Is(err, ErrRealClock) {
 		t.Fatalf("SetClock on a real clock: %v", err)
@@ -64,23 +65,19 @@ func TestControlClockManual(t *testing.T) {
 		t.Fatalf("bad input moved the clock to %v", s.Now())
 	}
 	s.Reset()
-	if !s.Now().Equal(later) {
-		t.Fatalf("Reset moved the clock to %v", s.Now())
-	}
-	s.ResetToStart()
 	if !s.Now().Equal(t0) {
-		t.Fatalf("after ResetToStart the clock reads %v, want its start %v", s.Now(), t0)
+		t.Fatalf("after Reset the clock reads %v, want its start %v", s.Now(), t0)
 	}
 }
 
 // TestClockRange: the control API and the Go API refuse a time or an
-// advance that leaves MinClock to MaxClock, with a message naming the
+// advance that leaves minClockText to maxClockText, with a message naming the
 // range, and leave the clock where it was; the ends themselves are
-// accepted, and at MaxClock, with the longest job TTL, every control
+// accepted, and at maxClockText, with the longest job TTL, every control
 // endpoint still encodes its times.
 func TestClockRange(t *testing.T) {
 	t.Parallel()
-	s := start(t, WithManualClock(t0), WithJobTTL(math.MaxInt64), WithPendingPolls(3))
+	s := start(t, WithManualClock(t0), WithLimits(Limits{JobTTL: math.MaxInt64}), WithPendingPolls(3))
 	const rng = "the server clock runs from 1970-01-01T00:00:00Z to 9700-01-01T00:00:00Z"
 	refused := func(body, want string) {
 		t.Helper()
@@ -100,31 +97,31 @@ func TestClockRange(t *testing.T) {
 	refused(`{"set": "9700-01-01T00:00:00.000000001Z"}`, "the clock cannot be set to 9700-01-01T00:00:00.000000001Z: "+rng+"; pick a time within it, such as 2026-01-15T12:00:00Z")
 
 	// The ends are in the range.
-	for _, end := range []string{MinClock, MaxClock} {
+	for _, end := range []string{minClockText, maxClockText} {
 		r := call(t, s, http.MethodPost, "/_mock/clock", `{"set": "`+end+`"}`)
 		if got := decode[clockAnswer](t, r); r.Status != http.StatusOK || got.Now.Format(time.RFC3339) != end {
 			t.Fatalf("set %s: %d %s", end, r.Status, r.Body)
 		}
 	}
-	// At MaxClock nothing goes further forward, not even a nanosecond.
+	// At maxClockText nothing goes further forward, not even a nanosecond.
 	refused(`{"advance": "1ns"}`, "advance 1ns would take the clock from 9700-01-01T00:00:00Z to 9700-01-01T00:00:00.000000001Z, past 9700-01-01T00:00:00Z: "+
 		rng+"; advance by at most 0s, or set the clock back first")
 	refused(`{"advance": "48h"}`, "advance 48h0m0s would take the clock from 9700-01-01T00:00:00Z to 9700-01-03T00:00:00Z, past 9700-01-01T00:00:00Z: "+
 		rng+"; advance by at most 0s, or set the clock back first")
 
-	// A job submitted at MaxClock expires 292 years later, and everything
+	// A job submitted at maxClockText expires 292 years later, and everything
 	// that writes a time still answers.
 	id := submit(t, s, map[string]any{"query": "cars"})
 	for _, path := range []string{"/_mock/clock", "/_mock/journal", "/_mock/jobs", "/_mock/jobs/" + id, "/_mock/health"} {
 		if r := call(t, s, http.MethodGet, path, ""); r.Status != http.StatusOK {
-			t.Errorf("GET %s at MaxClock: %d %s", path, r.Status, r.Body)
+			t.Errorf("GET %s at maxClockText: %d %s", path, r.Status, r.Body)
 		}
 	}
 	if j := s.Jobs(); len(j) != 1 || j[0].Expires.Year() != 9992 {
-		t.Errorf("jobs at MaxClock with the longest TTL: %+v, want one expiring in 9992", j)
+		t.Errorf("jobs at maxClockText with the longest TTL: %+v, want one expiring in 9992", j)
 	}
 	if r := post(t, s, "/api/v2/get-results", map[string]any{"query_id": id}); r.Status != http.StatusOK {
-		t.Errorf("get-results at MaxClock: %d %s", r.Status, r.Body)
+		t.Errorf("get-results at maxClockText: %d %s", r.Status, r.Body)
 	}
 
 	// An advance that stays in the range goes through.
@@ -132,7 +129,7 @@ func TestClockRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r := call(t, s, http.MethodPost, "/_mock/clock", `{"advance": "1h"}`); r.Status != http.StatusOK {
-		t.Fatalf("advance to MaxClock exactly: %d %s", r.Status, r.Body)
+		t.Fatalf("advance to maxClockText exactly: %d %s", r.Status, r.Body)
 	}
 
 	// The Go API: the same refusals, as errors.
@@ -143,10 +140,10 @@ func TestClockRange(t *testing.T) {
 	if _, err := s.SetClock(maxClock.Add(-time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AdvanceClock(2 * time.Hour); err == nil ||
+	if _, err := s.advanceClock(2 * time.Hour); err == nil ||
 		err.Error() != "mockserver: advance 2h0m0s would take the clock from 9699-12-31T23:00:00Z to 9700-01-01T01:00:00Z, past 9700-01-01T00:00:00Z: "+
 			rng+"; advance by at most 1h0m0s, or set the clock back first" {
-		t.Errorf("AdvanceClock past MaxClock: %v", err)
+		t.Errorf("advancing past maxClockText: %v", err)
 	}
 	if !s.Now().Equal(maxClock.Add(-time.Hour)) {
 		t.Errorf("a refused advance moved the clock to %v", s.Now())
@@ -244,7 +241,7 @@ func TestWithManualClockZeroStartsNow(t *testing.T) {
 	before := time.Now()
 	s := New(WithoutListener(), WithManualClock(time.Time{}))
 	defer s.Close()
-	if now := s.Now(); now.Before(before) || now.After(time.Now()) || !s.ManualClock() {
+	if now := s.Now(); now.Before(before) || now.After(time.Now()) || !(s.manual != nil) {
 		t.Fatalf("Now() = %v, want the time New ran", now)
 	}
 	time.Sleep(2 * time.Millisecond)
@@ -317,8 +314,8 @@ func TestControlJournalQueries(t *testing.T) {
 			t.Errorf("%s: %d %s, want count %d", tt.q, r.Status, r.Body, tt.want)
 		}
 	}
-	if got := s.QueryJournal(JournalQuery{Path: EndpointQueryAsync, Since: 1}); len(got) != 1 || got[0].Seq != 5 {
-		t.Fatalf("QueryJournal: %+v", got)
+	if got := s.Journal(JournalQuery{Path: EndpointQueryAsync, Since: 1}); len(got) != 1 || got[0].Seq != 5 {
+		t.Fatalf("Journal(q): %+v", got)
 	}
 	for _, tt := range []struct{ q, want string }{
 		{"?status=abc", `status="abc" is not a whole number from 0: write e.g. status=2`},
@@ -348,7 +345,7 @@ func TestResetRestoresStartupState(t *testing.T) {
 	if r := call(t, s, http.MethodPut, "/_mock/faults", `["status=500"]`); r.Status != http.StatusOK {
 		t.Fatal(string(r.Body))
 	}
-	if _, err := s.AdvanceClock(time.Hour); err != nil {
+	if _, err := s.advanceClock(time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	if r := call(t, s, http.MethodPost, "/_mock/reset", ""); r.Status != http.StatusOK || string(r.Body) != `{"state":"SUCCESS"}` {
@@ -405,7 +402,7 @@ func TestControlDuringLoad(t *testing.T) {
 				}
 			}
 			for _, j := range s.Jobs() {
-				_, _ = s.ForceJob(j.QueryID, JobFailed, "load")
+				_, _ = s.ForceJob(j.QueryID, newssearch.StateFailed, "load")
 			}
 		}
 	})

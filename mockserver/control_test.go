@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	newssearch "github.com/newssearch/newssearch-go"
 	"net/http"
 	"strings"
 	"testing"
@@ -96,7 +97,7 @@ func TestControlFaultsBodies(t *testing.T) {
 			t.Parallel()
 			s := start(t, WithFaults(FaultRule{Fault: Fault{Status: 599}}))
 			if tt.method == http.MethodPut {
-				s.ClearFaults()
+				_ = s.SetFaults()
 			}
 			r := call(t, s, tt.method, "/_mock/faults", tt.body)
 			if r.Status != http.StatusOK {
@@ -171,10 +172,10 @@ func TestControlJobs(t *testing.T) {
 		t.Fatalf("KeyFingerprint = %q", owner)
 	}
 	want := []jobJSON{
-		{QueryID: a, Owner: owner, State: JobPending, Query: "cars", Body: `{"api_key":"[redacted]","query":"cars"}`,
-			Created: t0, LastUsed: t0, Expires: t0.Add(DefaultJobTTL)},
-		{QueryID: b, Owner: owner, State: JobPending, Query: "bank", Body: `{"api_key":"[redacted]","page":2,"query":"bank"}`,
-			Created: t0, LastUsed: t0, Expires: t0.Add(DefaultJobTTL)},
+		{QueryID: a, Owner: owner, State: newssearch.StatePending, Query: "cars", Body: `{"api_key":"[redacted]","query":"cars"}`,
+			Created: t0, LastUsed: t0, Expires: t0.Add(defaultJobTTL)},
+		{QueryID: b, Owner: owner, State: newssearch.StatePending, Query: "bank", Body: `{"api_key":"[redacted]","page":2,"query":"bank"}`,
+			Created: t0, LastUsed: t0, Expires: t0.Add(defaultJobTTL)},
 	}
 	if diff := cmp.Diff(jobsAnswer{"SUCCESS", want}, decode[jobsAnswer](t, r)); diff != "" {
 		t.Fatalf("GET /_mock/jobs (-want +got):\n%s", diff)
@@ -185,7 +186,7 @@ func TestControlJobs(t *testing.T) {
 
 	// Force a failure with a message.
 	r = call(t, s, http.MethodPost, "/_mock/jobs/"+a, `{"state": "failed", "message": "upstream timeout"}`)
-	if got := decode[jobAnswer](t, r); r.Status != http.StatusOK || got.Job.State != JobFailed || got.Job.Message != "upstream timeout" {
+	if got := decode[jobAnswer](t, r); r.Status != http.StatusOK || got.Job.State != newssearch.StateFailed || got.Job.Message != "upstream timeout" {
 		t.Fatalf("force FAILED: %d %s", r.Status, r.Body)
 	}
 	res := decode[resultsReply](t, post(t, s, "/api/v2/get-results", map[string]any{"query_id": a}))
@@ -193,7 +194,7 @@ func TestControlJobs(t *testing.T) {
 		t.Fatalf("get-results of the failed job (-want +got):\n%s", diff)
 	}
 	// Force success on a job that would stay pending for 1000 polls.
-	if _, err := s.ForceJob(b, JobSuccess, ""); err != nil {
+	if _, err := s.ForceJob(b, newssearch.StateSuccess, ""); err != nil {
 		t.Fatal(err)
 	}
 	if res := decode[resultsReply](t, post(t, s, "/api/v2/get-results", map[string]any{"query_id": b})); res.State != "SUCCESS" || res.TotalResults == 0 {
@@ -246,7 +247,7 @@ func TestControlJobsBadInput(t *testing.T) {
 			t.Errorf("%s %s %s: status %d, want %d (-want +got):\n%s", tt.method, tt.path, tt.body, r.Status, tt.status, diff)
 		}
 	}
-	if got := s.Jobs(); len(got) != 1 || got[0].State != JobPending {
+	if got := s.Jobs(); len(got) != 1 || got[0].State != newssearch.StatePending {
 		t.Fatalf("bad input changed the job: %+v", got)
 	}
 }

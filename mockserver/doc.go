@@ -17,8 +17,8 @@
 //   - Routes lists every method and path a Server answers.
 //
 // Client sets newssearch.WithoutEnvironment, the server's URL and key, its
-// HTTP client and short retry waits (ClientRetryWaitMin to
-// ClientRetryWaitMax); options passed to Client come after and win.
+// HTTP client and short retry waits (clientRetryWaitMin to
+// clientRetryWaitMax); options passed to Client come after and win.
 //
 // # Corpus and dates
 //
@@ -58,7 +58,7 @@
 // rather than being silently ignored, so a test never believes a filter
 // applied when it did not.
 //
-// Results come PageSize to a page; a page past the end is an empty success
+// Results come pageSize to a page; a page past the end is an empty success
 // with the true total. The same request to two servers with the same seed,
 // corpus and clock gets the same bytes.
 //
@@ -71,19 +71,19 @@
 // PENDING until the job has been polled more than WithPendingPolls times
 // (default 1: every client sees PENDING once) and WithPendingDuration has
 // passed (default 0), then SUCCESS with the page and both totalResults and
-// totalArticles. A query_id lives DefaultJobTTL (WithJobTTL) after its last
-// use on the server clock; beyond DefaultMaxJobs (WithMaxJobs) jobs the
-// least recently used is forgotten. A job is visible only to the key that
+// totalArticles. A query_id lives an hour (Limits.JobTTL) after its last use
+// on the server clock; beyond 10,000 jobs (Limits.MaxJobs) the least
+// recently used is forgotten. A job is visible only to the key that
 // submitted it (compared as hashes): any other key gets the same 404 as an
 // unknown id.
 //
 // # Headlines
 //
 // /api/v2/headlines clusters the articles published in the HeadlineWindow
-// (48 hours) before the server clock's now: at most DefaultHeadlineClusters
-// clusters, largest first, each listing at most DefaultHeadlineArticles
-// articles with exactly the seven headline fields while count stays the
-// true cluster size (WithHeadlineLimits changes both limits).
+// (48 hours) before the server clock's now: at most 20 clusters
+// (Limits.HeadlineClusters), largest first, each listing at most 5 articles
+// (Limits.HeadlineArticles) with exactly the seven headline fields while
+// count stays the true cluster size.
 //
 // # Faults
 //
@@ -97,17 +97,17 @@
 // # Journal and control endpoints
 //
 // Every API request is recorded (Server.Journal, in arrival order by Seq,
-// at most DefaultJournalSize; QueryJournal filters it; JournalDropped counts
-// the requests dropped past the size) with its redacted body. X-Request-Id
+// at most 1,000 (WithJournalSize), filtered by a JournalQuery;
+// JournalDropped counts the requests dropped past the size) with its redacted body. X-Request-Id
 // is on every response, derived from the seed and a counter. The server
 // also answers control endpoints under /_mock/ (see Routes and
 // docs/control-api.md), which need no key, are never journaled or faulted,
 // and each call the Server method of the same action: health, the journal
-// with filters and counts (DELETE empties it: ClearJournal), reset
-// (ResetToStart), fault rules with their counters (Faults, SetFaults,
-// AddFault, ClearFaults), jobs (Jobs, ForceJob, ExpireJob), a manual clock
-// (WithManualClock, Now, AdvanceClock, SetClock, within MinClock to
-// MaxClock), GET /_mock/record and the inspector page. Tests in any
+// with filters and counts (DELETE empties it), reset (Reset), fault
+// rules with their counters (Faults, SetFaults, AddFault, RemoveFault),
+// jobs (Jobs, ForceJob, ExpireJob), a manual clock (WithManualClock, Now,
+// SetClock, within 1970 to 9700), articles (AddArticles; DELETE drops the
+// added ones), GET /_mock/record and the inspector page. Tests in any
 // language can so steer a running newsmock.
 //
 // # Web pages cannot drive it

@@ -34,7 +34,7 @@ type jobQuery struct {
 // (key_phrases included), so Search cannot fail; should it ever, the
 // caller's expression is reported as bad input.
 func (s *Server) page(c *Corpus, q search.Query, page int, embeddings bool) (*encodedPage, *apiError) {
-	p, err := c.page(q, pageOffset(page), PageSize, s.shift, embeddings, func(b []byte, res search.Result) []byte {
+	p, err := c.page(q, pageOffset(page), pageSize, s.shift, embeddings, func(b []byte, res search.Result) []byte {
 		return s.appendArticles(c, b, res.Hits, embeddings)
 	})
 	if err != nil {
@@ -49,7 +49,7 @@ func (s *Server) page(c *Corpus, q search.Query, page int, embeddings bool) (*en
 // clamped to math.MaxInt, which is past every result, so such a page is the
 // empty page past the end, as on 64-bit platforms.
 func pageOffset(page int) int {
-	off := (int64(page) - 1) * PageSize
+	off := (int64(page) - 1) * pageSize
 	if off > math.MaxInt {
 		return math.MaxInt
 	}

@@ -68,12 +68,12 @@ func commonWord(t testing.TB, s *Server) string {
 	t.Helper()
 	best, n := "", 0
 	for w, c := range wordCounts(s) {
-		if c >= 3*PageSize+1 && (n == 0 || c < n || c == n && w < best) {
+		if c >= 3*pageSize+1 && (n == 0 || c < n || c == n && w < best) {
 			best, n = w, c
 		}
 	}
 	if n == 0 {
-		t.Fatalf("no word shared by %d titles", 3*PageSize+1)
+		t.Fatalf("no word shared by %d titles", 3*pageSize+1)
 	}
 	return best
 }
@@ -100,7 +100,7 @@ func TestQueryArticleShape(t *testing.T) {
 		if err := json.Unmarshal(r.Body, &raw); err != nil {
 			t.Fatal(err)
 		}
-		if raw.State != "SUCCESS" || raw.Results.TotalResults != s.Corpus().Len() || len(raw.Results.Articles) != PageSize {
+		if raw.State != "SUCCESS" || raw.Results.TotalResults != s.Corpus().Len() || len(raw.Results.Articles) != pageSize {
 			t.Fatalf("state %q, total %d (corpus %d), %d articles", raw.State, raw.Results.TotalResults, s.Corpus().Len(), len(raw.Results.Articles))
 		}
 		want := articleKeys
@@ -147,7 +147,7 @@ func TestQueryPagePastTheEnd(t *testing.T) {
 	s := start(t)
 	word := commonWord(t, s)
 	first := query(t, s, map[string]any{"query": word})
-	past := post(t, s, "/api/v2/query", map[string]any{"query": word, "page": first.Results.TotalResults/PageSize + 2})
+	past := post(t, s, "/api/v2/query", map[string]any{"query": word, "page": first.Results.TotalResults/pageSize + 2})
 	want := `{"results":{"totalResults":` + itoa(first.Results.TotalResults) + `,"articles":[]},"state":"SUCCESS"}`
 	if diff := cmp.Diff(want, string(past.Body)); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
@@ -160,9 +160,9 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 func allPages(t *testing.T, total int, fetch func(page int) []wireArticle) []string {
 	t.Helper()
 	var got []string
-	for page := 1; page <= (total+PageSize-1)/PageSize; page++ {
+	for page := 1; page <= (total+pageSize-1)/pageSize; page++ {
 		arts := fetch(page)
-		if want := min(PageSize, total-(page-1)*PageSize); len(arts) != want {
+		if want := min(pageSize, total-(page-1)*pageSize); len(arts) != want {
 			t.Fatalf("page %d has %d articles, want %d", page, len(arts), want)
 		}
 		got = append(got, ids(arts)...)
@@ -318,7 +318,7 @@ func TestFilters(t *testing.T) {
 			if got.Results.TotalResults != len(want) {
 				t.Fatalf("totalResults %d, want %d", got.Results.TotalResults, len(want))
 			}
-			if diff := cmp.Diff(want[:min(len(want), PageSize)], ids(got.Results.Articles)); diff != "" {
+			if diff := cmp.Diff(want[:min(len(want), pageSize)], ids(got.Results.Articles)); diff != "" {
 				t.Fatalf("first page (-want +got):\n%s", diff)
 			}
 		})
@@ -457,12 +457,12 @@ func TestHeadlines(t *testing.T) {
 	if err := json.Unmarshal(r.Body, &raw); err != nil {
 		t.Fatal(err)
 	}
-	if raw.State != "SUCCESS" || len(raw.Headlines) == 0 || len(raw.Headlines) > DefaultHeadlineClusters {
+	if raw.State != "SUCCESS" || len(raw.Headlines) == 0 || len(raw.Headlines) > defaultHeadlineClusters {
 		t.Fatalf("state %q, %d clusters", raw.State, len(raw.Headlines))
 	}
 	wantKeys := []string{"category", "datePublished", "favicon", "image", "site", "title", "url"}
 	for i, h := range raw.Headlines {
-		if h.Topic == "" || len(h.Articles) == 0 || len(h.Articles) > DefaultHeadlineArticles || h.Count < len(h.Articles) {
+		if h.Topic == "" || len(h.Articles) == 0 || len(h.Articles) > defaultHeadlineArticles || h.Count < len(h.Articles) {
 			t.Errorf("cluster %d: topic %q, count %d, %d articles", i, h.Topic, h.Count, len(h.Articles))
 		}
 		if i > 0 && h.Count > raw.Headlines[i-1].Count {
@@ -498,7 +498,7 @@ func TestHeadlines(t *testing.T) {
 
 func TestHeadlineLimits(t *testing.T) {
 	t.Parallel()
-	s := start(t, WithHeadlineLimits(2, 1))
+	s := start(t, WithLimits(Limits{HeadlineClusters: 2, HeadlineArticles: 1}))
 	r := post(t, s, "/api/v2/headlines", nil)
 	var got struct {
 		Headlines []struct {
@@ -524,9 +524,9 @@ func TestHeadlineLimits(t *testing.T) {
 // wrapping negative and serving page 1.
 func TestPageOffset(t *testing.T) {
 	t.Parallel()
-	last := int64(maxPage-1) * PageSize // 24,999,999,975: more than a 32-bit int holds
+	last := int64(maxPage-1) * pageSize // 24,999,999,975: more than a 32-bit int holds
 	want := int(min(last, int64(math.MaxInt)))
-	tests := []struct{ page, want int }{{1, 0}, {2, PageSize}, {40, 39 * PageSize}, {maxPage, want}}
+	tests := []struct{ page, want int }{{1, 0}, {2, pageSize}, {40, 39 * pageSize}, {maxPage, want}}
 	for _, tt := range tests {
 		if got := pageOffset(tt.page); got != tt.want || got < 0 {
 			t.Errorf("pageOffset(%d) = %d, want %d", tt.page, got, tt.want)

@@ -86,10 +86,14 @@ func ParseFault(s string) (Fault, error) {
 
 // Endpoint names accepted by FaultRule.Endpoint (the paths work too).
 const (
-	EndpointQuery      = "query"
+	// EndpointQuery names /api/v2/query.
+	EndpointQuery = "query"
+	// EndpointQueryAsync names /api/v2/query-async.
 	EndpointQueryAsync = "query-async"
+	// EndpointGetResults names /api/v2/get-results.
 	EndpointGetResults = "get-results"
-	EndpointHeadlines  = "headlines"
+	// EndpointHeadlines names /api/v2/headlines.
+	EndpointHeadlines = "headlines"
 )
 
 // FaultRule injects Fault into matching requests. Rules are checked in

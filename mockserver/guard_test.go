@@ -28,7 +28,7 @@ func stateOf(s *Server) string {
 	for _, f := range s.Faults() {
 		fmt.Fprintf(&b, "rule %s matched %d fired %d; ", f.FaultRule, f.Matched, f.Fired)
 	}
-	fmt.Fprintf(&b, "jobs %d; clock %v; articles %+v; journal %d", len(s.Jobs()), s.Now(), s.Articles(), len(s.Journal()))
+	fmt.Fprintf(&b, "jobs %d; clock %v; articles %+v; journal %d", len(s.Jobs()), s.Now(), s.counts(), len(s.Journal()))
 	return b.String()
 }
 

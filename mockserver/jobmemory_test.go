@@ -53,13 +53,13 @@ func TestJobsDoNotPinUploads(t *testing.T) {
 		ids = append(ids, id)
 	}
 	job(0)
-	s.ResetArticles()
+	s.resetArticles()
 	before := heapInUse()
 	const jobs = 12
 	for i := 1; i <= jobs; i++ {
 		job(i)
 	}
-	s.ResetArticles() // nothing but the jobs refers to the uploaded versions now
+	s.resetArticles() // nothing but the jobs refers to the uploaded versions now
 	after := heapInUse()
 	perJob := (int64(after) - int64(before)) / jobs
 	t.Logf("heap: %d MB before, %d MB after %d jobs each after its own upload: %d KB a job", before>>20, after>>20, jobs, perJob>>10)
@@ -125,7 +125,7 @@ func TestJobsOfUploadsAnswerAsSearches(t *testing.T) {
 		want = append(want, pages)
 		jobIDs = append(jobIDs, submit(t, s, q))
 	}
-	s.ResetArticles() // the jobs keep the corpus they ran against
+	s.resetArticles() // the jobs keep the corpus they ran against
 	for i, id := range jobIDs {
 		for p := 1; p <= 3; p++ {
 			r := post(t, s, "/api/v2/get-results", map[string]any{"query_id": id, "page": p})
@@ -168,7 +168,7 @@ func BenchmarkJobsAfterOwnUpload(b *testing.B) {
 			}
 			keep = append(keep, submit(b, s, map[string]any{"query": "quokka"}))
 		}
-		s.ResetArticles()
+		s.resetArticles()
 		heap := heapInUse()
 		debug.FreeOSMemory()
 		b.ReportMetric(float64(int64(heap)-int64(heap0))/(1<<20), "heap-MB")

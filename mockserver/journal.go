@@ -33,22 +33,38 @@ type JournalEntry struct {
 	// answer was ready (injected latency included), measured on the server
 	// clock: always 0 under a clock that does not move (WithClock).
 	Duration time.Duration `json:"duration_ns"`
-	// Body is the redacted request body, at most MaxJournalBody bytes.
+	// Body is the redacted request body, at most maxJournalBody bytes.
 	Body string `json:"body"`
 }
 
-// Journal returns the recorded requests in arrival order (by Seq), oldest
-// first: at most the journal size (WithJournalSize) most recent ones;
-// JournalDropped counts the others. A request is recorded when it
-// finishes, in its place by Seq: a slow request is listed before the
-// faster ones that arrived after it.
-func (s *Server) Journal() []JournalEntry {
+// Journal returns the recorded requests that q selects, in arrival order
+// (by Seq), oldest first; with no q, all of them, and with several, those
+// any of them selects. The journal holds at most its size
+// (WithJournalSize) most recent requests; JournalDropped counts the
+// others. A request is recorded when it finishes, in its place by Seq: a
+// slow request is listed before the faster ones that arrived after it.
+func (s *Server) Journal(q ...JournalQuery) []JournalEntry {
 	out, _ := s.journalSnapshot()
-	return out
+	if len(q) == 0 {
+		return out
+	}
+	if len(q) == 1 {
+		return filterJournal(out, q[0])
+	}
+	var keep []JournalEntry
+	for _, e := range out {
+		for _, one := range q {
+			if len(filterJournal([]JournalEntry{e}, one)) == 1 {
+				keep = append(keep, e)
+				break
+			}
+		}
+	}
+	return keep
 }
 
-// JournalDropped returns how many requests recorded since New, Reset or
-// ClearJournal the journal no longer holds because it was full: its size
+// JournalDropped returns how many requests recorded since New or Reset (or
+// DELETE /_mock/journal) the journal no longer holds because it was full: its size
 // (WithJournalSize, newsmock -journal-size) most recent requests stay, and
 // each request past them drops the oldest. With the journal off (size 0)
 // every request counts. Journal's entries plus JournalDropped are the
@@ -95,7 +111,7 @@ func newLazyBody(body []byte) lazyBody {
 	if len(body) > 0 && len(body) <= lazyRedactMax {
 		return lazyBody{raw: body}
 	}
-	return lazyBody{redacted: journal.Redact(body, MaxJournalBody)}
+	return lazyBody{redacted: journal.Redact(body, maxJournalBody)}
 }
 
 // String returns the body with its keys redacted.
@@ -103,7 +119,7 @@ func (b lazyBody) String() string {
 	if b.raw == nil {
 		return b.redacted
 	}
-	return journal.Redact(b.raw, MaxJournalBody)
+	return journal.Redact(b.raw, maxJournalBody)
 }
 
 // sealRecord redacts a record's body into its entry, once.
@@ -117,11 +133,6 @@ func sealRecord(r *journalRecord) {
 func newJournal(size int) *journal.Ring[journalRecord] {
 	return journal.NewOrderedSealed(size, func(r *journalRecord) uint64 { return r.entry.Seq }, sealRecord)
 }
-
-// ClearJournal empties the journal (JournalDropped starts again from 0) and
-// nothing else: unlike Reset it keeps the jobs, the rate-limit buckets and
-// every other counter, so the next request continues the Seq numbering.
-func (s *Server) ClearJournal() { s.journal.Reset() }
 
 // since is the server clock's time since t, at least 0. It is 0 when t is
 // zero or the clock panics: record also runs while serveAPI recovers from

@@ -329,7 +329,7 @@ func TestLazyRedactionNeverShowsTheKey(t *testing.T) {
 
 // journalRedact is the eager redaction the journal did before it was lazy.
 func journalRedact(body string) string {
-	return journalpkg.Redact([]byte(body), MaxJournalBody)
+	return journalpkg.Redact([]byte(body), maxJournalBody)
 }
 
 // TestJournalInArrivalOrder: a slow request that arrived first is listed

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -8,54 +9,86 @@ import (
 	"time"
 )
 
-// Defaults of the options. Each names the option that changes it.
+// DefaultAPIKey is the key Client and APIKey use when WithAPIKeys is not
+// given. Without WithAPIKeys the server accepts any non-empty key.
+const DefaultAPIKey = "mockserver-test-key"
+
+// Defaults of the options, each described by its option or Limits field.
 const (
-	// DefaultAPIKey is the key Client and APIKey use when WithAPIKeys is not
-	// given. Without WithAPIKeys the server accepts any non-empty key.
-	DefaultAPIKey = "mockserver-test-key"
-	// DefaultPendingPolls is how many get-results polls of a job answer
-	// PENDING before it is ready (WithPendingPolls): every client sees
-	// PENDING once, and the second poll succeeds.
-	DefaultPendingPolls = 1
-	// DefaultPendingDuration is how long, on the server clock, a job stays
-	// pending at the least (WithPendingDuration).
-	DefaultPendingDuration time.Duration = 0
-	// DefaultJobTTL is how long a query_id lives after its last use
-	// (submission or get-results poll), on the server clock (WithJobTTL).
-	DefaultJobTTL = time.Hour
-	// DefaultMaxJobs is how many jobs the server holds at most; beyond it
-	// the least recently used job is forgotten (WithMaxJobs).
-	DefaultMaxJobs = 10_000
-	// DefaultJournalSize is how many requests the journal keeps, newest
-	// last (WithJournalSize).
-	DefaultJournalSize = 1_000
-	// DefaultHeadlineClusters is the most clusters /api/v2/headlines lists
-	// (WithHeadlineLimits).
-	DefaultHeadlineClusters = 20
-	// DefaultHeadlineArticles is the most articles listed per cluster; the
-	// cluster's count stays the true count (WithHeadlineLimits).
-	DefaultHeadlineArticles = 5
-	// DefaultAddr is the address New listens on (WithAddr).
-	DefaultAddr = "127.0.0.1:0"
-	// NoListenerURL is the URL of a server started WithoutListener: only its
-	// Transport, HTTPClient and Client reach it.
-	NoListenerURL = "http://mockserver.invalid"
+	defaultPendingPolls     = 1
+	defaultJobTTL           = time.Hour
+	defaultMaxJobs          = 10_000
+	defaultJournalSize      = 1_000
+	defaultHeadlineClusters = 20
+	defaultHeadlineArticles = 5
+	defaultMaxArticlesBody  = 256 << 20
+	defaultAddr             = "127.0.0.1:0"
+	// noListenerURL is the URL of a server started WithoutListener.
+	noListenerURL = "http://mockserver.invalid"
 )
 
 // Fixed limits of the service the mock imitates.
 const (
-	// PageSize is the number of articles per page of results.
-	PageSize = 25
+	// pageSize is the number of articles per page of results.
+	pageSize = 25
 	// MaxBodyBytes is the largest request body accepted (1 MiB); a larger
 	// one is answered 413.
 	MaxBodyBytes = 1 << 20
 	// HeadlineWindow is how far back /api/v2/headlines looks from the
 	// server clock's now.
 	HeadlineWindow = 48 * time.Hour
-	// MaxJournalBody is how many bytes of each (redacted) request body the
+	// maxJournalBody is how many bytes of each (redacted) request body the
 	// journal keeps.
-	MaxJournalBody = 8 << 10
+	maxJournalBody = 8 << 10
 )
+
+// Limits bound what a server holds. A zero field takes its default.
+type Limits struct {
+	// JobTTL is how long a query_id lives after its last use (submission or
+	// get-results poll), on the server clock (default 1 hour).
+	JobTTL time.Duration
+	// MaxJobs is how many jobs the server holds at most; beyond it the
+	// least recently used job is forgotten (default 10,000).
+	MaxJobs int
+	// MaxArticlesBody is the largest body POST /_mock/articles accepts, in
+	// bytes; a larger one is a 413 (default 256 MiB, some 100,000 articles
+	// of the embedded corpus's size: send more in several calls).
+	MaxArticlesBody int64
+	// HeadlineClusters is the most clusters /api/v2/headlines lists
+	// (default 20).
+	HeadlineClusters int
+	// HeadlineArticles is the most articles listed per headline cluster;
+	// the cluster's count stays the true count (default 5).
+	HeadlineArticles int
+}
+
+// WithLimits sets the limits whose fields are not zero; the others keep
+// their defaults (see Limits). A negative field is an error.
+func WithLimits(l Limits) Option {
+	return func(c *config) {
+		bad := func(field string, v any, want string) {
+			c.fail("WithLimits: %s is %v: pass %s, or 0 for the default", field, v, want)
+		}
+		switch {
+		case l.JobTTL < 0:
+			bad("JobTTL", l.JobTTL, "a positive duration")
+		case l.MaxJobs < 0:
+			bad("MaxJobs", l.MaxJobs, "1 or more")
+		case l.MaxArticlesBody < 0:
+			bad("MaxArticlesBody", l.MaxArticlesBody, "a size in bytes of 1 or more")
+		case l.HeadlineClusters < 0:
+			bad("HeadlineClusters", l.HeadlineClusters, "1 or more")
+		case l.HeadlineArticles < 0:
+			bad("HeadlineArticles", l.HeadlineArticles, "1 or more")
+		default:
+			c.jobTTL = cmp.Or(l.JobTTL, c.jobTTL)
+			c.maxJobs = cmp.Or(l.MaxJobs, c.maxJobs)
+			c.maxArticlesBody = cmp.Or(l.MaxArticlesBody, c.maxArticlesBody)
+			c.headlineClusters = cmp.Or(l.HeadlineClusters, c.headlineClusters)
+			c.headlineArticles = cmp.Or(l.HeadlineArticles, c.headlineArticles)
+		}
+	}
+}
 
 // Option configures a Server. Options apply in order; a later one overrides
 // an earlier one. A nil Option is ignored.
@@ -86,23 +119,23 @@ type config struct {
 	allowedHosts     []string // WithAllowedHosts, lower case
 	headlineClusters int
 	headlineArticles int
-	record           recordConfig // record.go
-	headlines        *Headlines   // replay.go
+	record           RecordOptions // WithRecord
+	headlines        *Headlines    // replay.go
 	errs             []error
 }
 
 func defaultConfig() config {
 	return config{
 		clock:            time.Now,
-		pendingPolls:     DefaultPendingPolls,
-		pendingFor:       DefaultPendingDuration,
-		jobTTL:           DefaultJobTTL,
-		maxJobs:          DefaultMaxJobs,
-		journalSize:      DefaultJournalSize,
-		maxArticlesBody:  DefaultMaxArticlesBody,
-		addr:             DefaultAddr,
-		headlineClusters: DefaultHeadlineClusters,
-		headlineArticles: DefaultHeadlineArticles,
+		pendingPolls:     defaultPendingPolls,
+		pendingFor:       0,
+		jobTTL:           defaultJobTTL,
+		maxJobs:          defaultMaxJobs,
+		journalSize:      defaultJournalSize,
+		maxArticlesBody:  defaultMaxArticlesBody,
+		addr:             defaultAddr,
+		headlineClusters: defaultHeadlineClusters,
+		headlineArticles: defaultHeadlineArticles,
 	}
 }
 
@@ -148,7 +181,7 @@ func WithCorpus(corpus *Corpus) Option {
 // journal times. Latency faults always wait in real time. A later
 // WithClock replaces WithManualClock and the other way round.
 //
-// The clock must read within MinClock to MaxClock: New refuses one that
+// The clock must read within 1970-01-01 to 9700-01-01: New refuses one that
 // reads outside the range at start, and a control endpoint that writes a
 // time read outside it (GET /_mock/clock, /_mock/journal, /_mock/jobs)
 // cannot encode it and answers 500.
@@ -163,8 +196,8 @@ func WithClock(now func() time.Time) Option {
 }
 
 // WithPendingPolls sets how many get-results polls of a job answer PENDING
-// before it is ready (default DefaultPendingPolls; 0 = ready at the first
-// poll). A job is ready once both this and WithPendingDuration are satisfied.
+// before it is ready (default 1: every client sees PENDING once and the
+// second poll succeeds; 0 = ready at the first poll). A job is ready once both this and WithPendingDuration are satisfied.
 func WithPendingPolls(n int) Option {
 	return func(c *config) {
 		if n < 0 {
@@ -229,32 +262,9 @@ func WithoutDateShift() Option {
 	return func(c *config) { c.noDateShift = true }
 }
 
-// WithJobTTL sets how long a query_id lives after its last use, on the
-// server clock (default DefaultJobTTL).
-func WithJobTTL(d time.Duration) Option {
-	return func(c *config) {
-		if d <= 0 {
-			c.fail("WithJobTTL(%v): pass a positive duration", d)
-			return
-		}
-		c.jobTTL = d
-	}
-}
-
-// WithMaxJobs sets how many jobs the server holds at most (default
-// DefaultMaxJobs); beyond it the least recently used job is forgotten.
-func WithMaxJobs(n int) Option {
-	return func(c *config) {
-		if n < 1 {
-			c.fail("WithMaxJobs(%d): pass 1 or more", n)
-			return
-		}
-		c.maxJobs = n
-	}
-}
-
-// WithJournalSize sets how many requests the journal keeps (default
-// DefaultJournalSize); 0 turns the journal off.
+// WithJournalSize sets how many requests the journal keeps, newest last
+// (default 1,000); 0 turns the journal off. Server.JournalDropped counts the
+// requests a full journal no longer holds.
 func WithJournalSize(n int) Option {
 	return func(c *config) {
 		if n < 0 {
@@ -265,26 +275,14 @@ func WithJournalSize(n int) Option {
 	}
 }
 
-// WithMaxArticlesBody sets the largest body POST /_mock/articles accepts,
-// in bytes (DefaultMaxArticlesBody by default); a larger one is a 413.
-func WithMaxArticlesBody(n int64) Option {
-	return func(c *config) {
-		if n < 1 {
-			c.fail("WithMaxArticlesBody(%d): pass a size in bytes of 1 or more", n)
-			return
-		}
-		c.maxArticlesBody = n
-	}
-}
-
 // WithoutListener starts no socket: the server is reached only through
 // Transport, HTTPClient, Client, Responder and Register, and URL returns
-// NoListenerURL.
+// noListenerURL.
 func WithoutListener() Option {
 	return func(c *config) { c.noListener = true }
 }
 
-// WithAddr sets the TCP address New listens on (default DefaultAddr, a free
+// WithAddr sets the TCP address New listens on (default "127.0.0.1:0", a free
 // loopback port). An address beyond this machine (every interface, as
 // ":8080" or "0.0.0.0:0", or a network address) lets anyone who can reach
 // it change the server through its /_mock/ endpoints: it also needs
@@ -294,7 +292,7 @@ func WithoutListener() Option {
 func WithAddr(addr string) Option {
 	return func(c *config) {
 		if strings.TrimSpace(addr) == "" {
-			c.fail("WithAddr(%q): pass a host:port such as %q", addr, DefaultAddr)
+			c.fail("WithAddr(%q): pass a host:port such as %q", addr, defaultAddr)
 			return
 		}
 		c.addr = addr
@@ -337,19 +335,6 @@ func WithAllowedHosts(hosts ...string) Option {
 	}
 }
 
-// WithHeadlineLimits sets the most clusters /api/v2/headlines lists and the
-// most articles listed per cluster (defaults DefaultHeadlineClusters and
-// DefaultHeadlineArticles). Counts stay the true cluster sizes.
-func WithHeadlineLimits(clusters, articlesPerCluster int) Option {
-	return func(c *config) {
-		if clusters < 1 || articlesPerCluster < 1 {
-			c.fail("WithHeadlineLimits(%d, %d): pass 1 or more for both", clusters, articlesPerCluster)
-			return
-		}
-		c.headlineClusters, c.headlineArticles = clusters, articlesPerCluster
-	}
-}
-
 // build applies the options and reports every invalid one.
 func build(opts []Option) (config, error) {
 	c := defaultConfig()
@@ -358,7 +343,7 @@ func build(opts []Option) (config, error) {
 			o(&c)
 		}
 	}
-	if c.noListener && c.addr != DefaultAddr {
+	if c.noListener && c.addr != defaultAddr {
 		c.fail("WithAddr and WithoutListener contradict each other: drop one")
 	}
 	return c, errors.Join(c.errs...)

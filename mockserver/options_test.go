@@ -28,8 +28,8 @@ func TestMain(m *testing.M) {
 func TestStartReportsEveryBadOption(t *testing.T) {
 	t.Parallel()
 	_, err := Start(WithoutListener(), WithAPIKeys("ok", " "), WithCorpus(nil), WithClock(nil), WithPendingPolls(-1),
-		WithPendingDuration(-time.Second), WithRateLimit(0, 1), WithJobTTL(0), WithMaxJobs(0), WithJournalSize(-1),
-		WithHeadlineLimits(0, 5), WithAddr(" "), nil)
+		WithPendingDuration(-time.Second), WithRateLimit(0, 1), WithLimits(Limits{JobTTL: -time.Second}), WithLimits(Limits{MaxJobs: -1}), WithJournalSize(-1),
+		WithLimits(Limits{HeadlineClusters: -1, HeadlineArticles: 5}), WithAddr(" "), nil)
 	want := strings.Join([]string{
 		"mockserver: WithAPIKeys: key 1 is blank: give non-empty keys",
 		"mockserver: WithCorpus(nil): pass a corpus from LoadCorpus or LoadCorpusFile, or leave the option out",
@@ -37,10 +37,10 @@ func TestStartReportsEveryBadOption(t *testing.T) {
 		"mockserver: WithPendingPolls(-1): pass 0 or more polls",
 		"mockserver: WithPendingDuration(-1s): pass a duration of 0 or more",
 		"mockserver: WithRateLimit(0, 1): pass a positive rate and a burst of 1 or more",
-		"mockserver: WithJobTTL(0s): pass a positive duration",
-		"mockserver: WithMaxJobs(0): pass 1 or more",
+		"mockserver: WithLimits: JobTTL is -1s: pass a positive duration, or 0 for the default",
+		"mockserver: WithLimits: MaxJobs is -1: pass 1 or more, or 0 for the default",
 		"mockserver: WithJournalSize(-1): pass 0 (no journal) or more",
-		"mockserver: WithHeadlineLimits(0, 5): pass 1 or more for both",
+		"mockserver: WithLimits: HeadlineClusters is -1: pass 1 or more, or 0 for the default",
 		`mockserver: WithAddr(" "): pass a host:port such as "127.0.0.1:0"`,
 	}, "\n")
 	if err == nil {
@@ -65,11 +65,11 @@ func TestStartReportsEveryBadOption(t *testing.T) {
 func TestNewPanicsOnBadOptions(t *testing.T) {
 	t.Parallel()
 	defer func() {
-		if p := recover(); p == nil || !strings.Contains(fmt.Sprint(p), "WithMaxJobs(-1)") {
+		if p := recover(); p == nil || !strings.Contains(fmt.Sprint(p), "WithLimits: MaxJobs is -1: pass 1 or more, or 0 for the default") {
 			t.Fatalf("recovered %v", p)
 		}
 	}()
-	New(WithoutListener(), WithMaxJobs(-1))
+	New(WithoutListener(), WithLimits(Limits{MaxJobs: -1}))
 }
 
 func TestCustomCorpus(t *testing.T) {
@@ -172,7 +172,7 @@ func TestHandlerInAServerOfYourOwn(t *testing.T) {
 
 func TestConcurrentUse(t *testing.T) {
 	t.Parallel()
-	s := startSocket(t, WithFaults(FaultRule{Probability: 0.1, Fault: Fault{Status: 503}}), WithJournalSize(50), WithMaxJobs(20))
+	s := startSocket(t, WithFaults(FaultRule{Probability: 0.1, Fault: Fault{Status: 503}}), WithJournalSize(50), WithLimits(Limits{MaxJobs: 20}))
 	word := commonWord(t, s)
 	var wg sync.WaitGroup
 	for g := range 8 {

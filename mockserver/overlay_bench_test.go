@@ -102,7 +102,7 @@ func BenchmarkFirstSearchAfterUpload(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				for k := range cases {
 					uc := cases[(i+k)%len(cases)] // the order rotates from round to round
-					uc.s.ResetArticles()
+					uc.s.resetArticles()
 					uc.s.start.results.reset()
 					start := time.Now()
 					if uc.n > 0 {
@@ -111,7 +111,7 @@ func BenchmarkFirstSearchAfterUpload(b *testing.B) {
 						}
 					}
 					if uc.reset {
-						uc.s.ResetArticles()
+						uc.s.resetArticles()
 					}
 					uc.adds = append(uc.adds, time.Since(start))
 					uc.searches = append(uc.searches, uc.search(b, q.body))

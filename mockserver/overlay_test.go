@@ -244,7 +244,7 @@ func TestAddedArticlesAnswerAsLoaded(t *testing.T) {
 			batches := uploads(r, base.c)
 			clock := base.Newest().Add(30 * time.Hour)
 			opts := []Option{WithoutDateShift(), WithClock(func() time.Time { return clock }), WithPendingPolls(0), WithSeed(3),
-				WithHeadlineLimits(100000, 5)} // every cluster, singletons too
+				WithLimits(Limits{HeadlineClusters: 100000, HeadlineArticles: 5})} // every cluster, singletons too
 			layered := start(t, append(opts, WithCorpus(base))...)
 			var all bytes.Buffer
 			if err := corpus.WriteJSONL(&all, base.c); err != nil {

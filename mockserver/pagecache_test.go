@@ -64,7 +64,7 @@ func TestPageCacheAnswersAsWithout(t *testing.T) {
 	// The same search with and without embeddings gets its own page each.
 	plain := call(t, s, http.MethodPost, "/api/v2/query", `{`+key+`,"query":"*","toggle_state":"Encoded Articles"}`)
 	job := results(t, s, submit(t, s, map[string]any{"query": "*", "embeddings": true, "toggle_state": "Encoded Articles"}), 1).Articles
-	if n := bytes.Count(plain.Body, []byte(`"embeddings":`)); n != 0 || len(job) != PageSize || job[0].Embeddings == nil {
+	if n := bytes.Count(plain.Body, []byte(`"embeddings":`)); n != 0 || len(job) != pageSize || job[0].Embeddings == nil {
 		t.Fatalf("embeddings mixed up between cached pages: sync page has %d, job's first article %v", n, job[0].Embeddings)
 	}
 }

@@ -26,41 +26,59 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/record"
 )
 
-// MaxUpstreamAnswer is the largest answer a recording server takes from its
+// maxUpstreamAnswer is the largest answer a recording server takes from its
 // upstream (64 MiB); a larger one is answered 502.
-const MaxUpstreamAnswer = 64 << 20
+const maxUpstreamAnswer = 64 << 20
 
-// recordConfig is what the recording options ask for.
-type recordConfig struct {
-	upstream      string
-	corpusPath    string
-	headlinesPath string
-	refusedPath   string
-	drop          []string
-	client        *http.Client
+// RecordOptions configure a recording server (WithRecord). Upstream and
+// CorpusPath are required; the other fields have defaults.
+type RecordOptions struct {
+	// Upstream is the base URL of the service to record, such as
+	// "https://app.runathena.com".
+	Upstream string
+	// CorpusPath is the JSON Lines file the articles go to, in the form
+	// LoadCorpus reads.
+	CorpusPath string
+	// HeadlinesPath is the file headline answers go to, one JSON object per
+	// line ({"recorded_at": …, "answer": …}), which WithHeadlines replays;
+	// "" is CorpusPath with ".jsonl" replaced by ".headlines.jsonl".
+	HeadlinesPath string
+	// RefusedPath is the file the exchanges the upstream refused go to
+	// (answers of status 400 or more, and answers whose state is FAILED),
+	// one JSON object per line, for reading: a replay does not serve them;
+	// "" is CorpusPath with ".jsonl" replaced by ".refused.jsonl".
+	RefusedPath string
+	// Drop names article members to leave out of the corpus written, such
+	// as "bodyText" and "embeddings", to keep it small. The members the
+	// corpus needs (_id, title, url, site and datePublished) cannot be
+	// dropped. Summaries still count what was sent.
+	Drop []string
+	// Client is the HTTP client the upstream is reached with. nil uses the
+	// environment's proxy settings, never follows redirects (they are
+	// passed on) and sets no overall time limit beyond the caller's own.
+	Client *http.Client
 }
 
 // WithRecord makes the server a recording proxy in front of the service at
-// upstream (for example "https://app.runathena.com"): every request to it
-// other than the /_mock/ endpoints and /openapi.yaml goes to upstream with
-// its method, path, query, headers and body unchanged (the API key
-// included), and upstream's answer comes back unchanged: status, headers
-// (but hop-by-hop ones) and body. An upstream that drops the connection or
-// cuts its answer short is passed on the same way; one that cannot be
-// reached is answered 502.
+// opts.Upstream: every request to it other than the /_mock/ endpoints and
+// /openapi.yaml goes upstream with its method, path, query, headers and
+// body unchanged (the API key included), and upstream's answer comes back
+// unchanged: status, headers (but hop-by-hop ones) and body. An upstream
+// that drops the connection or cuts its answer short is passed on the same
+// way; one that cannot be reached, or answers more than 64 MiB, is answered
+// 502.
 //
 // Every article of a successful search, get-results or headlines answer is
-// added to the JSON Lines corpus at corpusPath, in the form LoadCorpus
-// reads, unless an article with its _id is there already. Each article is
-// kept with every member the service sent, unknown ones too, but those named
-// by WithRecordDrop. An article of a headline cluster, which has no _id, is
-// kept under a made-up one (24 hex digits of a hash of its URL) until the
-// same URL comes in a search answer, whose article then replaces it. An
-// article the corpus loader would refuse is left out and listed in the
-// summary. Headline answers go to a file of their own (WithRecordHeadlines)
-// that WithHeadlines replays.
+// added to the JSON Lines corpus at opts.CorpusPath, unless an article with
+// its _id is there already. Each article is kept with every member the
+// service sent, unknown ones too, but those named by opts.Drop. An article
+// of a headline cluster, which has no _id, is kept under a made-up one (24
+// hex digits of a hash of its URL) until the same URL comes in a search
+// answer, whose article then replaces it. An article the corpus loader
+// would refuse is left out and listed in the summary. Headline answers go
+// to a file of their own (opts.HeadlinesPath) that WithHeadlines replays.
 //
-// Both files are only ever replaced whole, by writing a new file beside
+// The files are only ever replaced whole, by writing a new file beside
 // them and renaming it over the old one, so they hold whole lines at every
 // instant, even if the process is killed; an existing file is added to, and
 // its articles are not recorded again. The API key never reaches the files,
@@ -68,11 +86,8 @@ type recordConfig struct {
 // and every occurrence of the request's keys (its top-level api_key
 // members, even in a malformed body) of at least 8 characters is replaced
 // by "[redacted]", in the files and in the names and examples the summary
-// lists.
-//
-// The exchanges the upstream refuses (a status of 400 or more, or a
-// FAILED state) go to a third file (WithRecordRefused), for reading: a
-// replay does not serve them.
+// lists. The exchanges the upstream refuses go to a third file
+// (opts.RefusedPath), for reading.
 //
 // Fault rules (WithFaults, SetFaults) apply to a recording server's
 // answers as to the mock's own, to requests to the four API endpoints: a
@@ -86,77 +101,25 @@ type recordConfig struct {
 // and the X-Mock-Fault header is not read but passed on like any other, so
 // a mock upstream can be told to fail. RecordSummary (and GET
 // /_mock/record) tells what was recorded.
-func WithRecord(upstream, corpusPath string) Option {
+func WithRecord(opts RecordOptions) Option {
 	return func(c *config) {
-		u, err := url.Parse(upstream)
+		u, err := url.Parse(opts.Upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			c.fail("WithRecord(%s, …): pass the upstream's base URL, such as \"https://app.runathena.com\"", quoteShort(upstream))
+			c.fail("WithRecord: Upstream %s is not a base URL: pass one such as \"https://app.runathena.com\"", quoteShort(opts.Upstream))
 			return
 		}
-		if strings.TrimSpace(corpusPath) == "" {
-			c.fail("WithRecord(…, %q): pass the path of the JSON Lines file to record into", corpusPath)
+		if strings.TrimSpace(opts.CorpusPath) == "" {
+			c.fail("WithRecord: CorpusPath %q is blank: pass the path of the JSON Lines file to record into", opts.CorpusPath)
 			return
 		}
-		c.record.upstream, c.record.corpusPath = upstream, corpusPath
-	}
-}
-
-// WithRecordHeadlines sets the file a recording server keeps headline
-// answers in, one JSON object per line ({"recorded_at": …, "answer": …});
-// by default it is the corpus path with ".jsonl" replaced by
-// ".headlines.jsonl".
-func WithRecordHeadlines(path string) Option {
-	return func(c *config) {
-		if strings.TrimSpace(path) == "" {
-			c.fail("WithRecordHeadlines(%q): pass a file path, or leave the option out", path)
-			return
-		}
-		c.record.headlinesPath = path
-	}
-}
-
-// WithRecordRefused sets the file a recording server keeps the exchanges
-// the upstream refused in (answers of status 400 or more, and answers whose
-// state is FAILED), one JSON object per line; by default it is the corpus
-// path with ".jsonl" replaced by ".refused.jsonl". A replay does not serve
-// them: the file is there to read.
-func WithRecordRefused(path string) Option {
-	return func(c *config) {
-		if strings.TrimSpace(path) == "" {
-			c.fail("WithRecordRefused(%q): pass a file path, or leave the option out", path)
-			return
-		}
-		c.record.refusedPath = path
-	}
-}
-
-// WithRecordDrop makes a recording server leave the named article members
-// out of the corpus it writes, e.g. "bodyText" and "embeddings", to keep it
-// small. The members the corpus needs (_id, title, url, site and
-// datePublished) cannot be dropped. Summaries still count what was sent.
-func WithRecordDrop(fields ...string) Option {
-	return func(c *config) {
-		for _, f := range fields {
+		for _, f := range opts.Drop {
 			if strings.TrimSpace(f) == "" {
-				c.fail("WithRecordDrop: a field name is blank: name article members such as \"bodyText\"")
+				c.fail("WithRecord: a Drop field name is blank: name article members such as \"bodyText\"")
 				return
 			}
 		}
-		c.record.drop = append(c.record.drop, fields...)
-	}
-}
-
-// WithRecordClient sets the HTTP client a recording server reaches its
-// upstream with. The default uses the environment's proxy settings, never
-// follows redirects (they are passed on) and sets no overall time limit
-// beyond the caller's own.
-func WithRecordClient(client *http.Client) Option {
-	return func(c *config) {
-		if client == nil {
-			c.fail("WithRecordClient(nil): pass an *http.Client, or leave the option out")
-			return
-		}
-		c.record.client = client
+		opts.Drop = slices.Clone(opts.Drop)
+		c.record = opts
 	}
 }
 
@@ -172,33 +135,33 @@ type recorder struct {
 	lastWriteError string
 }
 
-// newRecorder opens the recording files; cfg.upstream is set. keys are
+// newRecorder opens the recording files; cfg.Upstream is set. keys are
 // the server's accepted keys (WithAPIKeys), which are scrubbed from what
 // is recorded like the request's own; rules are its fault rules, which
 // must have no job outcome.
-func newRecorder(cfg recordConfig, keys []string, rules []fault.Rule, clock func() time.Time) (*recorder, error) {
-	u, _ := url.Parse(cfg.upstream) // checked by WithRecord
+func newRecorder(cfg RecordOptions, keys []string, rules []fault.Rule, clock func() time.Time) (*recorder, error) {
+	u, _ := url.Parse(cfg.Upstream) // checked by WithRecord
 	for i, r := range rules {
 		if r.Action.Job != fault.JobNormal {
 			return nil, fmt.Errorf("mockserver: WithRecord: fault rule %d (%s) sets the fate of a job, but a recording server's jobs are the upstream's: "+
 				"leave job outcomes out of its rules, or give them to a mock upstream", i, r.Action)
 		}
 	}
-	if cfg.headlinesPath == "" {
-		cfg.headlinesPath = record.HeadlinesPathFor(cfg.corpusPath)
+	if cfg.HeadlinesPath == "" {
+		cfg.HeadlinesPath = record.HeadlinesPathFor(cfg.CorpusPath)
 	}
-	if cfg.refusedPath == "" {
-		cfg.refusedPath = record.RefusedPathFor(cfg.corpusPath)
+	if cfg.RefusedPath == "" {
+		cfg.RefusedPath = record.RefusedPathFor(cfg.CorpusPath)
 	}
 	rec, err := record.Open(record.Config{
-		CorpusPath: cfg.corpusPath, HeadlinesPath: cfg.headlinesPath, RefusedPath: cfg.refusedPath, Drop: cfg.drop,
+		CorpusPath: cfg.CorpusPath, HeadlinesPath: cfg.HeadlinesPath, RefusedPath: cfg.RefusedPath, Drop: cfg.Drop,
 		Modeled: jsonNames(reflect.TypeFor[newssearch.Article]()), HeadlineModeled: jsonNames(reflect.TypeFor[newssearch.HeadlineArticle]()),
 		Clock: clock,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("mockserver: WithRecord: %w", err)
 	}
-	client := cfg.client
+	client := cfg.Client
 	if client == nil {
 		client = &http.Client{
 			Transport: &http.Transport{
@@ -211,7 +174,7 @@ func newRecorder(cfg recordConfig, keys []string, rules []fault.Rule, clock func
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}
 	}
-	return &recorder{upstream: u, client: client, files: [3]string{cfg.corpusPath, cfg.headlinesPath, cfg.refusedPath}, rec: rec, keys: keys}, nil
+	return &recorder{upstream: u, client: client, files: [3]string{cfg.CorpusPath, cfg.HeadlinesPath, cfg.RefusedPath}, rec: rec, keys: keys}, nil
 }
 
 // jsonNames returns the JSON member names of a struct's fields.
@@ -363,10 +326,10 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer resp.Body.Close()
-	answer, err := io.ReadAll(io.LimitReader(resp.Body, MaxUpstreamAnswer+1))
-	if err == nil && len(answer) > MaxUpstreamAnswer {
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, maxUpstreamAnswer+1))
+	if err == nil && len(answer) > maxUpstreamAnswer {
 		fail(http.StatusBadGateway, "too large", fmt.Sprintf(
-			"the upstream's answer is larger than %d bytes, which the recording proxy does not take: narrow the request", MaxUpstreamAnswer))
+			"the upstream's answer is larger than %d bytes, which the recording proxy does not take: narrow the request", maxUpstreamAnswer))
 		return
 	}
 	h := w.Header()

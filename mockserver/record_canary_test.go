@@ -171,7 +171,7 @@ func TestRecordCanary(t *testing.T) {
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewJSONHandler(&syncWriter{w: &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	up := canaryUpstream(t)
-	rec := listening(t, WithRecord(up.URL, path), WithAPIKeys(canaryKey), WithLogger(logger),
+	rec := listening(t, WithRecord(RecordOptions{Upstream: up.URL, CorpusPath: path}), WithAPIKeys(canaryKey), WithLogger(logger),
 		WithFaults(FaultRule{Endpoint: EndpointHeadlines, Times: 1, Fault: Fault{Status: 503}}))
 
 	body := func(key string) string {
@@ -190,7 +190,7 @@ func TestRecordCanary(t *testing.T) {
 	gone := listening(t)
 	goneURL := gone.URL()
 	gone.Close()
-	unreachable := listening(t, WithRecord(goneURL, filepath.Join(dir, "gone.jsonl")), WithLogger(logger))
+	unreachable := listening(t, WithRecord(RecordOptions{Upstream: goneURL, CorpusPath: filepath.Join(dir, "gone.jsonl")}), WithLogger(logger))
 	noUpstream := call(t, unreachable, http.MethodPost, "/api/v2/query?k="+url.QueryEscape(canaryKey)+"&p="+url.PathEscape(canaryKey), body(canaryKey))
 
 	// What the recorder kept is what the upstream sent, minus the key.

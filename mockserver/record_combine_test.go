@@ -56,7 +56,7 @@ func TestRecordWithAPIKeys(t *testing.T) {
 	const good, other = "accepted-key-0001", "accepted-key-0002"
 	up := newCountingUpstream(t)
 	path := filepath.Join(t.TempDir(), "news.jsonl")
-	rec := listening(t, WithRecord(up.URL, path), WithAPIKeys(good, other))
+	rec := listening(t, WithRecord(RecordOptions{Upstream: up.URL, CorpusPath: path}), WithAPIKeys(good, other))
 	if rec.APIKey() != good {
 		t.Errorf("APIKey() = %q, want the first accepted key", rec.APIKey())
 	}
@@ -116,7 +116,7 @@ func TestRecordWithFaults(t *testing.T) {
 	const key = "fault-rec-key-123"
 	up := newCountingUpstream(t)
 	path := filepath.Join(t.TempDir(), "news.jsonl")
-	rec := listening(t, WithRecord(up.URL, path), WithAPIKeys(key), WithFaults(
+	rec := listening(t, WithRecord(RecordOptions{Upstream: up.URL, CorpusPath: path}), WithAPIKeys(key), WithFaults(
 		FaultRule{Endpoint: EndpointHeadlines, Fault: Fault{Status: 503, RetryAfter: 2}},
 		FaultRule{Endpoint: EndpointGetResults, Fault: Fault{Drop: true}},
 		FaultRule{Endpoint: EndpointQuery, Times: 1, Fault: Fault{Truncate: true}},
@@ -173,7 +173,7 @@ func TestRecordWithFaults(t *testing.T) {
 
 	// Job outcomes cannot apply to a recorder: refused at Start, and
 	// never firing when set later.
-	_, err = Start(WithoutListener(), WithRecord(up.URL, filepath.Join(t.TempDir(), "x.jsonl")), WithFaults(FaultRule{Fault: Fault{Job: JobStuck}}))
+	_, err = Start(WithoutListener(), WithRecord(RecordOptions{Upstream: up.URL, CorpusPath: filepath.Join(t.TempDir(), "x.jsonl")}), WithFaults(FaultRule{Fault: Fault{Job: JobStuck}}))
 	if err == nil || err.Error() != "mockserver: WithRecord: fault rule 0 (job=stuck) sets the fate of a job, but a recording server's jobs are the upstream's: leave job outcomes out of its rules, or give them to a mock upstream" {
 		t.Errorf("Start with a job rule: %v", err)
 	}

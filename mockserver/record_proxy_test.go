@@ -94,7 +94,7 @@ func TestRecordSDKSessionIsByteIdentical(t *testing.T) {
 	opts := []Option{WithSeed(11), WithAPIKeys(key), WithPendingPolls(2)}
 	direct := listening(t, opts...)
 	behind := listening(t, opts...)
-	rec := listening(t, WithRecord(behind.URL(), path))
+	rec := listening(t, WithRecord(RecordOptions{Upstream: behind.URL(), CorpusPath: path}))
 
 	type outcome struct {
 		IDs    []string
@@ -256,7 +256,7 @@ func TestRecordForwardsRequestsUnchanged(t *testing.T) {
 	}))
 	t.Cleanup(up.Close)
 	path := filepath.Join(t.TempDir(), "news.jsonl")
-	rec := listening(t, WithRecord(up.URL+"/base/", path))
+	rec := listening(t, WithRecord(RecordOptions{Upstream: up.URL+"/base/", CorpusPath: path}))
 
 	body := "{ \"api_key\" : \"fwd-key-1234567\",\n  \"query\":\"caf\\u00e9\", \"query\":\"dup\" }"
 	send := func(method, target string) (*http.Response, string) {
@@ -377,7 +377,7 @@ func TestRecordKeyNeverKept(t *testing.T) {
 	path := filepath.Join(dir, "news.jsonl")
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	rec := listening(t, WithRecord(up.URL, path), WithLogger(logger))
+	rec := listening(t, WithRecord(RecordOptions{Upstream: up.URL, CorpusPath: path}), WithLogger(logger))
 
 	bodies := []string{
 		`{"api_key":"` + keyA + `","query":"x"}`,
@@ -398,7 +398,7 @@ func TestRecordKeyNeverKept(t *testing.T) {
 	gone := listening(t)
 	goneURL := gone.URL()
 	gone.Close()
-	unreachable := listening(t, WithRecord(goneURL, filepath.Join(dir, "none.jsonl")), WithLogger(logger))
+	unreachable := listening(t, WithRecord(RecordOptions{Upstream: goneURL, CorpusPath: filepath.Join(dir, "none.jsonl")}), WithLogger(logger))
 	refused := call(t, unreachable, http.MethodPost, "/api/v2/query", bodies[1])
 
 	s := rec.RecordSummary()

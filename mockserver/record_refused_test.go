@@ -53,7 +53,7 @@ func TestRecordRefusedAnswers(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "news.jsonl")
 	upstream := listening(t, WithSeed(4), WithAPIKeys(key), WithPendingPolls(1), WithPendingDuration(0))
-	rec := listening(t, WithRecord(upstream.URL(), path))
+	rec := listening(t, WithRecord(RecordOptions{Upstream: upstream.URL(), CorpusPath: path}))
 	k := `"api_key":"` + key + `"`
 
 	steps := []struct {
@@ -148,7 +148,7 @@ func TestRecordRefusedAnswers(t *testing.T) {
 
 	// A recorder restarted on the files counts the refused exchanges there
 	// and appends after them.
-	again := listening(t, WithRecord(upstream.URL(), path), WithRecordRefused(filepath.Join(dir, "news.refused.jsonl")))
+	again := listening(t, WithRecord(RecordOptions{Upstream: upstream.URL(), CorpusPath: path, RefusedPath: filepath.Join(dir, "news.refused.jsonl")}))
 	call(t, again, http.MethodPost, "/api/v2/headlines", `{"api_key":"nope-nope-nope"}`)
 	if s := again.RecordSummary(); s.RefusedRecorded != 1 || s.RefusedInFile != 6 {
 		t.Errorf("restarted: %d refused recorded, %d in the file; want 1 and 6", s.RefusedRecorded, s.RefusedInFile)

@@ -54,7 +54,7 @@ func TestRecordAnswersAsTheUpstream(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "news.jsonl")
 	direct := listening(t, WithSeed(3), WithAPIKeys(key))
 	behind := listening(t, WithSeed(3), WithAPIKeys(key))
-	rec := listening(t, WithRecord(behind.URL(), path))
+	rec := listening(t, WithRecord(RecordOptions{Upstream: behind.URL(), CorpusPath: path}))
 
 	k := `"api_key":"` + key + `"`
 	steps := []exchangeStep{
@@ -189,7 +189,7 @@ func TestRecordThenReplay(t *testing.T) {
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "news.jsonl")
 	upstream := listening(t, WithSeed(5))
-	rec := listening(t, WithRecord(upstream.URL(), path))
+	rec := listening(t, WithRecord(RecordOptions{Upstream: upstream.URL(), CorpusPath: path}))
 
 	site := query(t, upstream, map[string]any{"query": "election"}).Results.Articles[0].Site
 	week := t0.Add(-7 * 24 * time.Hour)
@@ -250,7 +250,7 @@ func TestRecordThenReplay(t *testing.T) {
 	}
 
 	// A recorder restarted on the recording adds nothing for the same session.
-	again := listening(t, WithRecord(upstream.URL(), path))
+	again := listening(t, WithRecord(RecordOptions{Upstream: upstream.URL(), CorpusPath: path}))
 	if s := again.RecordSummary(); s.ArticlesInFile != c.Len() {
 		t.Fatalf("restarted recorder counts %d articles in the file, want %d", s.ArticlesInFile, c.Len())
 	}
@@ -270,7 +270,7 @@ func TestRecordPassesUpstreamFaultsOn(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "news.jsonl")
 	direct := listening(t, WithSeed(9))
 	behind := listening(t, WithSeed(9))
-	rec := listening(t, WithRecord(behind.URL(), path))
+	rec := listening(t, WithRecord(RecordOptions{Upstream: behind.URL(), CorpusPath: path}))
 	// A first answer, so that the file exists.
 	body := `{"api_key":"k","query":"vaccine"}`
 	if r := call(t, rec, "POST", "/api/v2/query", body); r.Status != http.StatusOK {
@@ -315,7 +315,7 @@ func TestRecordUnreachableUpstream(t *testing.T) {
 	gone := listening(t)
 	url := gone.URL()
 	gone.Close()
-	rec := listening(t, WithRecord(url, filepath.Join(t.TempDir(), "news.jsonl")))
+	rec := listening(t, WithRecord(RecordOptions{Upstream: url, CorpusPath: filepath.Join(t.TempDir(), "news.jsonl")}))
 	r := call(t, rec, "POST", "/api/v2/query", `{"api_key":"k","query":"x"}`)
 	msg := decode[failure](t, r).Message
 	if r.Status != http.StatusBadGateway || !strings.HasPrefix(msg, "the recording proxy cannot reach the upstream "+url+" (") ||
@@ -361,7 +361,7 @@ func TestRecordRealServiceShapesWithoutTheKey(t *testing.T) {
 	path := filepath.Join(dir, "real.jsonl")
 	var logs bytes.Buffer
 	up := realService(t)
-	rec := listening(t, WithRecord(up.URL, path), WithRecordDrop("bodyText"),
+	rec := listening(t, WithRecord(RecordOptions{Upstream: up.URL, CorpusPath: path, Drop: []string{"bodyText"}}),
 		WithLogger(slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	for _, p := range []string{"/api/v2/query", "/api/v2/headlines", "/api/v2/headlines", "/api/v2/other"} {
 		r := call(t, rec, "POST", p, `{"api_key":"`+canary+`","query":"rain"}`)
@@ -466,15 +466,14 @@ func TestRecordOptionErrors(t *testing.T) {
 		opts []Option
 		want string
 	}{
-		{[]Option{WithRecord("ftp://x", "a.jsonl")}, `mockserver: WithRecord("ftp://x", …): pass the upstream's base URL, such as "https://app.runathena.com"`},
-		{[]Option{WithRecord("http://127.0.0.1:1", " ")}, `mockserver: WithRecord(…, " "): pass the path of the JSON Lines file to record into`},
-		{[]Option{WithRecordHeadlines("")}, `mockserver: WithRecordHeadlines(""): pass a file path, or leave the option out`},
-		{[]Option{WithRecordDrop("bodyText", "")}, `mockserver: WithRecordDrop: a field name is blank: name article members such as "bodyText"`},
-		{[]Option{WithRecordClient(nil)}, `mockserver: WithRecordClient(nil): pass an *http.Client, or leave the option out`},
+		{[]Option{WithRecord(RecordOptions{Upstream: "ftp://x", CorpusPath: "a.jsonl"})}, `mockserver: WithRecord: Upstream "ftp://x" is not a base URL: pass one such as "https://app.runathena.com"`},
+		{[]Option{WithRecord(RecordOptions{Upstream: "http://127.0.0.1:1", CorpusPath: " "})}, `mockserver: WithRecord: CorpusPath " " is blank: pass the path of the JSON Lines file to record into`},
+		{[]Option{WithRecord(RecordOptions{Upstream: "http://127.0.0.1:1", CorpusPath: "a.jsonl", Drop: []string{"bodyText", ""}})},
+			`mockserver: WithRecord: a Drop field name is blank: name article members such as "bodyText"`},
 		{[]Option{WithHeadlines(nil)}, `mockserver: WithHeadlines(nil): pass headlines from LoadHeadlinesFile, or leave the option out`},
-		{[]Option{WithRecord("http://127.0.0.1:1", filepath.Join(dir, "a.jsonl")), WithRecordDrop("url")},
+		{[]Option{WithRecord(RecordOptions{Upstream: "http://127.0.0.1:1", CorpusPath: filepath.Join(dir, "a.jsonl"), Drop: []string{"url"}})},
 			`mockserver: WithRecord: cannot drop "url": a corpus article needs _id, title, url, site, datePublished`},
-		{[]Option{WithRecord("http://127.0.0.1:1", bad)},
+		{[]Option{WithRecord(RecordOptions{Upstream: "http://127.0.0.1:1", CorpusPath: bad})},
 			`mockserver: WithRecord: ` + bad + ` line 1: required field "title" is missing or empty; every article needs _id, title, url, site and datePublished; record into a new file, or fix that line`},
 	} {
 		_, err := Start(append([]Option{WithoutListener()}, tt.opts...)...)

@@ -34,7 +34,7 @@ func TestEveryHandlerRecovers(t *testing.T) {
 		{"inspector", http.MethodGet, UIPath, "", http.StatusOK, nil},
 		{"openapi", http.MethodGet, OpenAPIPath, "", http.StatusOK, nil},
 		{"recording proxy", http.MethodPost, "/api/v2/headlines", `{"api_key": "k"}`, http.StatusOK,
-			[]Option{WithRecord(upstream.URL(), filepath.Join(t.TempDir(), "rec.jsonl"))}},
+			[]Option{WithRecord(RecordOptions{Upstream: upstream.URL(), CorpusPath: filepath.Join(t.TempDir(), "rec.jsonl")})}},
 	} {
 		for _, socket := range []bool{true, false} {
 			name := tt.name + map[bool]string{true: " over a socket", false: " in process"}[socket]

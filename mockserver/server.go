@@ -25,16 +25,16 @@ import (
 
 // Retry waits Client sets: short, so tests that exercise retries stay fast.
 const (
-	ClientRetryWaitMin = time.Millisecond
-	ClientRetryWaitMax = 20 * time.Millisecond
+	clientRetryWaitMin = time.Millisecond
+	clientRetryWaitMax = 20 * time.Millisecond
 )
 
 // Poll delays Client sets as the client's default PollOptions: short, so
 // tests of code that polls jobs stay fast. A call's own PollOptions win
 // field by field.
 const (
-	ClientPollDelayMin = time.Millisecond
-	ClientPollDelayMax = 20 * time.Millisecond
+	clientPollDelayMin = time.Millisecond
+	clientPollDelayMax = 20 * time.Millisecond
 )
 
 // Limits of the socket New opens, as cmd/newsmock's, so that no client can
@@ -65,8 +65,8 @@ const closeConnWait = 5 * time.Second
 type Server struct {
 	start           *Corpus                // the corpus given at New
 	data            atomic.Pointer[Corpus] // the corpus searched now: start, or start plus AddArticles
-	addMu           sync.Mutex             // serialises AddArticles and ResetArticles
-	maxArticlesBody int64                  // WithMaxArticlesBody
+	addMu           sync.Mutex             // serialises AddArticles and resetArticles
+	maxArticlesBody int64                  // Limits.MaxArticlesBody
 	articlesBody    chan struct{}          // held while a POST /_mock/articles reads and adds its body
 	allowedHosts    []string               // WithAllowedHosts, and the host of WithAddr
 	shift           time.Duration
@@ -196,7 +196,7 @@ func Start(opts ...Option) (*Server, error) {
 	if cfg.headlines != nil {
 		s.replayHeadlines = record.ShiftHeadlines(cfg.headlines.answer, s.shift)
 	}
-	if cfg.record.upstream != "" {
+	if cfg.record.Upstream != "" {
 		if s.rec, err = newRecorder(cfg.record, cfg.keys, rules, cfg.clock); err != nil {
 			return nil, err
 		}
@@ -212,7 +212,7 @@ func Start(opts ...Option) (*Server, error) {
 	}
 	s.handler = http.HandlerFunc(s.serveHTTP)
 	if cfg.noListener {
-		s.url = NoListenerURL
+		s.url = noListenerURL
 		s.httpClient = &http.Client{Transport: s.Transport()}
 		return s, nil
 	}
@@ -229,7 +229,7 @@ func (s *Server) listen(addr string, allowRemote bool) error {
 	remote := func() error {
 		return fmt.Errorf("mockserver: WithAddr(%q) listens beyond this machine, where anyone who can reach the port "+
 			"could change the server through its /_mock/ endpoints: listen on a loopback address such as %q, "+
-			"or add mockserver.WithAllowRemote() if other machines must reach it", addr, DefaultAddr)
+			"or add mockserver.WithAllowRemote() if other machines must reach it", addr, defaultAddr)
 	}
 	host, _, err := net.SplitHostPort(addr)
 	if err == nil && !allowRemote && !maybeLoopback(host) {
@@ -280,7 +280,7 @@ func (s *Server) listen(addr string, allowRemote bool) error {
 }
 
 // URL returns the base URL of the server, e.g. "http://127.0.0.1:54321",
-// or NoListenerURL for a server started WithoutListener.
+// or noListenerURL for a server started WithoutListener.
 func (s *Server) URL() string { return s.url }
 
 // Handler returns the server's HTTP handler, to mount in a server of your
@@ -307,17 +307,17 @@ func (s *Server) Corpus() *Corpus { return s.data.Load() }
 
 // ClientOptions returns the options Client passes to newssearch.NewClient:
 // WithoutEnvironment, WithBaseURL(URL), WithAPIKey(APIKey),
-// WithHTTPClient(HTTPClient), WithRetryWait(ClientRetryWaitMin,
-// ClientRetryWaitMax) and a *newssearch.PollOptions with ClientPollDelayMin
-// and ClientPollDelayMax. Use it to handle NewClient's error yourself.
+// WithHTTPClient(HTTPClient), WithRetryWait(clientRetryWaitMin,
+// clientRetryWaitMax) and a *newssearch.PollOptions with clientPollDelayMin
+// and clientPollDelayMax. Use it to handle NewClient's error yourself.
 func (s *Server) ClientOptions() []newssearch.Option {
 	return []newssearch.Option{
 		newssearch.WithoutEnvironment(),
 		newssearch.WithBaseURL(s.url),
 		newssearch.WithAPIKey(s.apiKey),
 		newssearch.WithHTTPClient(s.httpClient),
-		newssearch.WithRetryWait(ClientRetryWaitMin, ClientRetryWaitMax),
-		&newssearch.PollOptions{MinDelay: ClientPollDelayMin, MaxDelay: ClientPollDelayMax},
+		newssearch.WithRetryWait(clientRetryWaitMin, clientRetryWaitMax),
+		&newssearch.PollOptions{MinDelay: clientPollDelayMin, MaxDelay: clientPollDelayMax},
 	}
 }
 
@@ -333,22 +333,26 @@ func (s *Server) Client(opts ...newssearch.Option) *newssearch.Client {
 	return c
 }
 
-// Reset returns the server to its state after New: it empties the journal,
-// forgets every job and rate-limit bucket, and restarts the request and
-// fault-rule counters, so a replayed sequence of requests gets the same
-// request ids and faults again. Query ids are never issued twice by one
-// Server: those issued before Reset become unknown (get-results answers 404)
-// and new jobs get new ones, so an old id can never read a new job. The
-// clock, date shift and fault rules stay; ResetToStart also puts back the
-// fault rules and manual clock of New.
+// Reset returns the server to its state after New, as POST /_mock/reset
+// does: it empties the journal (and its dropped count), forgets every job
+// and rate-limit bucket, restarts the request counter, puts back the fault
+// rules given to WithFaults with fresh counters (those set since by
+// SetFaults or AddFault are dropped), sets a manual clock (WithManualClock)
+// back to its start, and drops every article AddArticles added. A replayed
+// sequence of requests then gets the same request ids and faults again.
+// Query ids are never issued twice by one Server: those issued before
+// Reset become unknown (get-results answers 404) and new jobs get new
+// ones, so an old id can never read a new job. The date shift stays.
 func (s *Server) Reset() {
 	s.journal.Reset()
 	s.jobs.Reset()
 	if s.limiter != nil {
 		s.limiter.reset()
 	}
-	s.faults.Reset()
 	s.reqSeq.Store(0) // jobSeq goes on: query ids are unique for the server's life
+	s.resetArticles()
+	_ = s.faults.Set(s.startFaults) // validated at New; Set restarts the counters
+	s.resetClock()
 }
 
 // Close stops the server: it closes the socket and every connection,

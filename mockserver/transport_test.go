@@ -88,7 +88,7 @@ func TestClientOptionsWin(t *testing.T) {
 func TestTransportNeedsNoSocket(t *testing.T) {
 	t.Parallel()
 	s := start(t)
-	if s.URL() != NoListenerURL {
+	if s.URL() != noListenerURL {
 		t.Fatalf("URL %q", s.URL())
 	}
 	// Any host works: the transport never dials.
@@ -166,7 +166,7 @@ func TestClientPollsFast(t *testing.T) {
 	if page.TotalResults == 0 {
 		t.Error("Poll found nothing for \"earthquake\"")
 	}
-	if len(waits) != 2 || waits[0] <= 0 || waits[0] > ClientPollDelayMax || waits[1] != 0 {
-		t.Errorf("waits after each poll = %v, want one wait of at most %v (the first poll is PENDING), then none", waits, ClientPollDelayMax)
+	if len(waits) != 2 || waits[0] <= 0 || waits[0] > clientPollDelayMax || waits[1] != 0 {
+		t.Errorf("waits after each poll = %v, want one wait of at most %v (the first poll is PENDING), then none", waits, clientPollDelayMax)
 	}
 }

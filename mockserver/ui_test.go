@@ -189,7 +189,7 @@ func TestClearJournal(t *testing.T) {
 	if diff := cmp.Diff([]uint64{3, 4}, seqs); diff != "" {
 		t.Errorf("Seq after the clear (-want +got):\n%s", diff)
 	}
-	s.ClearJournal()
+	s.journal.Reset()
 	if got := decode[struct {
 		Entries []JournalEntry `json:"entries"`
 	}](t, call(t, s, http.MethodGet, "/_mock/journal", "")); len(got.Entries) != 0 {

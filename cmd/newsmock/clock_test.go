@@ -60,7 +60,11 @@ func TestClockFlagMakesAManualClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mock.Close()
-	if !mock.ManualClock() || !mock.Now().Equal(time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)) {
-		t.Fatalf("manual %v, now %v", mock.ManualClock(), mock.Now())
+	start := time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
+	if !mock.Now().Equal(start) {
+		t.Fatalf("now %v, want the start %v", mock.Now(), start)
+	}
+	if _, err := mock.SetClock(start.Add(time.Hour)); err != nil {
+		t.Fatalf("the clock is not manual: SetClock: %v", err)
 	}
 }

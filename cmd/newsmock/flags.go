@@ -56,17 +56,17 @@ type recordFlags struct {
 	drop                             []string
 }
 
-// newFlagSet defines the flags, filling cfg with their defaults.
+// newFlagSet defines the flags, filling cfg with their defaults: those of
+// mockserver's options (WithPendingPolls, WithJournalSize) and Limits.
 func newFlagSet(cfg *config) *flag.FlagSet {
 	*cfg = config{
 		addr:             defaultAddr,
-		pendingPolls:     mockserver.DefaultPendingPolls,
-		pending:          mockserver.DefaultPendingDuration,
-		jobTTL:           mockserver.DefaultJobTTL,
-		maxJobs:          mockserver.DefaultMaxJobs,
-		journalSize:      mockserver.DefaultJournalSize,
-		headlineClusters: mockserver.DefaultHeadlineClusters,
-		headlineArticles: mockserver.DefaultHeadlineArticles,
+		pendingPolls:     1,
+		jobTTL:           time.Hour,
+		maxJobs:          10_000,
+		journalSize:      1_000,
+		headlineClusters: 20,
+		headlineArticles: 5,
 		logLevel:         logLevel{level: slog.LevelInfo},
 		drainTimeout:     10 * time.Second,
 	}
@@ -92,7 +92,7 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	fs.Var(&cfg.logLevel, "log-level", "log `level` on standard error: debug, info (one line per request), warn, error or off (default info)")
 	fs.Var(durationValue{&cfg.drainTimeout, 0}, "drain-timeout", "on SIGINT or SIGTERM, the `duration` requests in flight may take to finish")
 	fs.Var(&cfg.clock, "clock", "server `clock`: real, or manual[=RFC3339 start] for one that moves only through POST /_mock/clock, "+
-		"within "+mockserver.MinClock+" to "+mockserver.MaxClock)
+		"within "+clockMin+" to "+clockMax)
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	fs.StringVar(&cfg.headlinesPath, "headlines", "", "answer /api/v2/headlines with the last answer of this headlines `file` (from -record), dates shifted")
 	fs.StringVar(&cfg.record.upstream, "record", "", "proxy every request to the service at this `URL` unchanged and record its articles into -record-to")
@@ -261,10 +261,10 @@ func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
 		mockserver.WithPendingDuration(c.pending),
 		mockserver.WithPendingPolls(c.pendingPolls),
 		mockserver.WithSeed(c.seed),
-		mockserver.WithJobTTL(c.jobTTL),
-		mockserver.WithMaxJobs(c.maxJobs),
 		mockserver.WithJournalSize(c.journalSize),
-		mockserver.WithHeadlineLimits(c.headlineClusters, c.headlineArticles),
+		mockserver.WithLimits(mockserver.Limits{
+			JobTTL: c.jobTTL, MaxJobs: c.maxJobs, HeadlineClusters: c.headlineClusters, HeadlineArticles: c.headlineArticles,
+		}),
 	}
 	hosts := c.allowHosts
 	if host, _, _ := net.SplitHostPort(c.addr); host != "" {
@@ -288,13 +288,9 @@ func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
 		opts = append(opts, mockserver.WithoutDateShift())
 	}
 	if r := c.record; r.upstream != "" {
-		opts = append(opts, mockserver.WithRecord(r.upstream, r.to), mockserver.WithRecordDrop(r.drop...))
-		if r.headlines != "" {
-			opts = append(opts, mockserver.WithRecordHeadlines(r.headlines))
-		}
-		if r.refused != "" {
-			opts = append(opts, mockserver.WithRecordRefused(r.refused))
-		}
+		opts = append(opts, mockserver.WithRecord(mockserver.RecordOptions{
+			Upstream: r.upstream, CorpusPath: r.to, HeadlinesPath: r.headlines, RefusedPath: r.refused, Drop: r.drop,
+		}))
 	}
 	if c.headlinesPath != "" {
 		h, err := mockserver.LoadHeadlinesFile(c.headlinesPath)
@@ -539,9 +535,9 @@ func (v *clockValue) Set(s string) error {
 		if err != nil {
 			return fmt.Errorf("the start %q is not an RFC 3339 time: write e.g. -clock manual=2026-01-15T12:00:00Z", start)
 		}
-		if lo, hi := clockBound(mockserver.MinClock), clockBound(mockserver.MaxClock); t.Before(lo) || t.After(hi) {
+		if lo, hi := clockBound(clockMin), clockBound(clockMax); t.Before(lo) || t.After(hi) {
 			return fmt.Errorf("the start %s is out of range: the server clock runs from %s to %s; write e.g. -clock manual=2026-01-15T12:00:00Z",
-				start, mockserver.MinClock, mockserver.MaxClock)
+				start, clockMin, clockMax)
 		}
 		*v = clockValue{manual: true, start: t}
 		return nil
@@ -549,7 +545,14 @@ func (v *clockValue) Set(s string) error {
 	return errors.New("use real, manual, or manual=<RFC 3339 time> such as manual=2026-01-15T12:00:00Z")
 }
 
-// clockBound parses mockserver.MinClock or MaxClock.
+// The range of the mock's clock (see mockserver.WithManualClock), checked
+// here so that the flag's error names the flag.
+const (
+	clockMin = "1970-01-01T00:00:00Z"
+	clockMax = "9700-01-01T00:00:00Z"
+)
+
+// clockBound parses clockMin or clockMax.
 func clockBound(s string) time.Time {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {

@@ -98,7 +98,7 @@ func TestRecorderKilledMidWrite(t *testing.T) {
 
 		// A recorder started on the file goes on from it, after cutting off
 		// a line the kill cut short.
-		again, err := mockserver.Start(mockserver.WithoutListener(), mockserver.WithRecord(up.URL(), path))
+		again, err := mockserver.Start(mockserver.WithoutListener(), mockserver.WithRecord(mockserver.RecordOptions{Upstream: up.URL(), CorpusPath: path}))
 		if err != nil {
 			t.Fatalf("round %d: restarting on the recording: %v", round, err)
 		}

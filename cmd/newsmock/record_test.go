@@ -46,7 +46,7 @@ func TestRecordFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-record", "ftp://x", "-record-to", "a.jsonl"}, `newsmock: mockserver: WithRecord("ftp://x", …): pass the upstream's base URL, such as "https://app.runathena.com"` + "\n"},
+		{[]string{"-record", "ftp://x", "-record-to", "a.jsonl"}, `newsmock: mockserver: WithRecord: Upstream "ftp://x" is not a base URL: pass one such as "https://app.runathena.com"` + "\n"},
 		{[]string{"-record", "http://127.0.0.1:1", "-record-to", "a.jsonl", "-record-drop", "title"}, `newsmock: mockserver: WithRecord: cannot drop "title": a corpus article needs _id, title, url, site, datePublished` + "\n"},
 		{[]string{"-record", "http://127.0.0.1:1", "-record-to", filepath.Join(t.TempDir(), "a.jsonl"), "-fault", "times=1;job=fail"},
 			`newsmock: mockserver: WithRecord: fault rule 0 (job=fail) sets the fate of a job, but a recording server's jobs are the upstream's: ` +

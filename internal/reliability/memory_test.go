@@ -75,7 +75,7 @@ func (js *jobSubmitter) do(path, body string) *httptest.ResponseRecorder {
 // TestJobsHeapBounded submits heapJobs asynchronous jobs (1,000,000 and
 // more in the soak, see soakEnv) straight into the handler and checks the
 // server's heap stays bounded (the job store forgets the least recently
-// used jobs beyond DefaultMaxJobs) and the journal stays at its size. It
+// used jobs beyond its default cap, defaultMaxJobs) and the journal stays at its size. It
 // is not parallel: it measures the heap.
 func TestJobsHeapBounded(t *testing.T) {
 	long(t)
@@ -88,7 +88,7 @@ func TestJobsHeapBounded(t *testing.T) {
 	}
 	defer srv.Close()
 	js := &jobSubmitter{t: t, h: srv.Handler()}
-	for range 2 * mockserver.DefaultMaxJobs { // fill the job store, the journal and the caches
+	for range 2 * defaultMaxJobs { // fill the job store, the journal and the caches
 		js.submit()
 	}
 	full := liveHeap()
@@ -114,7 +114,11 @@ func TestJobsHeapBounded(t *testing.T) {
 	var health struct {
 		Jobs int `json:"jobs"`
 	}
-	if err := decodeJSON(rec.Body, &health); err != nil || health.Jobs != mockserver.DefaultMaxJobs {
-		t.Errorf("the server holds %d jobs (%v), want the cap %d", health.Jobs, err, mockserver.DefaultMaxJobs)
+	if err := decodeJSON(rec.Body, &health); err != nil || health.Jobs != defaultMaxJobs {
+		t.Errorf("the server holds %d jobs (%v), want the cap %d", health.Jobs, err, defaultMaxJobs)
 	}
 }
+
+// defaultMaxJobs is the job cap of a mock started without
+// mockserver.Limits.MaxJobs (see Limits).
+const defaultMaxJobs = 10_000

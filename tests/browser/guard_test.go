@@ -97,7 +97,7 @@ func mockState(m *mockserver.Server) string {
 	for _, f := range m.Faults() {
 		fmt.Fprintf(&b, "rule %s matched %d fired %d; ", f.FaultRule, f.Matched, f.Fired)
 	}
-	fmt.Fprintf(&b, "jobs %d; clock %v; articles %+v; journal %d", len(m.Jobs()), m.Now(), m.Articles(), len(m.Journal()))
+	fmt.Fprintf(&b, "jobs %d; clock %v; articles %d; journal %d", len(m.Jobs()), m.Now(), m.Corpus().Len(), len(m.Journal()))
 	return b.String()
 }
 

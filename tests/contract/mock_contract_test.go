@@ -355,7 +355,7 @@ func testMockResponses(t *testing.T, c *contract) *checker {
 		"":        newMock(t, mockserver.WithAPIKeys(contractKey, otherKey)),
 		"limited": newMock(t, mockserver.WithRateLimit(1, 1)),
 		"manual":  newMock(t, mockserver.WithManualClock(contractNow)),
-		"small":   newMock(t, mockserver.WithMaxArticlesBody(1024)),
+		"small":   newMock(t, mockserver.WithLimits(mockserver.Limits{MaxArticlesBody: 1024})),
 		"socket":  socketMock(t),
 	}
 	checkers := map[string]*checker{}
