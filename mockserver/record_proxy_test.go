@@ -256,7 +256,7 @@ func TestRecordForwardsRequestsUnchanged(t *testing.T) {
 	}))
 	t.Cleanup(up.Close)
 	path := filepath.Join(t.TempDir(), "news.jsonl")
-	rec := listening(t, WithRecord(RecordOptions{Upstream: up.URL+"/base/", CorpusPath: path}))
+	rec := listening(t, WithRecord(RecordOptions{Upstream: up.URL + "/base/", CorpusPath: path}))
 
 	body := "{ \"api_key\" : \"fwd-key-1234567\",\n  \"query\":\"caf\\u00e9\", \"query\":\"dup\" }"
 	send := func(method, target string) (*http.Response, string) {
