@@ -44,6 +44,7 @@ type adminRoute struct {
 	pattern string // a path, or a prefix and a templated segment such as "/{id}"
 	method  string
 	serve   func(s *Server, c *adminCall) (any, *apiError)
+	global  bool // acts on the server, not on one world: KeyHeader is not read
 }
 
 // state is the answer of a control call that has nothing else to say.
@@ -55,33 +56,37 @@ var success = state{"SUCCESS"}
 
 // adminRoutes are the control endpoints, in documentation order.
 var adminRoutes = []adminRoute{
-	{adminPrefix + "health", http.MethodGet, (*Server).adminHealth},
-	{adminPrefix + "journal", http.MethodGet, (*Server).adminJournal},
-	{adminPrefix + "journal", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) { s.journal.Reset(); return success, nil }},
+	{adminPrefix + "health", http.MethodGet, (*Server).adminHealth, true},
+	{adminPrefix + "journal", http.MethodGet, (*Server).adminJournal, false},
+	{adminPrefix + "journal", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) { s.journal.Reset(); return success, nil }, false},
 	{adminPrefix + "record", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) {
 		return struct {
 			State string `json:"state"`
 			RecordSummary
 		}{"SUCCESS", s.RecordSummary()}, nil
-	}},
-	{adminPrefix + "reset", http.MethodPost, func(s *Server, _ *adminCall) (any, *apiError) { s.Reset(); return success, nil }},
-	{adminPrefix + "faults", http.MethodGet, (*Server).adminFaults},
-	{adminPrefix + "faults", http.MethodPut, (*Server).adminSetFaults},
-	{adminPrefix + "faults", http.MethodPost, (*Server).adminAddFault},
-	{adminPrefix + "faults", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) { _ = s.SetFaults(); return s.adminFaults(c) }},
-	{adminPrefix + "faults/{index}", http.MethodDelete, (*Server).adminRemoveFault},
-	{adminPrefix + "jobs", http.MethodGet, (*Server).adminJobs},
-	{adminPrefix + "jobs/{id}", http.MethodGet, (*Server).adminJob},
-	{adminPrefix + "jobs/{id}", http.MethodPost, (*Server).adminForceJob},
-	{adminPrefix + "jobs/{id}", http.MethodDelete, (*Server).adminExpireJob},
-	{adminPrefix + "clock", http.MethodGet, (*Server).adminClock},
-	{adminPrefix + "clock", http.MethodPost, (*Server).adminMoveClock},
-	{adminPrefix + "articles", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) { return s.articleCounts(0), nil }},
-	{adminPrefix + "articles", http.MethodPost, (*Server).adminAddArticles},
+	}, true},
+	{adminPrefix + "reset", http.MethodPost, func(s *Server, _ *adminCall) (any, *apiError) { s.Reset(); return success, nil }, false},
+	{adminPrefix + "faults", http.MethodGet, (*Server).adminFaults, false},
+	{adminPrefix + "faults", http.MethodPut, (*Server).adminSetFaults, false},
+	{adminPrefix + "faults", http.MethodPost, (*Server).adminAddFault, false},
+	{adminPrefix + "faults", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) { _ = s.SetFaults(); return s.adminFaults(c) }, false},
+	{adminPrefix + "faults/{index}", http.MethodDelete, (*Server).adminRemoveFault, false},
+	{adminPrefix + "jobs", http.MethodGet, (*Server).adminJobs, false},
+	{adminPrefix + "jobs/{id}", http.MethodGet, (*Server).adminJob, false},
+	{adminPrefix + "jobs/{id}", http.MethodPost, (*Server).adminForceJob, false},
+	{adminPrefix + "jobs/{id}", http.MethodDelete, (*Server).adminExpireJob, false},
+	{adminPrefix + "clock", http.MethodGet, (*Server).adminClock, false},
+	{adminPrefix + "clock", http.MethodPost, (*Server).adminMoveClock, false},
+	{adminPrefix + "articles", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) { return s.articleCounts(0), nil }, false},
+	{adminPrefix + "articles", http.MethodPost, (*Server).adminAddArticles, false},
 	{adminPrefix + "articles", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) {
 		s.resetArticles()
 		return s.articleCounts(0), nil
-	}},
+	}, false},
+	{adminPrefix + "worlds", http.MethodGet, (*Server).adminWorlds, true},
+	{adminPrefix + "worlds", http.MethodPost, (*Server).adminCreateWorld, true},
+	{adminPrefix + "worlds", http.MethodDelete, (*Server).adminDropWorlds, true},
+	{adminPrefix + "worlds/{id}", http.MethodDelete, (*Server).adminDropWorld, true},
 }
 
 // adminEndpoints lists the control endpoints for messages.
@@ -153,9 +158,13 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		case r.Method == http.MethodPost || r.Method == http.MethodPut:
 			call.body, aerr = readBody(w, r)
 		}
+		target := s
+		if aerr == nil && !route.global {
+			target, aerr = s.controlWorld(r.Header.Get(KeyHeader), r.Header.Get(worldHeader))
+		}
 		var v any
 		if aerr == nil {
-			v, aerr = route.serve(s, call)
+			v, aerr = route.serve(target, call)
 		}
 		if aerr != nil {
 			status, body = aerr.status, errorBody(aerr.msg)
@@ -195,7 +204,8 @@ func (s *Server) adminHealth(*adminCall) (any, *apiError) {
 		Articles  int    `json:"articles"`
 		Jobs      int    `json:"jobs"`
 		DateShift int64  `json:"date_shift_seconds"`
-	}{"SUCCESS", s.Corpus().Len(), s.jobs.Len(), int64(s.shift.Seconds())}, nil
+		Worlds    int    `json:"worlds"`
+	}{"SUCCESS", s.Corpus().Len(), s.jobs.Len(), int64(s.shift.Seconds()), int(s.worlds.count.Load()) + 1}, nil
 }
 
 // journalParams are the query parameters GET /_mock/journal accepts.

@@ -37,6 +37,9 @@ type exchange struct {
 	recorded bool
 	now      time.Time // the server clock, read once per request
 	owner    jobs.Owner
+	fields   fields    // the parsed body
+	parseErr *apiError // what parsing the body found wrong
+	authErr  *apiError // what is wrong with its api_key
 	fault    fault.Action
 	conn     *onewrite.Conn // the connection the request came on; nil in process
 	// members holds the body's members (parseBody), so that splitting a
@@ -126,43 +129,66 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serveAPI(w, r)
 }
 
-// serveAPI answers one request to the API, recording it in the journal. Any
-// panic becomes a logged 500 (or, once the answer has started, a dropped
-// connection); http.ErrAbortHandler, used by drop and truncate faults, is
-// passed on.
+// serveAPI answers one request to the API, recording it in the journal of
+// the world its api_key uses (see World; the default world when the body
+// names no key it can use). Any panic becomes a logged 500 (or, once the
+// answer has started, a dropped connection); http.ErrAbortHandler, used by
+// drop and truncate faults, is passed on.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
-	n := s.reqSeq.Add(1)
 	x := exchanges.Get().(*exchange)
-	*x = exchange{started: time.Now(), conn: onewrite.From(r), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method, Path: r.URL.Path}}
+	*x = exchange{started: time.Now(), conn: onewrite.From(r), entry: JournalEntry{Method: r.Method, Path: r.URL.Path}}
 	e := &x.entry
 	h := w.Header()
-	// One allocation holds both values, and nothing else holds it: the
-	// in-process transport hands this header map to the caller, who may
-	// change it.
-	values := make([]string, 2)
-	values[0], values[1] = e.RequestID, "application/json"
-	h["X-Request-Id"], h["Content-Type"] = values[0:1:1], values[1:2:2]
+	ws := s // the handle of the request's world, once its key is read
+	number := func() {
+		if e.Seq == 0 {
+			e.Seq = ws.reqSeq.Add(1)
+			e.RequestID, e.World = ws.ids.request(e.Seq), ws.id
+			// One allocation holds both values, and nothing else holds
+			// it: the in-process transport hands this header map to the
+			// caller, who may change it.
+			values := make([]string, 2)
+			values[0], values[1] = e.RequestID, "application/json"
+			h["X-Request-Id"], h["Content-Type"] = values[0:1:1], values[1:2:2]
+		}
+	}
 	defer func() {
 		p := recover()
 		abort := p == http.ErrAbortHandler
 		if p != nil && !abort {
-			s.logPanic(e.RequestID, r, p)
+			number()
+			ws.logPanic(e.RequestID, r, p)
 			if e.Status == 0 {
-				s.send(w, x, s.errorResponse(&apiError{status: http.StatusInternalServerError, msg: internalErrorMessage(e.RequestID, p)}), false)
+				ws.send(w, x, ws.errorResponse(&apiError{status: http.StatusInternalServerError, msg: internalErrorMessage(e.RequestID, p)}), false)
 			} else { // the answer has started: all that is left is to cut it
 				abort = true
 			}
 		}
-		s.finish(x)
-		x.body, x.conn = nil, nil // a pooled exchange keeps no request body (nor the key in it), nor its connection
+		ws.finish(x)
+		x.body, x.conn, x.fields = nil, nil, fields{} // a pooled exchange keeps no request body (nor the key in it), nor its connection
 		exchanges.Put(x)
 		if abort {
 			panic(http.ErrAbortHandler)
 		}
 	}()
+	ep := routes[r.URL.Path]
+	var readErr *apiError
+	if ep != nil && r.Method == http.MethodPost {
+		// Read and parse the body first: its api_key says which world
+		// answers. What is wrong with it is answered after the faults, as
+		// the endpoint's own checks are.
+		if x.body, readErr = readBody(w, r); readErr == nil {
+			if x.fields, x.parseErr = parseBody(x.body, ep.example, x.members[:0]); x.parseErr == nil {
+				if x.owner, x.authErr = s.authenticate(x.fields); x.authErr == nil {
+					ws = s.routed(x.owner)
+				}
+			}
+		}
+	}
+	number()
+	s = ws
 	e.Time = s.clock()
 	x.now = e.Time
-	ep := routes[r.URL.Path]
 	if ep == nil {
 		s.send(w, x, s.errorResponse(&apiError{status: http.StatusNotFound, msg: fmt.Sprintf(
 			"there is no endpoint at %s: use %s", quoteShort(r.URL.Path), apiPaths)}), false)
@@ -174,12 +200,12 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 			"%s does not accept %s: send a POST with a JSON body", ep.path, quoteShort(r.Method))}), false)
 		return
 	}
-	var aerr *apiError
-	if x.body, aerr = readBody(w, r); aerr != nil {
-		s.send(w, x, s.errorResponse(aerr), false)
+	if readErr != nil {
+		s.send(w, x, s.errorResponse(readErr), false)
 		return
 	}
 	var source string
+	var aerr *apiError
 	if x.fault, source, aerr = s.decideFault(r.Header.Values(FaultHeader), ep); aerr != nil {
 		s.send(w, x, s.errorResponse(aerr), false)
 		return
@@ -207,15 +233,14 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	s.send(w, x, resp, x.fault.Truncate)
 }
 
-// serveEndpoint parses the body, authenticates, applies the rate limit and
-// runs the endpoint.
+// serveEndpoint answers what parsing and authenticating the body found
+// wrong, applies the rate limit and runs the endpoint.
 func (s *Server) serveEndpoint(ep *endpoint, x *exchange) response {
-	f, aerr := parseBody(x.body, ep.example, x.members[:0])
-	if aerr != nil {
-		return s.errorResponse(aerr)
+	if x.parseErr != nil {
+		return s.errorResponse(x.parseErr)
 	}
-	if x.owner, aerr = s.authenticate(f); aerr != nil {
-		return s.errorResponse(aerr)
+	if x.authErr != nil {
+		return s.errorResponse(x.authErr)
 	}
 	if s.limiter != nil {
 		if ok, wait := s.limiter.allow(x.owner, x.now); !ok {
@@ -224,7 +249,7 @@ func (s *Server) serveEndpoint(ep *endpoint, x *exchange) response {
 				s.limiter.rate, s.limiter.burst, wait)})
 		}
 	}
-	return ep.serve(s, x, f)
+	return ep.serve(s, x, x.fields)
 }
 
 // readBody reads at most MaxBodyBytes of the body.

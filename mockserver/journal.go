@@ -33,8 +33,11 @@ type JournalEntry struct {
 	// answer was ready (injected latency included), measured on the server
 	// clock: always 0 under a clock that does not move (WithClock).
 	Duration time.Duration `json:"duration_ns"`
-	// Body is the redacted request body, at most maxJournalBody bytes.
+	// Body is the redacted request body, at most 8 KiB.
 	Body string `json:"body"`
+	// World is the id of the world that answered (see Server.World):
+	// "default", or KeyFingerprint of the key whose world it is.
+	World string `json:"world"`
 }
 
 // Journal returns the recorded requests that q selects, in arrival order

@@ -46,10 +46,10 @@ func TestJournal(t *testing.T) {
 	call(t, s, http.MethodGet, "/_mock/health", "") // not journaled
 	want := []JournalEntry{
 		{Seq: 1, Time: t0, RequestID: s.ids.request(1), Method: "POST", Path: "/api/v2/query-async", Status: 200, QueryID: id,
-			Body: `{"api_key":"[redacted]","page":1,"query":"cars"}`},
+			Body: `{"api_key":"[redacted]","page":1,"query":"cars"}`, World: "default"},
 		{Seq: 2, Time: t0, RequestID: s.ids.request(2), Method: "POST", Path: "/api/v2/get-results", Status: 200, QueryID: id,
-			Body: `{"api_key":"[redacted]","query_id":"` + id + `"}`},
-		{Seq: 3, Time: t0, RequestID: s.ids.request(3), Method: "GET", Path: "/api/v2/query", Status: 405},
+			Body: `{"api_key":"[redacted]","query_id":"` + id + `"}`, World: "default"},
+		{Seq: 3, Time: t0, RequestID: s.ids.request(3), Method: "GET", Path: "/api/v2/query", Status: 405, World: "default"},
 	}
 	if diff := cmp.Diff(want, s.Journal()); diff != "" {
 		t.Fatalf("Journal (-want +got):\n%s", diff)
@@ -92,7 +92,7 @@ func TestResetAndAdminEndpoints(t *testing.T) {
 	first := post(t, s, "/api/v2/query-async", map[string]any{"query": "*"})
 	id := submit(t, s, map[string]any{"query": "*"})
 	health := call(t, s, http.MethodGet, "/_mock/health", "")
-	wantHealth := fmt.Sprintf(`{"state":"SUCCESS","articles":%d,"jobs":2,"date_shift_seconds":%d}`, s.Corpus().Len(), int64(s.DateShift().Seconds()))
+	wantHealth := fmt.Sprintf(`{"state":"SUCCESS","articles":%d,"jobs":2,"date_shift_seconds":%d,"worlds":1}`, s.Corpus().Len(), int64(s.DateShift().Seconds()))
 	if diff := cmp.Diff(wantHealth, string(health.Body)); diff != "" || health.Header.Get("X-Request-Id") != "mock-1" {
 		t.Fatalf("health, X-Request-Id %q (-want +got):\n%s", health.Header.Get("X-Request-Id"), diff)
 	}

@@ -60,6 +60,12 @@ type Limits struct {
 	// HeadlineArticles is the most articles listed per headline cluster;
 	// the cluster's count stays the true count (default 5).
 	HeadlineArticles int
+	// MaxWorlds is how many worlds besides the default one the server
+	// holds (see World); making one more drops the least recently used,
+	// with a log line (default 1,000). Each world holds at most MaxJobs
+	// jobs and its journal, so a server's memory is bounded by MaxWorlds+1
+	// times a world's, plus the articles added.
+	MaxWorlds int
 }
 
 // WithLimits sets the limits whose fields are not zero; the others keep
@@ -80,12 +86,15 @@ func WithLimits(l Limits) Option {
 			bad("HeadlineClusters", l.HeadlineClusters, "1 or more")
 		case l.HeadlineArticles < 0:
 			bad("HeadlineArticles", l.HeadlineArticles, "1 or more")
+		case l.MaxWorlds < 0:
+			bad("MaxWorlds", l.MaxWorlds, "1 or more")
 		default:
 			c.jobTTL = cmp.Or(l.JobTTL, c.jobTTL)
 			c.maxJobs = cmp.Or(l.MaxJobs, c.maxJobs)
 			c.maxArticlesBody = cmp.Or(l.MaxArticlesBody, c.maxArticlesBody)
 			c.headlineClusters = cmp.Or(l.HeadlineClusters, c.headlineClusters)
 			c.headlineArticles = cmp.Or(l.HeadlineArticles, c.headlineArticles)
+			c.maxWorlds = cmp.Or(l.MaxWorlds, c.maxWorlds)
 		}
 	}
 }
@@ -119,6 +128,8 @@ type config struct {
 	allowedHosts     []string // WithAllowedHosts, lower case
 	headlineClusters int
 	headlineArticles int
+	maxWorlds        int
+	worldPerKey      bool          // WithWorldPerKey
 	record           RecordOptions // WithRecord
 	headlines        *Headlines    // replay.go
 	errs             []error
@@ -136,6 +147,7 @@ func defaultConfig() config {
 		addr:             defaultAddr,
 		headlineClusters: defaultHeadlineClusters,
 		headlineArticles: defaultHeadlineArticles,
+		maxWorlds:        defaultMaxWorlds,
 	}
 }
 
@@ -280,6 +292,17 @@ func WithJournalSize(n int) Option {
 // noListenerURL.
 func WithoutListener() Option {
 	return func(c *config) { c.noListener = true }
+}
+
+// WithWorldPerKey gives every API key a world of its own at its first
+// request (or its first control call with KeyHeader): its own fault rules
+// and counters, clock, articles, jobs and journal (see World). Parallel
+// tests then share one server, each with a key of its own, without seeing
+// each other. Without it every key uses the default world, but the keys
+// given a world by World or POST /_mock/worlds. It is newsmock's
+// -world-per-key.
+func WithWorldPerKey() Option {
+	return func(c *config) { c.worldPerKey = true }
 }
 
 // WithAddr sets the TCP address New listens on (default "127.0.0.1:0", a free

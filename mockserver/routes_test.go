@@ -66,6 +66,10 @@ func TestRoutes(t *testing.T) {
 			body = `{"state": "SUCCESS"}`
 		}
 		path := r.Path
+		if path == "/_mock/worlds/{id}" {
+			s.World("routes-test")
+			path = "/_mock/worlds/" + mockserver.KeyFingerprint("routes-test")
+		}
 		if strings.Contains(path, "{id}") {
 			job, err := s.Client().SubmitQuery(context.Background(), newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "bank"}})
 			if err != nil {

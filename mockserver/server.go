@@ -17,7 +17,6 @@ import (
 	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
-	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 	"github.com/newssearch/newssearch-go/mockserver/internal/record"
 
 	"github.com/newssearch/newssearch-go/internal/splitmix"
@@ -61,31 +60,37 @@ const closeConnWait = 5 * time.Second
 // Server is a running mock of the news search service. Create one with New
 // (or Start) and Close it when done. A Server is safe for concurrent use.
 //
+// A Server is also a handle on one world (see World): New returns the
+// default world's, and World returns another's. Every handle shares the
+// socket, the options and the corpus it started with; the methods that
+// read or change what a test can change (faults, clock, articles, jobs,
+// journal, Reset) act on the handle's own world.
+//
 // Printing a Server shows its URL, never an API key.
 type Server struct {
-	start           *Corpus                // the corpus given at New
-	data            atomic.Pointer[Corpus] // the corpus searched now: start, or start plus AddArticles
-	addMu           sync.Mutex             // serialises AddArticles and resetArticles
-	maxArticlesBody int64                  // Limits.MaxArticlesBody
-	articlesBody    chan struct{}          // held while a POST /_mock/articles reads and adds its body
-	allowedHosts    []string               // WithAllowedHosts, and the host of WithAddr
-	shift           time.Duration
-	clock           func() time.Time
-	manual          *manualClock // nil unless WithManualClock
-	logger          *slog.Logger
-	ids             idGen
+	*core
+	*world
+}
 
-	apiKey    string     // the key Client uses
+// core is what every world of a server shares.
+type core struct {
+	start           *Corpus       // the corpus given at New
+	maxArticlesBody int64         // Limits.MaxArticlesBody
+	articlesBody    chan struct{} // held while a POST /_mock/articles reads and adds its body
+	allowedHosts    []string      // WithAllowedHosts, and the host of WithAddr
+	shift           time.Duration
+	logger          *slog.Logger
+	seed            uint64
+
 	keyHashes [][32]byte // accepted keys; nil = any non-empty key
 
-	faults      *fault.Injector
 	startFaults []fault.Rule // the rules given at New, which Reset restores
-	jobs        *jobs.Store[jobQuery]
 	jobTTL      time.Duration
 	maxJobs     int
-	journal     *journal.Ring[journalRecord]
+	pending     jobs.Config // the pending polls and duration of every world's jobs
+	journalSize int
 	journalOn   bool
-	limiter     *rateLimiter // nil = no limit
+	rate        *rateLimiter // WithRateLimit's settings, copied into each world; nil = no limit
 	rec         *recorder    // nil unless WithRecord
 	// panicHook, set by tests of this package only, runs at the start of
 	// every request recovering serves, so that a test can make a handler panic.
@@ -93,12 +98,12 @@ type Server struct {
 
 	headlineClusters int
 	headlineArticles int
-	headlines        atomic.Pointer[headlineBody]
 	replayHeadlines  []byte // WithHeadlines, shifted
 
-	reqSeq   atomic.Uint64
-	jobSeq   atomic.Uint64
+	jobSeq   atomic.Uint64 // query ids are unique across worlds and Resets
 	adminSeq atomic.Uint64
+
+	worlds worldSet // world.go
 
 	handler    http.Handler
 	url        string
@@ -156,43 +161,40 @@ func Start(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{
+	cr := &core{
 		start:            c,
-		clock:            cfg.clock,
-		manual:           cfg.manual,
 		startFaults:      rules,
 		logger:           cfg.logger,
-		ids:              idGen{seed: cfg.seed},
-		apiKey:           DefaultAPIKey,
-		faults:           inj,
+		seed:             cfg.seed,
 		jobTTL:           cfg.jobTTL,
 		maxJobs:          cfg.maxJobs,
-		journal:          newJournal(cfg.journalSize),
+		pending:          jobs.Config{TTL: cfg.jobTTL, Max: cfg.maxJobs, PendingPolls: cfg.pendingPolls, PendingFor: cfg.pendingFor},
+		journalSize:      cfg.journalSize,
 		journalOn:        cfg.journalSize > 0,
 		maxArticlesBody:  cfg.maxArticlesBody,
 		articlesBody:     make(chan struct{}, 1),
 		allowedHosts:     cfg.allowedHosts,
 		headlineClusters: cfg.headlineClusters,
 		headlineArticles: cfg.headlineArticles,
+		shift:            shift,
 	}
 	c.index() // built now, not by the first search
-	s.data.Store(c)
-	if s.logger == nil {
-		s.logger = slog.New(slog.DiscardHandler)
+	if cr.logger == nil {
+		cr.logger = slog.New(slog.DiscardHandler)
 	}
+	key := DefaultAPIKey
 	if len(cfg.keys) > 0 {
-		s.apiKey = cfg.keys[0]
+		key = cfg.keys[0]
 		for _, k := range cfg.keys {
-			s.keyHashes = append(s.keyHashes, sha256.Sum256([]byte(k)))
+			cr.keyHashes = append(cr.keyHashes, sha256.Sum256([]byte(k)))
 		}
 	}
-	s.jobs = jobs.New[jobQuery](jobs.Config{
-		TTL: cfg.jobTTL, Max: cfg.maxJobs, PendingPolls: cfg.pendingPolls, PendingFor: cfg.pendingFor,
-	})
 	if cfg.rateSet {
-		s.limiter = newRateLimiter(cfg.ratePerSecond, cfg.rateBurst)
+		cr.rate = newRateLimiter(cfg.ratePerSecond, cfg.rateBurst)
 	}
-	s.shift = shift
+	cr.worlds.init(cfg)
+	s := cr.newWorld(key, jobs.Owner{}, inj, cfg.clock, cfg.manual)
+	cr.worlds.def = s.world
 	if cfg.headlines != nil {
 		s.replayHeadlines = record.ShiftHeadlines(cfg.headlines.answer, s.shift)
 	}
@@ -293,7 +295,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 func (s *Server) HTTPClient() *http.Client { return s.httpClient }
 
 // APIKey returns the key Client uses: the first WithAPIKeys key, or
-// DefaultAPIKey.
+// DefaultAPIKey; on a handle from World, the world's key.
 func (s *Server) APIKey() string { return s.apiKey }
 
 // DateShift returns how far every corpus date is moved forward for this
@@ -343,6 +345,9 @@ func (s *Server) Client(opts ...newssearch.Option) *newssearch.Client {
 // Query ids are never issued twice by one Server: those issued before
 // Reset become unknown (get-results answers 404) and new jobs get new
 // ones, so an old id can never read a new job. The date shift stays.
+//
+// On a handle from World, Reset returns that world alone to its start; on
+// the Server New returned, the default world alone.
 func (s *Server) Reset() {
 	s.journal.Reset()
 	s.jobs.Reset()
@@ -361,7 +366,14 @@ func (s *Server) Reset() {
 // goleak finds none of them. After a 413 or 431 that can take up to 500 ms:
 // net/http keeps the connection open that long so that the client reads
 // the answer. Later requests through Transport fail. Close is idempotent.
+//
+// On a handle from World, Close drops that world instead and the server
+// goes on (see World).
 func (s *Server) Close() {
+	if s.world != s.worlds.def {
+		s.dropWorld(s.world)
+		return
+	}
 	if s.bubble && !inSynctestBubble() {
 		panic(closeOutsideBubble)
 	}
@@ -456,11 +468,16 @@ func (s *Server) enter() bool {
 	return true
 }
 
-// String describes the server by its URL.
-func (s *Server) String() string { return "mockserver.Server(" + s.url + ")" }
-
-// GoString is used by %#v; like String it shows no key.
-func (s *Server) GoString() string { return s.String() }
+// Format prints the server, whatever the verb (%v, %+v, %#v, %s), as
+// "mockserver.Server(URL)", and a handle from World as
+// "mockserver.Server(URL, world ID)": never an API key.
+func (s *Server) Format(f fmt.State, _ rune) {
+	if s.world != s.worlds.def {
+		fmt.Fprintf(f, "mockserver.Server(%s, world %s)", s.url, s.id)
+		return
+	}
+	fmt.Fprintf(f, "mockserver.Server(%s)", s.url)
+}
 
 // idGen derives request and query ids from the seed and a counter.
 type idGen struct{ seed uint64 }

@@ -39,6 +39,8 @@ type config struct {
 	noDateShift      bool
 	jobTTL           time.Duration
 	maxJobs          int
+	maxWorlds        int
+	worldPerKey      bool
 	journalSize      int
 	headlineClusters int
 	headlineArticles int
@@ -64,6 +66,7 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 		pendingPolls:     1,
 		jobTTL:           time.Hour,
 		maxJobs:          10_000,
+		maxWorlds:        1_000,
 		journalSize:      1_000,
 		headlineClusters: 20,
 		headlineArticles: 5,
@@ -85,7 +88,10 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	fs.Var(faultsValue{&cfg.faults}, "fault", "inject faults by `rule`, e.g. \"endpoint=query;every=3;status=503\"; repeatable")
 	fs.BoolVar(&cfg.noDateShift, "no-date-shift", false, "serve corpus dates as stored instead of moving the newest article to now")
 	fs.Var(durationValue{&cfg.jobTTL, time.Millisecond}, "job-ttl", "`duration` a query_id lives after its last use")
-	fs.Var(intValue{&cfg.maxJobs, 1}, "max-jobs", "most `jobs` held; beyond it the least recently used is forgotten")
+	fs.Var(intValue{&cfg.maxJobs, 1}, "max-jobs", "most `jobs` held (per world); beyond it the least recently used is forgotten")
+	fs.BoolVar(&cfg.worldPerKey, "world-per-key", false, "give every API key a world of its own (faults, clock, articles, jobs, journal) at its first request; "+
+		"control calls pick one with the X-Newsmock-Key header")
+	fs.Var(intValue{&cfg.maxWorlds, 1}, "max-worlds", "most `worlds` held besides the default one; beyond it the least recently used is dropped")
 	fs.Var(intValue{&cfg.journalSize, 0}, "journal-size", "`requests` kept in the journal (GET /_mock/journal); 0 turns it off")
 	fs.Var(intValue{&cfg.headlineClusters, 1}, "headline-clusters", "most `clusters` /api/v2/headlines lists")
 	fs.Var(intValue{&cfg.headlineArticles, 1}, "headline-articles", "most `articles` listed per headline cluster")
@@ -264,6 +270,7 @@ func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
 		mockserver.WithJournalSize(c.journalSize),
 		mockserver.WithLimits(mockserver.Limits{
 			JobTTL: c.jobTTL, MaxJobs: c.maxJobs, HeadlineClusters: c.headlineClusters, HeadlineArticles: c.headlineArticles,
+			MaxWorlds: c.maxWorlds,
 		}),
 	}
 	hosts := c.allowHosts
@@ -286,6 +293,9 @@ func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
 	}
 	if c.noDateShift {
 		opts = append(opts, mockserver.WithoutDateShift())
+	}
+	if c.worldPerKey {
+		opts = append(opts, mockserver.WithWorldPerKey())
 	}
 	if r := c.record; r.upstream != "" {
 		opts = append(opts, mockserver.WithRecord(mockserver.RecordOptions{

@@ -24,8 +24,8 @@ func TestRegister(t *testing.T) {
 	got := withhttpmock.Register(mt, srv, "https://app.runathena.com/")
 	var want []string
 	for _, r := range mockserver.Routes() {
-		if r.Path == "/_mock/jobs/{id}" {
-			want = append(want, r.Method+` =~^https://app\.runathena\.com/_mock/jobs/[^/?]+(\?.*)?$`)
+		if prefix, templated := strings.CutSuffix(r.Path, "/{id}"); templated {
+			want = append(want, r.Method+` =~^https://app\.runathena\.com`+prefix+`/[^/?]+(\?.*)?$`)
 			continue
 		}
 		if r.Path == "/_mock/faults/{index}" {

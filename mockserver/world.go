@@ -1,0 +1,395 @@
+package mockserver
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
+	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
+	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
+)
+
+// A world is everything a test can change: the fault rules and their
+// counters, the clock, the articles added, the jobs and the journal. A
+// server starts with one, the default world, which every API key uses. A
+// key can have a world of its own (Server.World, POST /_mock/worlds, or
+// every key at its first request under WithWorldPerKey): then the
+// requests whose api_key is that key, and the control calls that carry it
+// in the KeyHeader header, see that world alone.
+
+// KeyHeader is the header that points a control call (/_mock/...) at the
+// world of an API key: its value is the key. Without it a control call acts
+// on the default world. Under WithWorldPerKey a control call creates the
+// key's world if it has none yet, so a test can set faults before its first
+// request; otherwise the world must exist (POST /_mock/worlds creates it).
+const KeyHeader = "X-Newsmock-Key"
+
+// worldHeader points a control call at a world by its id (as GET
+// /_mock/worlds lists it), for the inspector, which never knows keys.
+const worldHeader = "X-Newsmock-World"
+
+// defaultWorldID names the default world in the journal and in GET
+// /_mock/worlds; the others are named by KeyFingerprint of their key.
+const defaultWorldID = "default"
+
+// defaultMaxWorlds is Limits.MaxWorlds's default.
+const defaultMaxWorlds = 1_000
+
+// world is the state of one world.
+type world struct {
+	apiKey string     // the key Client uses: the world's own, or the default key
+	owner  jobs.Owner // the key's hash; zero for the default world
+	id     string     // defaultWorldID, or KeyFingerprint of the key
+
+	data    atomic.Pointer[Corpus] // the corpus searched now: the start, or it plus AddArticles
+	addMu   sync.Mutex             // serialises AddArticles and resetArticles
+	clock   func() time.Time
+	manual  *manualClock // nil unless WithManualClock
+	ids     idGen        // request ids
+	faults  *fault.Injector
+	jobs    *jobs.Store[jobQuery]
+	journal *journal.Ring[journalRecord]
+	limiter *rateLimiter // nil = no limit
+	reqSeq  atomic.Uint64
+
+	headlines atomic.Pointer[headlineBody]
+
+	handle   *Server      // the handle World returns
+	created  time.Time    // wall clock
+	lastUsed atomic.Int64 // the worlds' tick of its last request or control call
+	gone     atomic.Bool  // dropped: no request reaches it any more
+}
+
+// worldSet holds a server's worlds other than the default one.
+type worldSet struct {
+	def      *world
+	perKey   bool // WithWorldPerKey
+	max      int
+	manual   *manualClock // the manual clock of New, whose start every world's starts at
+	tick     atomic.Int64 // orders uses, for least-recently-used eviction
+	count    atomic.Int32 // len(byOwner), read without the lock on every request
+	mu       sync.Mutex
+	byOwner  map[jobs.Owner]*world
+	dropped  atomic.Uint64 // worlds evicted past max
+	creation uint64        // worlds created since New, under mu: seeds their request ids
+}
+
+func (ws *worldSet) init(cfg config) {
+	ws.perKey = cfg.worldPerKey
+	ws.max = cfg.maxWorlds
+	ws.manual = cfg.manual
+	ws.byOwner = make(map[jobs.Owner]*world)
+}
+
+// newWorld makes a world and its handle. owner is zero for the default
+// world.
+func (c *core) newWorld(key string, owner jobs.Owner, inj *fault.Injector, clock func() time.Time, manual *manualClock) *Server {
+	w := &world{
+		apiKey:  key,
+		owner:   owner,
+		id:      defaultWorldID,
+		clock:   clock,
+		manual:  manual,
+		ids:     idGen{seed: c.seed},
+		faults:  inj,
+		jobs:    jobs.New[jobQuery](c.pending),
+		journal: newJournal(c.journalSize),
+		created: time.Now(),
+	}
+	if owner != (jobs.Owner{}) {
+		w.id = fingerprint(owner)
+		w.ids.seed = c.seed ^ mix64(binary.BigEndian.Uint64(owner[:8]))
+	}
+	if c.rate != nil {
+		w.limiter = newRateLimiter(c.rate.rate, int(c.rate.burst))
+	}
+	w.data.Store(c.start)
+	w.handle = &Server{core: c, world: w}
+	return w.handle
+}
+
+// touch marks the world used now, for eviction.
+func (c *core) touch(w *world) { w.lastUsed.Store(c.worlds.tick.Add(1)) }
+
+// routed returns the handle of the world a request with key hash owner
+// uses: the key's own world if it has one (made now under WithWorldPerKey),
+// or the default world.
+func (s *Server) routed(owner jobs.Owner) *Server {
+	ws := &s.worlds
+	if ws.count.Load() == 0 && !ws.perKey {
+		return s // no world but the default: nothing to look up
+	}
+	ws.mu.Lock()
+	w := ws.byOwner[owner]
+	ws.mu.Unlock()
+	if w == nil {
+		if !ws.perKey {
+			return s
+		}
+		w = s.addWorld("", owner)
+	}
+	s.touch(w)
+	return w.handle
+}
+
+// addWorld returns the world of owner, making it if there is none, and
+// evicting the least recently used world when the set is full. key is the
+// key itself when the caller knows it (World), for Client; "" otherwise.
+func (s *Server) addWorld(key string, owner jobs.Owner) *world {
+	ws := &s.worlds
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if w := ws.byOwner[owner]; w != nil {
+		if key != "" && w.apiKey == "" {
+			w.apiKey = key
+		}
+		return w
+	}
+	if len(ws.byOwner) >= ws.max {
+		var oldest *world
+		for _, w := range ws.byOwner {
+			if oldest == nil || w.lastUsed.Load() < oldest.lastUsed.Load() {
+				oldest = w
+			}
+		}
+		delete(ws.byOwner, oldest.owner)
+		oldest.gone.Store(true)
+		ws.dropped.Add(1)
+		s.logger.Warn("mockserver: too many worlds: the least recently used one is dropped (raise Limits.MaxWorlds, newsmock -max-worlds)",
+			"world", oldest.id, "max_worlds", ws.max)
+	}
+	ws.creation++
+	inj, _ := fault.NewInjector(s.seed^mix64(ws.creation), s.startFaults) // validated at New
+	clock, manual := s.worlds.def.clock, (*manualClock)(nil)
+	if ws.manual != nil {
+		manual = &manualClock{start: ws.manual.start, now: ws.manual.start}
+		clock = manual.Now
+	}
+	w := s.newWorld(key, owner, inj, clock, manual).world
+	ws.byOwner[owner] = w
+	ws.count.Store(int32(len(ws.byOwner)))
+	s.touch(w)
+	return w
+}
+
+// World returns the handle of key's world, making the world if key has
+// none: from then on the requests whose api_key is key, and the control
+// calls that carry it in KeyHeader, see that world alone, with or without
+// WithWorldPerKey. The world starts as the server did at New: the fault
+// rules of WithFaults with fresh counters, the clock (a manual clock at its
+// start), the start-up corpus, no jobs and an empty journal.
+//
+// The handle has the Server's methods: its Client uses key, and the
+// methods that change or read what a test can change act on the world.
+// Its Close drops the world (the server goes on); a later request with key
+// then reaches a new world under WithWorldPerKey, or the default world.
+// When the server holds Limits.MaxWorlds worlds, making one drops the
+// least recently used. World panics if key is blank or the server does not
+// accept it (WithAPIKeys).
+func (s *Server) World(key string) *Server {
+	if strings.TrimSpace(key) == "" {
+		panic("mockserver: World(\"\"): pass the API key whose world you want, such as t.Name()")
+	}
+	owner := jobs.Owner(sha256.Sum256([]byte(key)))
+	if _, aerr := s.admit(owner); aerr != nil {
+		panic("mockserver: World: the key is not accepted by this server: pass one of the keys given to WithAPIKeys")
+	}
+	return s.addWorld(key, owner).handle
+}
+
+// dropWorld removes w from the set: no request reaches it any more.
+func (s *Server) dropWorld(w *world) bool {
+	ws := &s.worlds
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.byOwner[w.owner] != w {
+		return false
+	}
+	delete(ws.byOwner, w.owner)
+	ws.count.Store(int32(len(ws.byOwner)))
+	w.gone.Store(true)
+	return true
+}
+
+// dropAllWorlds removes every world but the default one, and returns how
+// many it removed.
+func (s *Server) dropAllWorlds() int {
+	ws := &s.worlds
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	n := len(ws.byOwner)
+	for o, w := range ws.byOwner {
+		w.gone.Store(true)
+		delete(ws.byOwner, o)
+	}
+	ws.count.Store(0)
+	return n
+}
+
+// worldByID returns the world of id (as GET /_mock/worlds lists it).
+func (s *Server) worldByID(id string) *world {
+	if id == defaultWorldID {
+		return s.worlds.def
+	}
+	ws := &s.worlds
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	for _, w := range ws.byOwner {
+		if w.id == id {
+			return w
+		}
+	}
+	return nil
+}
+
+// listWorlds returns the worlds, the default one first, then by id.
+func (s *Server) listWorlds() []*world {
+	ws := &s.worlds
+	ws.mu.Lock()
+	out := make([]*world, 0, len(ws.byOwner)+1)
+	for _, w := range ws.byOwner {
+		out = append(out, w)
+	}
+	ws.mu.Unlock()
+	slices.SortFunc(out, func(a, b *world) int { return cmp.Compare(a.id, b.id) })
+	return append([]*world{ws.def}, out...)
+}
+
+// controlWorld returns the handle of the world a control call names: by
+// KeyHeader (made now under WithWorldPerKey), by its id (the inspector's
+// header), or the default world. A key the server does not accept, a key
+// without a world when worlds are not made per key, and an unknown id are
+// errors.
+func (s *Server) controlWorld(key, id string) (*Server, *apiError) {
+	switch {
+	case key != "" && id != "":
+		return nil, badRequest("the call names a world twice, by %s and by %s: send one of them", KeyHeader, worldHeader)
+	case id != "":
+		w := s.worldByID(id)
+		if w == nil {
+			return nil, &apiError{status: 404, msg: fmt.Sprintf("there is no world %s: GET /_mock/worlds lists them", quoteShort(id))}
+		}
+		s.touch(w)
+		return w.handle, nil
+	case key == "":
+		return s, nil
+	}
+	owner := jobs.Owner(sha256.Sum256([]byte(key)))
+	if _, aerr := s.admit(owner); aerr != nil {
+		return nil, badRequest("the key in %s is not accepted by this mock server: name a world by one of the keys it was started with (newsmock -keys)", KeyHeader)
+	}
+	ws := &s.worlds
+	ws.mu.Lock()
+	w := ws.byOwner[owner]
+	ws.mu.Unlock()
+	if w == nil {
+		if !ws.perKey {
+			return nil, &apiError{status: 404, msg: fmt.Sprintf("the key in %s has no world: create it with POST /_mock/worlds (with the same header), "+
+				"or start the mock with a world per key (newsmock -world-per-key, mockserver.WithWorldPerKey)", KeyHeader)}
+		}
+		w = s.addWorld("", owner)
+	}
+	s.touch(w)
+	return w.handle, nil
+}
+
+// worldJSON describes a world in the answers of /_mock/worlds.
+type worldJSON struct {
+	ID            string    `json:"id"`
+	Default       bool      `json:"default"`
+	Articles      int       `json:"articles"`
+	AddedArticles int       `json:"added_articles"`
+	Jobs          int       `json:"jobs"`
+	Requests      uint64    `json:"requests"`
+	FaultRules    int       `json:"fault_rules"`
+	Now           time.Time `json:"now"`
+	ManualClock   bool      `json:"manual_clock"`
+}
+
+func (s *Server) worldInfo(w *world) worldJSON {
+	n := w.data.Load().Len()
+	return worldJSON{ID: w.id, Default: w == s.worlds.def, Articles: n, AddedArticles: n - s.start.Len(), Jobs: w.jobs.Len(),
+		Requests: w.reqSeq.Load(), FaultRules: len(w.faults.Status()), Now: w.clock(), ManualClock: w.manual != nil}
+}
+
+// adminWorlds answers GET /_mock/worlds: the worlds, the default one first.
+func (s *Server) adminWorlds(*adminCall) (any, *apiError) {
+	list := s.listWorlds()
+	out := make([]worldJSON, len(list))
+	for i, w := range list {
+		out[i] = s.worldInfo(w)
+	}
+	return struct {
+		State       string      `json:"state"`
+		WorldPerKey bool        `json:"world_per_key"`
+		MaxWorlds   int         `json:"max_worlds"`
+		Evicted     uint64      `json:"evicted"`
+		Worlds      []worldJSON `json:"worlds"`
+	}{"SUCCESS", s.worlds.perKey, s.worlds.max, s.worlds.dropped.Load(), out}, nil
+}
+
+// adminCreateWorld answers POST /_mock/worlds: it makes the world of the
+// key in KeyHeader, if it has none.
+func (s *Server) adminCreateWorld(c *adminCall) (any, *apiError) {
+	key := c.r.Header.Get(KeyHeader)
+	if strings.TrimSpace(key) == "" {
+		return nil, badRequest("POST /_mock/worlds makes the world of the key in the %s header, and the request has none: "+
+			"send it, e.g. curl -X POST -H '%s: my-test-key' .../_mock/worlds", KeyHeader, KeyHeader)
+	}
+	owner := jobs.Owner(sha256.Sum256([]byte(key)))
+	if _, aerr := s.admit(owner); aerr != nil {
+		return nil, badRequest("the key in %s is not accepted by this mock server: name a world by one of the keys it was started with (newsmock -keys)", KeyHeader)
+	}
+	s.worlds.mu.Lock()
+	existed := s.worlds.byOwner[owner] != nil
+	s.worlds.mu.Unlock()
+	w := s.addWorld("", owner)
+	return struct {
+		State   string    `json:"state"`
+		Created bool      `json:"created"`
+		World   worldJSON `json:"world"`
+	}{"SUCCESS", !existed, s.worldInfo(w)}, nil
+}
+
+// adminDropWorlds answers DELETE /_mock/worlds: it drops the world of the
+// key in KeyHeader, or without the header every world but the default one.
+func (s *Server) adminDropWorlds(c *adminCall) (any, *apiError) {
+	n := 0
+	if key := c.r.Header.Get(KeyHeader); key != "" {
+		s.worlds.mu.Lock()
+		w := s.worlds.byOwner[jobs.Owner(sha256.Sum256([]byte(key)))]
+		s.worlds.mu.Unlock()
+		if w == nil || !s.dropWorld(w) {
+			return nil, &apiError{status: 404, msg: fmt.Sprintf("the key in %s has no world to drop: GET /_mock/worlds lists them", KeyHeader)}
+		}
+		n = 1
+	} else {
+		n = s.dropAllWorlds()
+	}
+	return struct {
+		State   string `json:"state"`
+		Dropped int    `json:"dropped"`
+	}{"SUCCESS", n}, nil
+}
+
+// adminDropWorld answers DELETE /_mock/worlds/{id}.
+func (s *Server) adminDropWorld(c *adminCall) (any, *apiError) {
+	if c.id == defaultWorldID {
+		return nil, badRequest("the default world cannot be dropped: POST /_mock/reset (without %s) resets it", KeyHeader)
+	}
+	w := s.worldByID(c.id)
+	if w == nil || !s.dropWorld(w) {
+		return nil, &apiError{status: 404, msg: fmt.Sprintf("there is no world %s: GET /_mock/worlds lists them", quoteShort(c.id))}
+	}
+	return struct {
+		State   string `json:"state"`
+		Dropped int    `json:"dropped"`
+	}{"SUCCESS", 1}, nil
+}
