@@ -79,6 +79,7 @@ var adminRoutes = []adminRoute{
 	{adminPrefix + "clock", http.MethodPost, (*Server).adminMoveClock, false},
 	{adminPrefix + "articles", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) { return s.articleCounts(0), nil }, false},
 	{adminPrefix + "articles", http.MethodPost, (*Server).adminAddArticles, false},
+	{adminPrefix + "articles", http.MethodPut, (*Server).adminAddArticles, false},
 	{adminPrefix + "articles", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) {
 		s.resetArticles()
 		return s.articleCounts(0), nil
@@ -153,7 +154,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		}
 		switch {
 		case aerr != nil:
-		case route.pattern == adminPrefix+"articles" && r.Method == http.MethodPost:
+		case route.pattern == adminPrefix+"articles" && (r.Method == http.MethodPost || r.Method == http.MethodPut):
 			// adminAddArticles reads its (large) body itself.
 		case r.Method == http.MethodPost || r.Method == http.MethodPut:
 			call.body, aerr = readBody(w, r)
@@ -752,9 +753,10 @@ const freeMemoryAfter = 32 << 20
 // articlesTooBig is the 413 message of POST /_mock/articles.
 const articlesTooBig = "the articles are more than %d bytes: send them in several POST /_mock/articles calls"
 
-// adminAddArticles reads the body itself, in blocks (readBodyBlocks), one
-// request at a time: AddArticles adds one batch at a time anyway, and
-// several large bodies read at once would each hold memory up to the limit.
+// adminAddArticles answers POST /_mock/articles (add) and PUT (replace). It
+// reads the body itself, in blocks (readBodyBlocks), one request at a
+// time: AddArticles adds one batch at a time anyway, and several large
+// bodies read at once would each hold memory up to the limit.
 func (s *Server) adminAddArticles(c *adminCall) (any, *apiError) {
 	select {
 	case s.articlesBody <- struct{}{}:
@@ -781,7 +783,11 @@ func (s *Server) addArticlesFromBody(c *adminCall) (any, int64, *apiError) {
 	for i, b := range blocks {
 		readers[i] = bytes.NewReader(b)
 	}
-	n, err := s.AddArticles(io.MultiReader(readers...))
+	add := s.AddArticles
+	if c.r.Method == http.MethodPut {
+		add = s.replaceArticles
+	}
+	n, err := add(io.MultiReader(readers...))
 	if err != nil {
 		return nil, read, badRequest("%s", strings.TrimPrefix(err.Error(), "mockserver: AddArticles: "))
 	}

@@ -10,9 +10,10 @@ import (
 // articleCountsBody says how many articles a server searches, as the
 // /_mock/articles endpoints report them.
 type articleCountsBody struct {
-	// Start is the size of the corpus the server started with.
+	// Start is the size of the corpus the added articles are layered on:
+	// the one the server started with, or the one PUT /_mock/articles gave.
 	Start int `json:"start_articles"`
-	// Added counts the articles AddArticles added since (or since Reset).
+	// Added counts the articles AddArticles added since.
 	Added int `json:"added_articles"`
 	// Total is Start+Added: what searches see.
 	Total int `json:"articles"`
@@ -20,7 +21,8 @@ type articleCountsBody struct {
 
 // counts counts the articles the server searches.
 func (s *Server) counts() articleCountsBody {
-	start, now := s.start.Len(), s.Corpus().Len()
+	c := s.Corpus()
+	start, now := c.root.Len(), c.Len()
 	return articleCountsBody{Start: start, Added: now - start, Total: now}
 }
 
@@ -53,6 +55,29 @@ func (s *Server) AddArticles(r io.Reader) (int, error) {
 	s.data.Store(cur.withArticles(added))
 	cur.retire()
 	return len(added.Articles), nil
+}
+
+// replaceArticles makes the articles read from r, in the form of
+// AddArticles, the whole corpus the world searches (PUT /_mock/articles):
+// the start-up corpus and the articles added before are no longer
+// searched, and a later AddArticles adds to the new one. It costs what the
+// articles given do, however large the start-up corpus: a test that needs
+// a few articles of its own, and none of the others, gives just those.
+// Reset (and DELETE /_mock/articles) goes back to the start-up corpus.
+// Jobs submitted before keep the corpus they were submitted to.
+func (s *Server) replaceArticles(r io.Reader) (int, error) {
+	s.addMu.Lock()
+	defer s.addMu.Unlock()
+	given, err := corpus.ReadAdded(r, s.shift, known{newCorpus(&corpus.Corpus{})})
+	if err != nil {
+		return 0, fmt.Errorf("mockserver: AddArticles: %w", err)
+	}
+	c := newCorpus(given)
+	c.index() // built now, not by the next search
+	cur := s.Corpus()
+	s.data.Store(c)
+	cur.retire()
+	return len(given.Articles), nil
 }
 
 // resetArticles returns the server to the corpus it started with, dropping

@@ -314,8 +314,8 @@ type worldJSON struct {
 }
 
 func (s *Server) worldInfo(w *world) worldJSON {
-	n := w.data.Load().Len()
-	return worldJSON{ID: w.id, Default: w == s.worlds.def, Articles: n, AddedArticles: n - s.start.Len(), Jobs: w.jobs.Len(),
+	c := w.data.Load()
+	return worldJSON{ID: w.id, Default: w == s.worlds.def, Articles: c.Len(), AddedArticles: c.Len() - c.root.Len(), Jobs: w.jobs.Len(),
 		Requests: w.reqSeq.Load(), FaultRules: len(w.faults.Status()), Now: w.clock(), ManualClock: w.manual != nil}
 }
 

@@ -249,3 +249,34 @@ func workers(n int) []int {
 	}
 	return out
 }
+
+// TestReplaceArticles: PUT /_mock/articles makes a world search just the
+// articles given, at a cost of what they are; other worlds keep the
+// start-up corpus; a later POST adds to the new corpus; DELETE goes back.
+func TestReplaceArticles(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithWorldPerKey())
+	body := `{"_id":"aaaaaaaaaaaaaaaaaaaaaaa1","title":"Quokka census","url":"https://example.com/q1","site":"example.com","datePublished":"2026-01-15T10:00:00Z"}
+{"_id":"aaaaaaaaaaaaaaaaaaaaaaa2","title":"Quokka habitat","url":"https://example.com/q2","site":"example.com","datePublished":"2026-01-15T11:00:00Z"}`
+	r := call(t, s, http.MethodPut, "/_mock/articles", body, KeyHeader, "replacer")
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"start_articles":2,"added_articles":0,"articles":2`) {
+		t.Fatalf("PUT /_mock/articles: %d %s", r.Status, r.Body)
+	}
+	all := post(t, s, "/api/v2/query", map[string]any{"query": "*", "api_key": "replacer"})
+	if got := decode[queryReply](t, all).Results.TotalResults; got != 2 {
+		t.Errorf("the replaced world finds %d articles, want its 2", got)
+	}
+	if got := decode[queryReply](t, post(t, s, "/api/v2/query", map[string]any{"query": "*", "api_key": "other"})).Results.TotalResults; got != s.start.Len() {
+		t.Errorf("another world finds %d articles, want the start-up %d", got, s.start.Len())
+	}
+	more := `{"_id":"aaaaaaaaaaaaaaaaaaaaaaa3","title":"Quokka diet","url":"https://example.com/q3","site":"example.com","datePublished":"2026-01-15T12:00:00Z"}`
+	if r := call(t, s, http.MethodPost, "/_mock/articles", more, KeyHeader, "replacer"); r.Status != 200 || !strings.Contains(string(r.Body), `"start_articles":2,"added_articles":1,"articles":3`) {
+		t.Fatalf("POST after PUT: %d %s", r.Status, r.Body)
+	}
+	if r := call(t, s, http.MethodDelete, "/_mock/articles", "", KeyHeader, "replacer"); r.Status != 200 || !strings.Contains(string(r.Body), fmt.Sprintf(`"articles":%d`, s.start.Len())) {
+		t.Fatalf("DELETE after PUT: %d %s", r.Status, r.Body)
+	}
+	if r := call(t, s, http.MethodPut, "/_mock/articles", `{"_id":"bad"}`, KeyHeader, "replacer"); r.Status != 400 {
+		t.Fatalf("PUT of a bad article: %d %s", r.Status, r.Body)
+	}
+}
