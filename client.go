@@ -194,6 +194,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		_, _ = cryptorand.Read(seed[:]) // never fails (see crypto/rand.Read)
 		cfg.rng = rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])))
 	}
+	lim.spread = cfg.spread
 	// Only what a call may override is kept, the key not among it.
 	cfg.defaults = *s.forCall()
 	cfg.defaults.call = false

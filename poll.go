@@ -341,6 +341,7 @@ func (c *Client) poll(ctx context.Context, queryID string, page int, cfg *pollCo
 	// requests run under pctx, which MaxWait cancels.
 	pctx, cancel := context.WithTimeoutCause(ctx, cfg.maxWait, errPollDeadline)
 	defer cancel()
+	pctx = withOutageBudget(pctx, cfg.maxWait)
 	start := c.cfg.now()
 	var last State // state of the last answer, "" before the first
 	timedOut := func(attempts int) error {
@@ -361,7 +362,7 @@ func (c *Client) poll(ctx context.Context, queryID string, page int, cfg *pollCo
 				return nil, pollStopped(queryID, attempt-1, ctx.Err())
 			}
 		}
-		answer, err := c.GetResults(pctx, queryID, page)
+		answer, hint, err := c.getResults(pctx, queryID, page)
 		var state State
 		var failed *JobFailedError
 		switch {
@@ -398,10 +399,34 @@ func (c *Client) poll(ctx context.Context, queryID string, page int, cfg *pollCo
 			return nil, &PollTimeoutError{QueryID: queryID, Waited: elapsed, Attempts: attempt, LastState: state}
 		}
 		waits++
-		wait = min(cfg.delay(waits, c.jitterDraw(cfg)), left-cfg.minDelay)
+		wait = cfg.delay(waits, c.jitterDraw(cfg))
+		if hint > wait {
+			// The service said when to ask again: not before, and
+			// spread so that jobs it gave the same hint are not all
+			// polled at once.
+			wait = c.cfg.spread(min(hint, maxPollHint))
+		}
+		wait = min(wait, left-cfg.minDelay)
 		event.Next = wait
 		cfg.report(event)
 	}
+}
+
+// maxPollHint caps the wait a pending answer's Retry-After header can ask
+// for before the next poll.
+const maxPollHint = 5 * time.Minute
+
+// spread returns d lengthened by a random fraction of up to a tenth (at
+// most a second), so that calls told to wait the same d do not all wake
+// at once; it is never shorter than d.
+func (cfg *config) spread(d time.Duration) time.Duration {
+	j := min(d/10, time.Second)
+	if j <= 0 {
+		return d
+	}
+	cfg.mu.Lock()
+	defer cfg.mu.Unlock()
+	return d + time.Duration(cfg.rng.Int64N(int64(j)+1))
 }
 
 // errPollDeadline is the cause of a poll's context cancelled by MaxWait.
