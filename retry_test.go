@@ -11,11 +11,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"testing/synctest"
-	"sync"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
