@@ -124,6 +124,9 @@ func (c *Client) getResults(ctx context.Context, queryID string, page int) (out 
 	if err := decodePage(pb.bytes(), out); err != nil {
 		return nil, 0, c.decodeError(pathGetResults, resp, pb.bytes(), err)
 	}
+	if !hasMember(pb.bytes(), pageMembers) {
+		return nil, 0, c.decodeError(pathGetResults, resp, pb.bytes(), noMembersError(pageMembers))
+	}
 	if out.State.IsFailure() {
 		apiErr := c.newAPIError(pathGetResults, resp, pb.bytes())
 		return nil, 0, &JobFailedError{QueryID: queryID, State: out.State, Message: apiErr.Message, Err: apiErr}

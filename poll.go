@@ -51,7 +51,10 @@ var (
 // The n-th wait (n from 1; the first precedes the first request) is
 // MinDelay·Multiplier^(n−1), multiplied by a random factor in
 // [1−Jitter, 1+Jitter] and then capped at MaxDelay: once the jittered wait
-// always exceeds MaxDelay, every wait is exactly MaxDelay. The last wait is
+// always exceeds MaxDelay, every wait is exactly MaxDelay. A PENDING answer
+// with a Retry-After header makes the next wait at least what it says (up
+// to 5 minutes, plus up to a tenth of jitter, at most 1 s), whatever
+// MaxDelay. The last wait is
 // shortened so that the last request goes out MinDelay before MaxWait runs
 // out; nothing of a poll outlasts MaxWait.
 type PollOptions struct {
@@ -306,7 +309,9 @@ func (c *Client) checkCall(ctx context.Context, method string) error {
 //   - a *ValidationError, before any request, for an empty queryID or bad
 //     options.
 //
-// Poll starts no goroutine and leaves no timer behind.
+// A transport failure of a request is retried through an outage shorter
+// than MaxWait (see the outage rule on Client). Poll starts no goroutine
+// and leaves no timer behind.
 func (c *Client) Poll(ctx context.Context, queryID string, opts ...Option) (*Page, error) {
 	if err := c.checkCall(ctx, "Poll"); err != nil {
 		return nil, err
