@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/newssearch/newssearch-go/internal/redact"
 )
 
 // Version is the version of this SDK. It is part of the default User-Agent
@@ -132,6 +134,8 @@ type config struct {
 	// lim paces attempts (WithRateLimit) and holds them during a
 	// Retry-After pause; clientTransport consults it.
 	lim *limiter
+	// red removes the API key from what errors, logs and Responses show.
+	red *redact.Redactor
 
 	mu  sync.Mutex
 	rng *rand.Rand
@@ -212,6 +216,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		cfg.rng = rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])))
 	}
 	lim.spread = cfg.spread
+	cfg.red = redact.New(apiKey).WithMark(redacted)
 	// Only what a call may override is kept, the key not among it.
 	cfg.defaults = *s.forCall()
 	cfg.defaults.call = false

@@ -467,7 +467,7 @@ func callFrom(ctx context.Context) *settings {
 
 // record stores a successful exchange in the call's Response, if asked.
 // scrub removes the API key from every header value and the request ID.
-func (s *settings) record(resp *http.Response, attempts int, scrub func(string) string) {
+func (s *settings) record(resp *http.Response, attempts int, scrub func(string) string, requestID func(*http.Response) string) {
 	if s == nil || s.into == nil {
 		return
 	}
@@ -480,7 +480,7 @@ func (s *settings) record(resp *http.Response, attempts int, scrub func(string) 
 	r := Response{
 		StatusCode: resp.StatusCode,
 		Header:     h,
-		RequestID:  scrub(cleanRequestID(resp.Header.Get("X-Request-Id"))),
+		RequestID:  requestID(resp),
 		Attempts:   attempts,
 	}
 	s.into.mu.Lock()

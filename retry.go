@@ -184,7 +184,7 @@ func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPoli
 		pb.Close()
 		return nil, nil, apiErr
 	}
-	cs.record(resp, cl.attempt, c.scrub)
+	cs.record(resp, cl.attempt, c.scrub, cfg.requestID)
 	return resp, pb, nil
 }
 
@@ -406,7 +406,7 @@ func (pb *pooledBody) Close() error {
 // a decoding error later. A 2xx body over maxBody is an error; any other body
 // is cut at maxErrorBody.
 func bufferBody(resp *http.Response) error {
-	limit := int64(maxErrorBody)
+	limit := int64(maxErrorBody + errorBodySlack)
 	ok := resp.StatusCode >= 200 && resp.StatusCode <= 299
 	if ok {
 		limit = maxBody
