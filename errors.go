@@ -248,7 +248,25 @@ func quoteShort(s string) string { return textutil.QuoteShort(s) }
 // endpoint is named, the cause kept for errors.Is and errors.As.
 func transportError(endpoint string, attempts int, err error) error {
 	if attempts > 1 {
-		return fmt.Errorf("newssearch: POST %s: giving up after %d attempts: %w", endpoint, attempts, err)
+		return wrapError(fmt.Sprintf("newssearch: POST %s: giving up after %d attempts: ", endpoint, attempts), err, "")
 	}
-	return fmt.Errorf("newssearch: POST %s: %w", endpoint, err)
+	return wrapError("newssearch: POST "+endpoint+": ", err, "")
 }
+
+// wrappedError is an error in the words of a call: prefix, err's message
+// without its own "newssearch: " (said once is enough), then suffix.
+type wrappedError struct {
+	prefix, suffix string
+	err            error
+}
+
+// wrapError wraps err after prefix and before suffix; see wrappedError.
+func wrapError(prefix string, err error, suffix string) error {
+	return &wrappedError{prefix: prefix, suffix: suffix, err: err}
+}
+
+func (e *wrappedError) Error() string {
+	return e.prefix + strings.TrimPrefix(e.err.Error(), "newssearch: ") + e.suffix
+}
+
+func (e *wrappedError) Unwrap() error { return e.err }

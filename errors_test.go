@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
@@ -347,5 +348,25 @@ func endpointCalls() map[string]func(*Client) error {
 		pathQueryAsync: func(c *Client) error { _, err := c.SubmitQuery(context.Background(), asyncQuery); return err },
 		pathGetResults: func(c *Client) error { _, err := c.GetResults(context.Background(), "q", 0); return err },
 		pathHeadlines:  func(c *Client) error { _, err := c.Headlines(context.Background()); return err },
+	}
+}
+
+// TestErrorsSayNewssearchOnce: an error wrapping another of this package
+// names the package once.
+func TestErrorsSayNewssearchOnce(t *testing.T) {
+	t.Parallel()
+	mt := httpmock.NewMockTransport()
+	mt.RegisterResponder(http.MethodPost, mockURL(pathGetResults), httpmock.NewErrorResponder(errors.New("connection refused")))
+	c := mockClient(t, mt, WithMaxRetries(0))
+	_, err := c.Poll(context.Background(), "job-1", &PollOptions{MinDelay: time.Millisecond})
+	if err == nil || strings.Count(err.Error(), "newssearch:") != 1 {
+		t.Errorf("Poll error = %v, want \"newssearch:\" once", err)
+	}
+	want := `newssearch: polling query job "job-1" stopped after 1 request: POST /api/v2/get-results: Post "` + mockURL(pathGetResults) + `": connection refused`
+	if err.Error() != want {
+		t.Errorf("Poll error = %q, want %q", err, want)
+	}
+	if !errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("the cause is lost: %v", err)
 	}
 }

@@ -291,7 +291,8 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithHeader adds a header to every request, of the Client or of the call,
-// e.g. WithHeader("X-Mock-Fault", "429") against the mock server, a tracing
+// e.g. WithHeader("X-Mock-Fault", "status=429") against the mock server
+// (see the example), a tracing
 // header, or WithHeader("User-Agent", "myapp/1.0") (the default User-Agent is
 // "newssearch-go/" + Version). A header the client sets itself
 // (Content-Type, Accept, User-Agent) is replaced, and so is a header of

@@ -333,7 +333,7 @@ func pollStopped(queryID string, attempts int, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		hint = " (the job may still be running: call Poll with this query ID and a live context to resume)"
 	}
-	return fmt.Errorf("newssearch: polling query job %q stopped after %s: %w%s", queryID, plural(attempts, "request"), err, hint)
+	return wrapError(fmt.Sprintf("newssearch: polling query job %q stopped after %s: ", queryID, plural(attempts, "request")), err, hint)
 }
 
 // poll drives get-results for page of queryID until its state is not
