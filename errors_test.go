@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jarcoal/httpmock"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/jarcoal/httpmock"
 )
 
 // sentinels lists every sentinel, for checking that exactly the right ones
