@@ -88,7 +88,7 @@ func TestFakeTimeIsCheap(t *testing.T) {
 }
 
 // BenchmarkFakeTimeRange measures the requests and wall time of
-// TestFakeTimeIsCheap's range (BENCHMARKS.md row 15). synctest.Test needs
+// TestFakeTimeIsCheap's range (BENCHMARKS.md row 14). synctest.Test needs
 // a *testing.T, so each iteration runs that test in a child process of
 // this test binary and reads its figures; range-ms/op is the range alone,
 // without the child's start-up. Run it with -benchtime=1x or a few x:
