@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // AsyncSearchParams are the parameters of an asynchronous query: the search
@@ -106,19 +107,29 @@ func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts 
 	if err != nil {
 		return nil, err
 	}
+	out, _, err := c.getResults(ctx, queryID, page)
+	return out, err
+}
+
+// getResults is GetResults after validation. hint is the wait a pending
+// answer's Retry-After header asks for before the next poll, or 0.
+func (c *Client) getResults(ctx context.Context, queryID string, page int) (out *Page, hint time.Duration, err error) {
 	body := getResultsBody{APIKey: c.apiKey(), QueryID: queryID, Page: max(page, 1)}
 	resp, pb, err := c.exchange(ctx, pathGetResults, readOnly, &body)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer pb.Close()
-	out := new(Page)
+	out = new(Page)
 	if err := decodePage(pb.bytes(), out); err != nil {
-		return nil, c.decodeError(pathGetResults, resp, pb.bytes(), err)
+		return nil, 0, c.decodeError(pathGetResults, resp, pb.bytes(), err)
+	}
+	if !hasMember(pb.bytes(), pageMembers) {
+		return nil, 0, c.decodeError(pathGetResults, resp, pb.bytes(), noMembersError(pageMembers))
 	}
 	if out.State.IsFailure() {
 		apiErr := c.newAPIError(pathGetResults, resp, pb.bytes())
-		return nil, &JobFailedError{QueryID: queryID, State: out.State, Message: apiErr.Message, Err: apiErr}
+		return nil, 0, &JobFailedError{QueryID: queryID, State: out.State, Message: apiErr.Message, Err: apiErr}
 	}
 	if out.QueryID == "" {
 		out.QueryID = queryID
@@ -126,5 +137,8 @@ func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts 
 	if out.Number == 0 {
 		out.Number = body.Page
 	}
-	return out, nil
+	if !out.State.IsSuccess() {
+		hint, _ = parseRetryAfter(resp.Header.Get("Retry-After"), c.cfg.now())
+	}
+	return out, hint, nil
 }

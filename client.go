@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/newssearch/newssearch-go/internal/redact"
 )
 
 // Version is the version of this SDK. It is part of the default User-Agent
@@ -81,13 +83,30 @@ const (
 //     schedule (PollOptions); each of their requests follows the rules
 //     above.
 //
+// Outages. The calls that wait on the caller's behalf (Poll, Results,
+// SearchAll and the range searches, paging included) ride out an outage:
+// each of their requests retries a transport failure (a connection
+// refused, reset or stalled) for as long as the failures last less than
+// PollOptions.MaxWait (default 10 minutes) and ctx is live, however many
+// attempts that takes, with waits growing to the maximum of WithRetryWait.
+// Only the retries of other failures count against WithMaxRetries, and
+// WithMaxRetries(0) turns this off too. The rule of each endpoint stands:
+// a submission of a range's window is retried through an outage only while
+// connecting fails; one whose outcome is unknown is resubmitted as above.
+// A range the outage outlasts returns the windows it finished with a
+// *RangeError naming the others. SubmitQuery, GetResults, Search and
+// Headlines called on their own make a fixed number of attempts.
+//
 // Waits start at the minimum of WithRetryWait (default
 // DefaultRetryWaitMin), double on every retry up to the maximum (default
 // DefaultRetryWaitMax), and lose up to 25% to random jitter; a Retry-After
 // header on a 429 or 503 replaces the computed wait, capped at the maximum,
-// and pauses every request of the Client until then. A done context ends
-// any wait at once. When retries run out, the last response is reported as
-// an *APIError with its body, or the last transport error, wrapped.
+// and pauses every request of the Client until then; each paused request
+// then waits up to a tenth longer (at most 1 s), at random, so that they do
+// not all start at once, and none starts before the header says. A done
+// context ends any wait at once. When retries run out, the last response
+// is reported as an *APIError with its body, or the last transport error,
+// wrapped.
 //
 // Limits. A successful response body may hold at most 32 MiB (more is an
 // error, never retried); at most 64 KiB of an error body is read.
@@ -115,6 +134,8 @@ type config struct {
 	// lim paces attempts (WithRateLimit) and holds them during a
 	// Retry-After pause; clientTransport consults it.
 	lim *limiter
+	// red removes the API key from what errors, logs and Responses show.
+	red *redact.Redactor
 
 	mu  sync.Mutex
 	rng *rand.Rand
@@ -194,6 +215,8 @@ func NewClient(opts ...Option) (*Client, error) {
 		_, _ = cryptorand.Read(seed[:]) // never fails (see crypto/rand.Read)
 		cfg.rng = rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])))
 	}
+	lim.spread = cfg.spread
+	cfg.red = redact.New(apiKey).WithMark(redacted)
 	// Only what a call may override is kept, the key not among it.
 	cfg.defaults = *s.forCall()
 	cfg.defaults.call = false

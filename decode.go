@@ -592,8 +592,51 @@ func looseInt(raw []byte, name string) (int, error) {
 func (c *Client) decodeError(endpoint string, resp *http.Response, body []byte, cause error) error {
 	e := c.newAPIError(endpoint, resp, body)
 	e.cause = cause
+	if isHTML(resp, body) {
+		// A captive portal, a proxy's login page, a wrong base URL.
+		e.Message = "the answer is an HTML page, not the service's JSON: check the base URL or a proxy (Content-Type " +
+			strconv.Quote(c.scrub(excerpt([]byte(resp.Header.Get("Content-Type"))))) + ", page " + quoteShort(e.Message) + ")"
+		return e
+	}
 	e.Message = c.scrub(cause.Error()) + ": the service's answer does not have the documented shape; report it with the request id"
 	return e
+}
+
+// isHTML reports an answer that is an HTML page: so declared, or starting
+// with a tag.
+func isHTML(resp *http.Response, body []byte) bool {
+	if ct := strings.ToLower(resp.Header.Get("Content-Type")); strings.Contains(ct, "html") {
+		return true
+	}
+	b := bytes.TrimLeft(body, " \t\r\n\ufeff")
+	return len(b) > 0 && b[0] == '<'
+}
+
+// Members of each endpoint's answer: an answer holding none of them is not
+// the endpoint's, whatever its status (e.g. {} from a proxy).
+var (
+	pageMembers      = []string{"state", "results", "articles", "totalResults", "totalArticles", "query_id", "page", "message"}
+	headlinesMembers = []string{"state", "headlines", "message"}
+)
+
+// noMembersError reports a JSON object that holds none of the members of
+// the endpoint's answer.
+func noMembersError(names []string) error {
+	return fmt.Errorf("the answer is a JSON object with none of the members of this endpoint's answer (%s): check the base URL or a proxy",
+		strings.Join(names, ", "))
+}
+
+// hasMember reports whether the JSON object data has a member named as one
+// of names (letter case ignored, as encoding/json ignores it).
+func hasMember(data []byte, names []string) bool {
+	found := false
+	_, _ = walkObject(data, jsonscan.SkipSpace(data, 0), func(key []byte, v int) (int, error) {
+		if name, err := memberName(key); err == nil && !found {
+			found = slices.ContainsFunc(names, func(n string) bool { return keyIs(name, n) })
+		}
+		return valueEnd(data, v)
+	})
+	return found
 }
 
 // stateError reports a 2xx answer whose state is a failure.

@@ -75,8 +75,11 @@
 // # Retries
 //
 // Failed attempts are retried with exponential backoff and jitter,
-// honouring Retry-After, as far as each endpoint allows: the retry policy
-// is described once, on Client. WithMaxRetries and WithRetryWait tune it.
+// honouring Retry-After, as far as each endpoint allows (SubmitQuery, which
+// creates a job, only where no job can have been made: never after a 503),
+// and the calls that wait for a job ride out an outage shorter than
+// PollOptions.MaxWait. The retry and outage policy is described once, on
+// Client; WithMaxRetries and WithRetryWait tune it.
 //
 // # Secrets
 //

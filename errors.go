@@ -1,7 +1,6 @@
 package newssearch
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -144,6 +143,9 @@ func (e *ValidationError) Is(target error) bool { return target == ErrBadRequest
 const (
 	maxErrorBody  = 64 << 10 // bytes of an error body kept in APIError.Body
 	maxMessageLen = 512      // bytes of a message derived from a non-JSON body
+	// errorBodySlack is read beyond maxErrorBody, so that a key straddling
+	// the cut, in any of its escaped forms, is redacted before the cut.
+	errorBodySlack = 4 << 10
 )
 
 // redacted replaces the API key wherever it would otherwise be shown.
@@ -155,15 +157,14 @@ func (c *Client) newAPIError(endpoint string, resp *http.Response, body []byte) 
 	e := &APIError{
 		StatusCode: resp.StatusCode,
 		Endpoint:   endpoint,
-		RequestID:  c.scrub(cleanRequestID(resp.Header.Get("X-Request-Id"))),
+		RequestID:  c.cfg.requestID(resp),
 	}
 	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.cfg.now()); ok {
 		e.RetryAfter = d
 	}
-	if len(body) > maxErrorBody {
-		body = body[:maxErrorBody]
-	}
-	e.Body = c.scrubBytes(body)
+	// Redacted, then cut: a key the cut would split is gone before it.
+	kept, _ := c.cfg.red.Clip(string(body), maxErrorBody)
+	e.Body = []byte(kept)
 	var env struct {
 		State   State  `json:"state"`
 		Message string `json:"message"`
@@ -187,40 +188,25 @@ func (c *Client) newAPIError(endpoint string, resp *http.Response, body []byte) 
 // maxRequestID bounds the request ID kept from a response header.
 const maxRequestID = 128
 
-// cleanRequestID keeps at most maxRequestID bytes of a request ID, without
-// control characters, so a hostile header cannot bloat or break an error
-// string or a log line.
-func cleanRequestID(id string) string {
-	if len(id) > maxRequestID {
-		id = strings.ToValidUTF8(id[:maxRequestID], "")
-	}
-	return strings.Map(func(r rune) rune {
+// requestID returns the response's X-Request-Id without control
+// characters, redacted, then cut to at most maxRequestID bytes, so that a
+// hostile header can neither bloat or break an error string or a log line
+// nor leave part of the key behind the cut.
+func (cfg *config) requestID(resp *http.Response) string {
+	id := strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return -1
 		}
 		return r
-	}, id)
+	}, strings.ToValidUTF8(resp.Header.Get("X-Request-Id"), ""))
+	id, _ = cfg.red.Clip(id, maxRequestID)
+	return id
 }
 
-// scrub removes the API key from s.
-func (c *Client) scrub(s string) string {
-	if k := *c.cfg.apiKey; k != "" && strings.Contains(s, k) {
-		return strings.ReplaceAll(s, k, redacted)
-	}
-	return s
-}
-
-// scrubBytes returns a copy of b with the API key removed, in its raw and
-// its JSON-escaped form.
-func (c *Client) scrubBytes(b []byte) []byte {
-	out := bytes.Clone(b)
-	k := []byte(*c.cfg.apiKey)
-	out = bytes.ReplaceAll(out, k, []byte(redacted))
-	if esc, _ := json.Marshal(*c.cfg.apiKey); len(esc) > 2 && !bytes.Equal(esc[1:len(esc)-1], k) {
-		out = bytes.ReplaceAll(out, esc[1:len(esc)-1], []byte(redacted))
-	}
-	return out
-}
+// scrub removes the API key from s wherever it stands as a token, in any
+// of the forms text carries it (plain, JSON-escaped, URL-encoded): see
+// internal/redact.
+func (c *Client) scrub(s string) string { return c.cfg.red.String(s) }
 
 // excerpt makes a one-line message from a body that is not JSON: an HTML
 // page's title, else its first line, shortened to maxMessageLen bytes.
@@ -262,7 +248,25 @@ func quoteShort(s string) string { return textutil.QuoteShort(s) }
 // endpoint is named, the cause kept for errors.Is and errors.As.
 func transportError(endpoint string, attempts int, err error) error {
 	if attempts > 1 {
-		return fmt.Errorf("newssearch: POST %s: giving up after %d attempts: %w", endpoint, attempts, err)
+		return wrapError(fmt.Sprintf("newssearch: POST %s: giving up after %d attempts: ", endpoint, attempts), err, "")
 	}
-	return fmt.Errorf("newssearch: POST %s: %w", endpoint, err)
+	return wrapError("newssearch: POST "+endpoint+": ", err, "")
 }
+
+// wrappedError is an error in the words of a call: prefix, err's message
+// without its own "newssearch: " (said once is enough), then suffix.
+type wrappedError struct {
+	prefix, suffix string
+	err            error
+}
+
+// wrapError wraps err after prefix and before suffix; see wrappedError.
+func wrapError(prefix string, err error, suffix string) error {
+	return &wrappedError{prefix: prefix, suffix: suffix, err: err}
+}
+
+func (e *wrappedError) Error() string {
+	return e.prefix + strings.TrimPrefix(e.err.Error(), "newssearch: ") + e.suffix
+}
+
+func (e *wrappedError) Unwrap() error { return e.err }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/jarcoal/httpmock"
 )
 
 // sentinels lists every sentinel, for checking that exactly the right ones
@@ -225,8 +226,9 @@ func TestMalformedSuccess(t *testing.T) {
 		if !errors.As(err, &syntaxErr) {
 			t.Errorf("%s: error %v does not wrap *json.SyntaxError", path, err)
 		}
-		want := "newssearch: POST " + path + ": malformed response (HTTP 200): invalid character '<' looking for beginning of value: " +
-			"the service's answer does not have the documented shape; report it with the request id"
+		// Served as application/json, but it starts with a tag.
+		want := "newssearch: POST " + path + ": malformed response (HTTP 200): the answer is an HTML page, not the service's JSON: " +
+			`check the base URL or a proxy (Content-Type "application/json", page "<html>captive portal</html>")`
 		if err.Error() != want {
 			t.Errorf("%s: error = %q, want %q", path, err, want)
 		}
@@ -279,5 +281,92 @@ func TestParseRetryAfter(t *testing.T) {
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// TestHTMLAnswer: a 200 HTML page (a captive portal, a proxy's login page,
+// a wrong base URL) is an error saying so, with the status, the content
+// type and the page's title, for every endpoint; never the key.
+func TestHTMLAnswer(t *testing.T) {
+	t.Parallel()
+	const key = "sk-html-canary-0123456789"
+	page := "\n<!DOCTYPE html><html><head><title>Wi-Fi login " + key + "</title></head><body>sign in</body></html>"
+	for path, call := range endpointCalls() {
+		c, _ := serveScript(t, []scripted{{path: path, header: http.Header{"Content-Type": {"text/html; charset=utf-8"}}, response: page}}, WithAPIKey(key))
+		err := call(c)
+		got := apiErrorOf(t, err)
+		want := "newssearch: POST " + path + ": malformed response (HTTP 200): the answer is an HTML page, not the service's JSON: " +
+			`check the base URL or a proxy (Content-Type "text/html; charset=utf-8", page "Wi-Fi login [REDACTED]")`
+		if err.Error() != want {
+			t.Errorf("%s: error = %q, want %q", path, err, want)
+		}
+		if got.StatusCode != 200 || bytes.Contains(got.Body, []byte(key)) {
+			t.Errorf("%s: StatusCode %d, Body %q", path, got.StatusCode, got.Body)
+		}
+	}
+}
+
+// TestAnswerWithNoKnownMember: a 200 JSON object with none of the members
+// of the endpoint's answer ({} from a proxy, another API's answer) is an
+// error, not an empty result.
+func TestAnswerWithNoKnownMember(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{`{}`, ` {"ok": true, "data": []} `} {
+		for path, call := range endpointCalls() {
+			c, _ := serveScript(t, []scripted{{path: path, response: body}})
+			err := call(c)
+			apiErrorOf(t, err)
+			want := map[string]string{
+				pathQuery:      "the answer is a JSON object with none of the members of this endpoint's answer (state, results, articles, totalResults, totalArticles, query_id, page, message): check the base URL or a proxy",
+				pathGetResults: "the answer is a JSON object with none of the members of this endpoint's answer (state, results, articles, totalResults, totalArticles, query_id, page, message): check the base URL or a proxy",
+				pathHeadlines:  "the answer is a JSON object with none of the members of this endpoint's answer (state, headlines, message): check the base URL or a proxy",
+				pathQueryAsync: `the answer has no "query_id"`,
+			}[path]
+			want = "newssearch: POST " + path + ": malformed response (HTTP 200): " + want
+			if path != pathQueryAsync {
+				want = strings.TrimSuffix(want, ": check the base URL or a proxy") + ": check the base URL or a proxy: " +
+					"the service's answer does not have the documented shape; report it with the request id"
+			} else {
+				want += ": the service's answer does not have the documented shape; report it with the request id"
+			}
+			if err.Error() != want {
+				t.Errorf("%s answering %s: error = %q, want %q", path, body, err, want)
+			}
+		}
+	}
+	// One member is enough: a pending job's answer has only two.
+	c, _ := serveScript(t, []scripted{{path: pathGetResults, response: `{"STATE":"PENDING"}`}})
+	if p, err := c.GetResults(context.Background(), "q", 1); err != nil || !p.State.IsPending() {
+		t.Errorf("a pending answer: %+v, %v", p, err)
+	}
+}
+
+// endpointCalls calls each endpoint once.
+func endpointCalls() map[string]func(*Client) error {
+	return map[string]func(*Client) error{
+		pathQuery:      func(c *Client) error { _, err := c.Search(context.Background(), SearchParams{Query: "q"}); return err },
+		pathQueryAsync: func(c *Client) error { _, err := c.SubmitQuery(context.Background(), asyncQuery); return err },
+		pathGetResults: func(c *Client) error { _, err := c.GetResults(context.Background(), "q", 0); return err },
+		pathHeadlines:  func(c *Client) error { _, err := c.Headlines(context.Background()); return err },
+	}
+}
+
+// TestErrorsSayNewssearchOnce: an error wrapping another of this package
+// names the package once.
+func TestErrorsSayNewssearchOnce(t *testing.T) {
+	t.Parallel()
+	mt := httpmock.NewMockTransport()
+	mt.RegisterResponder(http.MethodPost, mockURL(pathGetResults), httpmock.NewErrorResponder(errors.New("connection refused")))
+	c := mockClient(t, mt, WithMaxRetries(0))
+	_, err := c.Poll(context.Background(), "job-1", &PollOptions{MinDelay: time.Millisecond})
+	if err == nil || strings.Count(err.Error(), "newssearch:") != 1 {
+		t.Errorf("Poll error = %v, want \"newssearch:\" once", err)
+	}
+	want := `newssearch: polling query job "job-1" stopped after 1 request: POST /api/v2/get-results: Post "` + mockURL(pathGetResults) + `": connection refused`
+	if err.Error() != want {
+		t.Errorf("Poll error = %q, want %q", err, want)
+	}
+	if !errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("the cause is lost: %v", err)
 	}
 }

@@ -27,6 +27,9 @@ func (c *Client) Headlines(ctx context.Context, opts ...Option) (*HeadlinesRespo
 	if err := decodeJSON(pb.bytes(), &wire); err != nil {
 		return nil, c.decodeError(pathHeadlines, resp, pb.bytes(), err)
 	}
+	if !hasMember(pb.bytes(), headlinesMembers) {
+		return nil, c.decodeError(pathHeadlines, resp, pb.bytes(), noMembersError(headlinesMembers))
+	}
 	if wire.State.IsFailure() {
 		return nil, c.stateError(pathHeadlines, resp, pb.bytes())
 	}

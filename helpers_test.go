@@ -80,10 +80,10 @@ func (s *scriptHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	st := s.steps[n]
 	assertRequest(s.t, r, st.path, st.body)
+	w.Header().Set("Content-Type", "application/json")
 	for k, vs := range st.header {
 		w.Header()[k] = vs
 	}
-	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(cmpOr0(st.status, http.StatusOK))
 	io.WriteString(w, st.response)
 }

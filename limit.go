@@ -20,6 +20,10 @@ type limiter struct {
 	tokens float64
 	last   time.Time
 	pause  time.Time // no attempt starts before it
+
+	// spread lengthens a wait for a pause at random (never shortens it),
+	// so that the attempts it held do not all start at once; nil: not.
+	spread func(time.Duration) time.Duration
 }
 
 // newLimiter returns a limiter; rate 0 only pauses.
@@ -108,7 +112,7 @@ func (l *limiter) wait(ctx context.Context) error {
 	if d <= 0 {
 		return nil
 	}
-	if err := sleepContext(ctx, d); err != nil {
+	if err := sleepContext(ctx, l.spreadPause(d)); err != nil {
 		l.cancel()
 		return err
 	}
@@ -120,10 +124,22 @@ func (l *limiter) wait(ctx context.Context) error {
 		if d <= 0 {
 			return nil
 		}
-		if err := sleepContext(ctx, d); err != nil {
+		if err := sleepContext(ctx, l.spreadPause(d)); err != nil {
 			return err
 		}
 	}
+}
+
+// spreadPause returns the wait d, lengthened by l.spread when a pause is
+// on, so that the attempts a Retry-After held do not start together.
+func (l *limiter) spreadPause(d time.Duration) time.Duration {
+	l.mu.Lock()
+	paused := l.pause.After(l.now())
+	l.mu.Unlock()
+	if paused && l.spread != nil {
+		return l.spread(d)
+	}
+	return d
 }
 
 // clientTransport is the outer transport of every Client: it applies the

@@ -291,7 +291,8 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithHeader adds a header to every request, of the Client or of the call,
-// e.g. WithHeader("X-Mock-Fault", "429") against the mock server, a tracing
+// e.g. WithHeader("X-Mock-Fault", "status=429") against the mock server
+// (see the example), a tracing
 // header, or WithHeader("User-Agent", "myapp/1.0") (the default User-Agent is
 // "newssearch-go/" + Version). A header the client sets itself
 // (Content-Type, Accept, User-Agent) is replaced, and so is a header of
@@ -467,7 +468,7 @@ func callFrom(ctx context.Context) *settings {
 
 // record stores a successful exchange in the call's Response, if asked.
 // scrub removes the API key from every header value and the request ID.
-func (s *settings) record(resp *http.Response, attempts int, scrub func(string) string) {
+func (s *settings) record(resp *http.Response, attempts int, scrub func(string) string, requestID func(*http.Response) string) {
 	if s == nil || s.into == nil {
 		return
 	}
@@ -480,7 +481,7 @@ func (s *settings) record(resp *http.Response, attempts int, scrub func(string) 
 	r := Response{
 		StatusCode: resp.StatusCode,
 		Header:     h,
-		RequestID:  scrub(cleanRequestID(resp.Header.Get("X-Request-Id"))),
+		RequestID:  requestID(resp),
 		Attempts:   attempts,
 	}
 	s.into.mu.Lock()

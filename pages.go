@@ -320,6 +320,9 @@ func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...Opt
 	if err != nil {
 		return failedArticles(err)
 	}
+	if cfg, err := cs.poll.resolve(); err == nil {
+		ctx = withOutageBudget(ctx, cfg.maxWait)
+	}
 	params.Sites = slices.Clone(params.Sites)
 	fetch := func(ctx context.Context, n int) (*Page, error) {
 		p := params
@@ -353,6 +356,7 @@ func (c *Client) Results(ctx context.Context, queryID string, opts ...Option) it
 	if err != nil {
 		return failedArticles(err)
 	}
+	ctx = withOutageBudget(ctx, cfg.maxWait)
 	return articlesOf(c.jobPages(ctx, queryID, cs.page.prefetch(), func(ctx context.Context) (*Page, error) {
 		return c.poll(ctx, queryID, 1, &cfg, false)
 	}), cs.page.onPage())

@@ -51,7 +51,10 @@ var (
 // The n-th wait (n from 1; the first precedes the first request) is
 // MinDelay·Multiplier^(n−1), multiplied by a random factor in
 // [1−Jitter, 1+Jitter] and then capped at MaxDelay: once the jittered wait
-// always exceeds MaxDelay, every wait is exactly MaxDelay. The last wait is
+// always exceeds MaxDelay, every wait is exactly MaxDelay. A PENDING answer
+// with a Retry-After header makes the next wait at least what it says (up
+// to 5 minutes, plus up to a tenth of jitter, at most 1 s), whatever
+// MaxDelay. The last wait is
 // shortened so that the last request goes out MinDelay before MaxWait runs
 // out; nothing of a poll outlasts MaxWait.
 type PollOptions struct {
@@ -306,7 +309,9 @@ func (c *Client) checkCall(ctx context.Context, method string) error {
 //   - a *ValidationError, before any request, for an empty queryID or bad
 //     options.
 //
-// Poll starts no goroutine and leaves no timer behind.
+// A transport failure of a request is retried through an outage shorter
+// than MaxWait (see the outage rule on Client). Poll starts no goroutine
+// and leaves no timer behind.
 func (c *Client) Poll(ctx context.Context, queryID string, opts ...Option) (*Page, error) {
 	if err := c.checkCall(ctx, "Poll"); err != nil {
 		return nil, err
@@ -328,7 +333,7 @@ func pollStopped(queryID string, attempts int, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		hint = " (the job may still be running: call Poll with this query ID and a live context to resume)"
 	}
-	return fmt.Errorf("newssearch: polling query job %q stopped after %s: %w%s", queryID, plural(attempts, "request"), err, hint)
+	return wrapError(fmt.Sprintf("newssearch: polling query job %q stopped after %s: ", queryID, plural(attempts, "request")), err, hint)
 }
 
 // poll drives get-results for page of queryID until its state is not
@@ -341,6 +346,7 @@ func (c *Client) poll(ctx context.Context, queryID string, page int, cfg *pollCo
 	// requests run under pctx, which MaxWait cancels.
 	pctx, cancel := context.WithTimeoutCause(ctx, cfg.maxWait, errPollDeadline)
 	defer cancel()
+	pctx = withOutageBudget(pctx, cfg.maxWait)
 	start := c.cfg.now()
 	var last State // state of the last answer, "" before the first
 	timedOut := func(attempts int) error {
@@ -361,7 +367,7 @@ func (c *Client) poll(ctx context.Context, queryID string, page int, cfg *pollCo
 				return nil, pollStopped(queryID, attempt-1, ctx.Err())
 			}
 		}
-		answer, err := c.GetResults(pctx, queryID, page)
+		answer, hint, err := c.getResults(pctx, queryID, page)
 		var state State
 		var failed *JobFailedError
 		switch {
@@ -398,10 +404,34 @@ func (c *Client) poll(ctx context.Context, queryID string, page int, cfg *pollCo
 			return nil, &PollTimeoutError{QueryID: queryID, Waited: elapsed, Attempts: attempt, LastState: state}
 		}
 		waits++
-		wait = min(cfg.delay(waits, c.jitterDraw(cfg)), left-cfg.minDelay)
+		wait = cfg.delay(waits, c.jitterDraw(cfg))
+		if hint > wait {
+			// The service said when to ask again: not before, and
+			// spread so that jobs it gave the same hint are not all
+			// polled at once.
+			wait = c.cfg.spread(min(hint, maxPollHint))
+		}
+		wait = min(wait, left-cfg.minDelay)
 		event.Next = wait
 		cfg.report(event)
 	}
+}
+
+// maxPollHint caps the wait a pending answer's Retry-After header can ask
+// for before the next poll.
+const maxPollHint = 5 * time.Minute
+
+// spread returns d lengthened by a random fraction of up to a tenth (at
+// most a second), so that calls told to wait the same d do not all wake
+// at once; it is never shorter than d.
+func (cfg *config) spread(d time.Duration) time.Duration {
+	j := min(d/10, time.Second)
+	if j <= 0 {
+		return d
+	}
+	cfg.mu.Lock()
+	defer cfg.mu.Unlock()
+	return d + time.Duration(cfg.rng.Int64N(int64(j)+1))
 }
 
 // errPollDeadline is the cause of a poll's context cancelled by MaxWait.

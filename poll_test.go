@@ -564,11 +564,11 @@ func TestPollErrorsEndAtOnce(t *testing.T) {
 		want     string
 	}{
 		{"401", http.StatusUnauthorized, "", ErrUnauthorized,
-			`newssearch: polling query job "q1" stopped after 1 request: newssearch: POST /api/v2/get-results: 401 Unauthorized: forced failure (request id req-1)`},
+			`newssearch: polling query job "q1" stopped after 1 request: POST /api/v2/get-results: 401 Unauthorized: forced failure (request id req-1)`},
 		{"404 unknown job", 0, "nope", ErrNotFound,
-			`newssearch: polling query job "nope" stopped after 1 request: newssearch: POST /api/v2/get-results: 404 Not Found: unknown query_id: submit the query again (request id req-1)`},
+			`newssearch: polling query job "nope" stopped after 1 request: POST /api/v2/get-results: 404 Not Found: unknown query_id: submit the query again (request id req-1)`},
 		{"503 after retries", http.StatusServiceUnavailable, "", ErrServer,
-			`newssearch: polling query job "q1" stopped after 1 request: newssearch: POST /api/v2/get-results: 503 Service Unavailable: forced failure (request id req-1)`},
+			`newssearch: polling query job "q1" stopped after 1 request: POST /api/v2/get-results: 503 Service Unavailable: forced failure (request id req-1)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

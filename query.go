@@ -131,6 +131,9 @@ func (c *Client) Search(ctx context.Context, params SearchParams, opts ...Option
 	if err := decodePage(pb.bytes(), out); err != nil {
 		return nil, c.decodeError(pathQuery, resp, pb.bytes(), err)
 	}
+	if !hasMember(pb.bytes(), pageMembers) {
+		return nil, c.decodeError(pathQuery, resp, pb.bytes(), noMembersError(pageMembers))
+	}
 	if out.State.IsFailure() {
 		return nil, c.stateError(pathQuery, resp, pb.bytes())
 	}

@@ -56,6 +56,7 @@ func (c *Client) startRange(ctx context.Context, method string, params AsyncSear
 		return nil, err
 	}
 	params.Sites = slices.Clone(params.Sites)
+	ctx = withOutageBudget(ctx, cfg.poll.maxWait)
 	return &rangeCall{c: c, ctx: ctx, logger: cs.logger, cfg: cfg, params: params, windows: windows, done: done,
 		byDate: strings.EqualFold(string(params.SortOrder), string(SortDatePublished))}, nil
 }

@@ -60,8 +60,12 @@ func TestCleanRequestID(t *testing.T) {
 		strings.Repeat("r", 1<<20):    strings.Repeat("r", maxRequestID),
 		"x" + strings.Repeat("é", 70): "x" + strings.Repeat("é", (maxRequestID-1)/2),
 	} {
-		if got := cleanRequestID(in); got != want {
-			t.Errorf("cleanRequestID(%.20q…) = %.20q… (%d bytes), want %d bytes", in, got, len(got), len(want))
+		c, err := NewClient(WithAPIKey("k"), WithoutEnvironment())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.cfg.requestID(&http.Response{Header: http.Header{"X-Request-Id": {in}}}); got != want {
+			t.Errorf("requestID(%.20q…) = %.20q… (%d bytes), want %d bytes", in, got, len(got), len(want))
 		}
 	}
 }

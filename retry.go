@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"slices"
@@ -56,6 +57,37 @@ type call struct {
 	policy   retryPolicy
 	attempt  int   // 1-based number of the current attempt
 	lastErr  error // transport error of the last attempt, for the log
+	// retries counts the retries charged to WithMaxRetries; those of an
+	// outage ridden out (see outageBudget) are not.
+	retries    int
+	maxRetries int
+	// outage is the budget for riding out an outage (0: none), and
+	// outageStart the time of the first of the current run of transport
+	// failures (zero: none).
+	outage      time.Duration
+	outageStart time.Time
+}
+
+// outageKey is the context key of the outage budget of the requests a
+// waiting call (Poll, paging, a range) makes on the caller's behalf.
+type outageKey struct{}
+
+// withOutageBudget returns ctx marking its requests as made by a call that
+// rides out an outage of up to budget: see the outage rule on Client.
+func withOutageBudget(ctx context.Context, budget time.Duration) context.Context {
+	if ctx == nil || budget <= 0 {
+		return ctx
+	}
+	if d, _ := ctx.Value(outageKey{}).(time.Duration); d == budget {
+		return ctx
+	}
+	return context.WithValue(ctx, outageKey{}, budget)
+}
+
+// outageBudget returns the outage budget ctx carries, or 0.
+func outageBudget(ctx context.Context) time.Duration {
+	d, _ := ctx.Value(outageKey{}).(time.Duration)
+	return d
 }
 
 // exchange sends payload to endpoint, retrying as policy allows, and returns
@@ -102,13 +134,20 @@ func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPoli
 	}
 	req.SetResponseHandler(bufferBody)
 
-	cl := &call{cfg: cfg, endpoint: endpoint, policy: policy, logger: cs.logger}
+	cl := &call{cfg: cfg, endpoint: endpoint, policy: policy, logger: cs.logger, maxRetries: cs.maxRetries}
+	retryMax := cs.maxRetries
+	if cs.maxRetries > 0 {
+		if cl.outage = outageBudget(ctx); cl.outage > 0 {
+			// checkRetry counts the retries that are not an outage's.
+			retryMax = math.MaxInt32
+		}
+	}
 	rc := &retryablehttp.Client{
 		HTTPClient:     cfg.httpClient,
 		Logger:         nil, // silenced: logging goes through the call's logger
 		RetryWaitMin:   cs.waitMin,
 		RetryWaitMax:   cs.waitMax,
-		RetryMax:       cs.maxRetries,
+		RetryMax:       retryMax,
 		CheckRetry:     cl.checkRetry,
 		Backoff:        cl.backoff,
 		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
@@ -145,7 +184,7 @@ func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPoli
 		pb.Close()
 		return nil, nil, apiErr
 	}
-	cs.record(resp, cl.attempt, c.scrub)
+	cs.record(resp, cl.attempt, c.scrub, cfg.requestID)
 	return resp, pb, nil
 }
 
@@ -173,10 +212,29 @@ func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) 
 	if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
 		observeThrottle(ctx)
 	}
+	var retry bool
 	if err != nil {
-		return cl.retryableError(err), nil
+		retry = cl.retryableError(err)
+		if retry && cl.outage > 0 {
+			// An outage: retried for as long as the budget lasts,
+			// whatever the count.
+			now := cl.cfg.now()
+			if cl.outageStart.IsZero() {
+				cl.outageStart = now
+			}
+			if now.Sub(cl.outageStart) < cl.outage {
+				return true, nil
+			}
+		}
+	} else {
+		cl.outageStart = time.Time{}
+		retry = cl.retryableStatus(resp.StatusCode)
 	}
-	return cl.retryableStatus(resp.StatusCode), nil
+	if retry {
+		cl.retries++
+		retry = cl.retries <= cl.maxRetries
+	}
+	return retry, nil
 }
 
 // retryableStatus reports whether a response status is worth another
@@ -240,12 +298,15 @@ func (cl *call) backoff(min, max time.Duration, retry int, resp *http.Response) 
 }
 
 // backoff computes the wait before retry number retry+1: the Retry-After of
-// a 429 or 503 response capped at max, else min doubled retry times, capped
+// a 429 or 503 response capped at max and lengthened by up to a tenth (at
+// most 1 s) of random jitter, else min doubled retry times, capped
 // at max, minus up to 25% random jitter.
 func (cfg *config) backoff(min, max time.Duration, retry int, resp *http.Response) time.Duration {
 	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), cfg.now()); ok {
-			return clampDuration(d, 0, max)
+			// Spread beyond the header, never before it, so that the
+			// calls it paused do not all retry at one instant.
+			return cfg.spread(clampDuration(d, 0, max))
 		}
 	}
 	d := min
@@ -345,7 +406,7 @@ func (pb *pooledBody) Close() error {
 // a decoding error later. A 2xx body over maxBody is an error; any other body
 // is cut at maxErrorBody.
 func bufferBody(resp *http.Response) error {
-	limit := int64(maxErrorBody)
+	limit := int64(maxErrorBody + errorBodySlack)
 	ok := resp.StatusCode >= 200 && resp.StatusCode <= 299
 	if ok {
 		limit = maxBody

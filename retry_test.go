@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -471,6 +472,8 @@ func TestDeadlineDuringBackoff(t *testing.T) {
 	})
 }
 
+// TestRetryAfter: a Retry-After header sets the wait before the retry,
+// capped at WithRetryWait's maximum, and jitter only lengthens it.
 func TestRetryAfter(t *testing.T) {
 	start := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC) // synctest's epoch
 	tests := []struct {
@@ -507,8 +510,10 @@ func TestRetryAfter(t *testing.T) {
 					if elapsed < 750*time.Millisecond || elapsed > time.Second {
 						t.Errorf("waited %v, want 750ms..1s", elapsed)
 					}
-				} else if elapsed != tt.want {
-					t.Errorf("waited %v, want %v", elapsed, tt.want)
+				} else if spread := min(tt.want/10, time.Second); elapsed < tt.want || elapsed > tt.want+spread {
+					// Never before the header, and spread by at most a
+					// tenth so that paused calls do not all wake at once.
+					t.Errorf("waited %v, want %v..%v", elapsed, tt.want, tt.want+spread)
 				}
 			})
 		})
@@ -532,8 +537,8 @@ func TestRetryAfterReported(t *testing.T) {
 		if err.Error() != want {
 			t.Errorf("error = %q, want %q", err, want)
 		}
-		if elapsed := time.Since(start); elapsed != 4*time.Second {
-			t.Errorf("waited %v, want 2 waits capped at 2s", elapsed)
+		if elapsed := time.Since(start); elapsed < 4*time.Second || elapsed > 4*time.Second+400*time.Millisecond {
+			t.Errorf("waited %v, want 2 waits capped at 2s, each spread by at most 0.2s", elapsed)
 		}
 		if n := mt.GetTotalCallCount(); n != 3 {
 			t.Errorf("%d attempts, want 3", n)
@@ -580,6 +585,48 @@ func TestSubmitQueryNotRetriedOnTimeout(t *testing.T) {
 		}
 		if n := mt.GetTotalCallCount(); n != 1 {
 			t.Errorf("%d attempts, want 1", n)
+		}
+	})
+}
+
+// TestRetryAfterSpreadsWakeUps: calls paused by the same Retry-After do not
+// all retry at one instant, and none retries before the header says.
+func TestRetryAfterSpreadsWakeUps(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mt := httpmock.NewMockTransport()
+		var mu sync.Mutex
+		var at []time.Duration
+		start := time.Now()
+		mt.RegisterResponder(http.MethodPost, mockURL(pathQuery), func(r *http.Request) (*http.Response, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if time.Since(start) == 0 {
+				resp := httpmock.NewStringResponse(429, failedMsg)
+				resp.Header.Set("Retry-After", "5")
+				return resp, nil
+			}
+			at = append(at, time.Since(start))
+			return httpmock.NewStringResponse(200, okSearch), nil
+		})
+		c := mockClient(t, mt, WithRetryWait(time.Second, 10*time.Second))
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				if _, err := c.Search(context.Background(), SearchParams{Query: "q"}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		distinct := map[time.Duration]bool{}
+		for _, d := range at {
+			if d < 5*time.Second || d > 5500*time.Millisecond {
+				t.Errorf("a retry at %v, want 5s..5.5s", d)
+			}
+			distinct[d] = true
+		}
+		if len(at) != 8 || len(distinct) < 4 {
+			t.Errorf("retries at %v: want 8, at 4 or more instants", at)
 		}
 	})
 }

@@ -119,9 +119,40 @@ func TestSecretScrubbedForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := string(c.scrubBytes([]byte(`{"k":"a\u003cb","raw":"a<b"}`)))
+	got := c.scrub(`{"k":"a\u003cb","raw":"a<b"}`)
 	if want := `{"k":"[REDACTED]","raw":"[REDACTED]"}`; got != want {
-		t.Errorf("scrubBytes = %s, want %s", got, want)
+		t.Errorf("scrub = %s, want %s", got, want)
+	}
+}
+
+// TestScrubByMeaning: with the key "test", the key is redacted where it
+// stands as a token, in every form (plain, JSON string, any JSON escape,
+// URL-encoded), and never inside other words.
+func TestScrubByMeaning(t *testing.T) {
+	t.Parallel()
+	c, err := NewClient(WithAPIKey("test"), WithoutEnvironment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"the latest tests":                       "the latest tests",
+		"key test refused":                       "key [REDACTED] refused",
+		`{"api_key":"test"}`:                     `{"api_key":"[REDACTED]"}`,
+		`{"api_key":"\u0074est"}`:                `{"api_key":"[REDACTED]"}`,
+		`{"api_key":"\u0074\u0065\u0073\u0074"}`: `{"api_key":"[REDACTED]"}`,
+		"api_key=t%65st&q=1":                     "api_key=[REDACTED]&q=1",
+		"contest attested":                       "contest attested",
+	} {
+		if got := c.scrub(in); got != want {
+			t.Errorf("scrub(%q) = %q, want %q", in, got, want)
+		}
+	}
+	s, err := NewClient(WithAPIKey("a/b-key"), WithoutEnvironment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.scrub(`{"k":"a\/b-key"}`); got != `{"k":"[REDACTED]"}` {
+		t.Errorf("an escaped slash: %q", got)
 	}
 }
 
@@ -253,5 +284,39 @@ func TestSecretNeverPrintedByRanges(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(printed, "\n"), "window refused for key [REDACTED] (request id id-[REDACTED])") {
 		t.Error("no scrubbed failure message was printed; the scrubbing was not exercised")
+	}
+}
+
+// TestSecretStraddlingCuts: a key the service echoes across the 64 KiB cut
+// of APIError.Body, or the 128-byte cut of the request id, plain or in
+// JSON escapes, leaves no part of itself in any error surface: it is
+// redacted before the cut.
+func TestSecretStraddlingCuts(t *testing.T) {
+	t.Parallel()
+	const key = "sk-straddle-0123456789abcdef"
+	escaped := ""
+	for _, r := range key {
+		escaped += fmt.Sprintf(`\u%04x`, r)
+	}
+	for name, form := range map[string]string{"plain": key, "escaped": escaped} {
+		for _, at := range []int{3, len(form) / 2, len(form) - 2} {
+			// The key begins at 64 KiB - at, inside a JSON string.
+			pad := maxErrorBody - at - len(`{"message":"`)
+			body := `{"message":"` + strings.Repeat("x", pad-1) + " " + form + ` tail"}`
+			id := strings.Repeat("r", maxRequestID-min(at, len(key)-2)-1) + " " + key + " more"
+			c, _ := serveScript(t, []scripted{{path: pathHeadlines, status: 400, header: http.Header{"X-Request-Id": {id}}, response: body}},
+				WithAPIKey(key), WithMaxRetries(0))
+			_, err := c.Headlines(context.Background())
+			got := apiErrorOf(t, err)
+			prefix := key[:min(len(key), 4)]
+			for surface, text := range map[string]string{"Error()": err.Error(), "Body": string(got.Body), "RequestID": got.RequestID, "Message": got.Message, "%+v": fmt.Sprintf("%+v", got)} {
+				if strings.Contains(text, prefix) || strings.Contains(text, `\u0073\u006b`) {
+					t.Errorf("%s key cut %d bytes in: %s holds part of the key: …%.80q", name, at, surface, text[max(0, len(text)-80):])
+				}
+			}
+			if len(got.Body) > maxErrorBody || len(got.RequestID) > maxRequestID {
+				t.Errorf("Body %d bytes, RequestID %d bytes: over the caps", len(got.Body), len(got.RequestID))
+			}
+		}
 	}
 }

@@ -71,9 +71,12 @@
 // PENDING until the job has been polled more than WithPendingPolls times
 // (default 1: every client sees PENDING once) and WithPendingDuration has
 // passed (default 0), then SUCCESS with the page and both totalResults and
-// totalArticles. A query_id lives an hour (Limits.JobTTL) after its last use
-// on the server clock; beyond 10,000 jobs (Limits.MaxJobs) the least
-// recently used is forgotten. A job is visible only to the key that
+// totalArticles. A PENDING answer of a job ready in a second or more
+// carries Retry-After: the whole seconds until then, rounded up, which the
+// SDK's Poll honours (so on a fake clock a long pending costs a few polls).
+// A query_id lives an hour (Limits.JobTTL) after its last use on the
+// server clock; beyond 10,000 jobs (Limits.MaxJobs) the least recently
+// used is forgotten. A job is visible only to the key that
 // submitted it (compared as hashes): any other key gets the same 404 as an
 // unknown id.
 //

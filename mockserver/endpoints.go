@@ -152,7 +152,15 @@ func (s *Server) serveGetResults(x *exchange, f fields) response {
 	switch state {
 	case jobs.Pending:
 		*buf = append(b, `,"state":"PENDING"}`...)
-		return ok(buf)
+		resp := ok(buf)
+		if polled.ReadyIn >= time.Second {
+			// When to ask again, in whole seconds rounded up, so a
+			// client that honours it polls once, after the job is
+			// ready: on a fake clock a job pending for minutes costs
+			// a few requests, not one per poll delay.
+			resp.retryAfter = int((polled.ReadyIn + time.Second - 1) / time.Second)
+		}
+		return resp
 	case jobs.Failed:
 		b = append(b, `,"state":"FAILED","message":`...)
 		b = appendString(b, cmp.Or(polled.Message,

@@ -23,6 +23,7 @@ import (
 
 	newssearch "github.com/newssearch/newssearch-go"
 	"github.com/newssearch/newssearch-go/api"
+	"github.com/newssearch/newssearch-go/internal/redact"
 )
 
 // The endpoints check calls, in the order it calls them.
@@ -307,7 +308,7 @@ func (r *report) scrub(key string) {
 	if key == "" {
 		return
 	}
-	s := func(v string) string { return strings.ReplaceAll(v, key, "[redacted]") }
+	s := redact.New(key).String // the key as a token, in any form; never inside a word
 	for _, e := range r.Endpoints {
 		e.Error = s(e.Error)
 		for _, l := range [][]string{e.OpenAPI, e.SDK, e.Seen} {

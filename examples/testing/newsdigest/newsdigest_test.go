@@ -173,6 +173,19 @@ func TestLatestJobFails(t *testing.T) {
 // MockTransport, under the base URL the code calls.
 func TestTopSitesWithHTTPMock(t *testing.T) {
 	t.Parallel()
+	topSitesWithHTTPMock(t)
+}
+
+// The same test is immune to NEWSSEARCH_BASE_URL and NEWSSEARCH_API_KEY in
+// the environment (WithoutEnvironment): it neither calls that address nor
+// meets httpmock's "no responder" there.
+func TestTopSitesWithHTTPMockIgnoresEnvironment(t *testing.T) {
+	t.Setenv(newssearch.EnvBaseURL, "http://127.0.0.1:9")
+	t.Setenv("NEWSSEARCH_API_KEY", "from-the-environment")
+	topSitesWithHTTPMock(t)
+}
+
+func topSitesWithHTTPMock(t *testing.T) {
 	srv := mockserver.New(mockserver.WithoutListener(), mockserver.WithCorpus(testCorpus(t)))
 	t.Cleanup(srv.Close)
 	mt := httpmock.NewMockTransport()

@@ -155,6 +155,9 @@ type Result[Q any] struct {
 	State   State
 	Query   Q
 	Message string
+	// ReadyIn is, for a pending job that will be ready once enough time
+	// has passed (Config.PendingFor), how long that is from now; else 0.
+	ReadyIn time.Duration
 }
 
 // PollResult is Poll reporting the failure message too.
@@ -180,7 +183,11 @@ func (s *Store[Q]) PollResult(id string, owner Owner, now time.Time) (r Result[Q
 	if !j.ready && j.outcome != Stuck && j.polls > s.cfg.PendingPolls && !now.Before(j.created.Add(s.cfg.PendingFor)) {
 		j.ready = true
 	}
-	return Result[Q]{State: j.state(), Query: j.query, Message: j.message}, true
+	r = Result[Q]{State: j.state(), Query: j.query, Message: j.message}
+	if !j.ready && j.outcome != Stuck {
+		r.ReadyIn = max(j.created.Add(s.cfg.PendingFor).Sub(now), 0)
+	}
+	return r, true
 }
 
 func (j *job[Q]) state() State {

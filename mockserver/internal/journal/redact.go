@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/newssearch/newssearch-go/internal/redact"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/newssearch/newssearch-go/internal/jsonscan"
 )
@@ -52,11 +52,9 @@ func cut(s string, limit int) string {
 	if len(s) <= limit {
 		return s
 	}
-	n := max(limit, 0)
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return fmt.Sprintf("%s…[%d more bytes not stored]", s[:n], len(s)-n)
+	// Cut as internal/redact cuts: on a rune boundary, never inside a mark.
+	kept, dropped := redact.New().WithMark(Redacted).Clip(s, limit)
+	return fmt.Sprintf("%s…[%d more bytes not stored]", kept, dropped)
 }
 
 // keySpans returns the byte ranges of every api_key member value within

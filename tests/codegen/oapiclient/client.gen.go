@@ -1595,6 +1595,10 @@ type ClientInterface interface {
 	// A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
 	// whichever is present.
 	//
+	// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
+	// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
+	// The service is not known to send it.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/v2/get-results (the `GetResults` operationId).
@@ -1610,6 +1614,10 @@ type ClientInterface interface {
 	//
 	// A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
 	// whichever is present.
+	//
+	// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
+	// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
+	// The service is not known to send it.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1706,6 +1714,10 @@ type ClientInterface interface {
 // A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
 // whichever is present.
 //
+// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
+// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
+// The service is not known to send it.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/v2/get-results (the `GetResults` operationId).
@@ -1731,6 +1743,10 @@ func (c *Client) GetResultsWithBody(ctx context.Context, contentType string, bod
 //
 // A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
 // whichever is present.
+//
+// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
+// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
+// The service is not known to send it.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2100,6 +2116,10 @@ type ClientWithResponsesInterface interface {
 	// A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
 	// whichever is present.
 	//
+	// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
+	// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
+	// The service is not known to send it.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v2/get-results (the `GetResults` operationId).
@@ -2115,6 +2135,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
 	// whichever is present.
+	//
+	// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
+	// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
+	// The service is not known to send it.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -2202,6 +2226,7 @@ type ClientWithResponsesInterface interface {
 
 // GetResultsResponse200Headers the declared response headers of an HTTP 200 response for GetResults
 type GetResultsResponse200Headers struct {
+	RetryAfter *int
 	XRequestId string
 }
 
@@ -2761,6 +2786,10 @@ func (r SubmitQueryResponse) ContentType() string {
 // A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
 // whichever is present.
 //
+// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
+// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
+// The service is not known to send it.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v2/get-results (the `GetResults` operationId).
@@ -2782,6 +2811,10 @@ func (c *ClientWithResponses) GetResultsWithBodyWithResponse(ctx context.Context
 //
 // A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
 // whichever is present.
+//
+// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
+// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
+// The service is not known to send it.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -2983,6 +3016,13 @@ func ParseGetResultsResponse(rsp *http.Response) (*GetResultsResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetResultsResponse200Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {

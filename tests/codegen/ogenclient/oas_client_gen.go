@@ -31,6 +31,10 @@ type Invoker interface {
 	// A finished job answers both `totalResults` and `totalArticles` (the same number); clients should
 	// read whichever is present.
 	//
+	// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
+	// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
+	// The service is not known to send it.
+	//
 	// POST /api/v2/get-results
 	GetResults(ctx context.Context, request *GetResultsRequest) (GetResultsRes, error)
 	// Headlines invokes headlines operation.
@@ -114,6 +118,10 @@ func (c *Client) requestURL(ctx context.Context) *url.URL {
 //
 // A finished job answers both `totalResults` and `totalArticles` (the same number); clients should
 // read whichever is present.
+//
+// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
+// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
+// The service is not known to send it.
 //
 // POST /api/v2/get-results
 func (c *Client) GetResults(ctx context.Context, request *GetResultsRequest) (GetResultsRes, error) {

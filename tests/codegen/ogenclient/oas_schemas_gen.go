@@ -667,8 +667,14 @@ func NewGetResultsFailedGetResultsAnswer(v GetResultsFailed) GetResultsAnswer {
 
 // GetResultsAnswerHeaders wraps GetResultsAnswer with response headers.
 type GetResultsAnswerHeaders struct {
+	RetryAfter OptInt
 	XRequestID string
 	Response   GetResultsAnswer
+}
+
+// GetRetryAfter returns the value of RetryAfter.
+func (s *GetResultsAnswerHeaders) GetRetryAfter() OptInt {
+	return s.RetryAfter
 }
 
 // GetXRequestID returns the value of XRequestID.
@@ -679,6 +685,11 @@ func (s *GetResultsAnswerHeaders) GetXRequestID() string {
 // GetResponse returns the value of Response.
 func (s *GetResultsAnswerHeaders) GetResponse() GetResultsAnswer {
 	return s.Response
+}
+
+// SetRetryAfter sets the value of RetryAfter.
+func (s *GetResultsAnswerHeaders) SetRetryAfter(val OptInt) {
+	s.RetryAfter = val
 }
 
 // SetXRequestID sets the value of XRequestID.
@@ -1386,6 +1397,52 @@ func (o OptEmbeddings) Get() (v Embeddings, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptEmbeddings) Or(d Embeddings) Embeddings {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptInt returns new OptInt with value set to v.
+func NewOptInt(v int) OptInt {
+	return OptInt{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptInt is optional int.
+type OptInt struct {
+	Value int
+	Set   bool
+}
+
+// IsSet returns true if OptInt was set.
+func (o OptInt) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptInt) Reset() {
+	var v int
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptInt) SetTo(v int) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptInt) Get() (v int, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptInt) Or(d int) int {
 	if v, ok := o.Get(); ok {
 		return v
 	}
