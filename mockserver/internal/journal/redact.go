@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/newssearch/newssearch-go/internal/redact"
 	"strings"
 
 	"github.com/newssearch/newssearch-go/internal/jsonscan"
+	"github.com/newssearch/newssearch-go/internal/redact"
 )
 
 // Redacted replaces the value of every "api_key" member of a stored body.
@@ -21,8 +21,11 @@ type span struct{ start, end int64 }
 
 // Redact returns the body as it may be stored in the journal: every
 // "api_key" member's value, at any depth and in any letter case, replaced by
-// "[redacted]", and the result cut to at most limit bytes (plus a marker
-// saying how much was dropped). A body that is not valid JSON cannot be
+// "[redacted]"; every other occurrence of those keys that stands as a token
+// (in a query, in any JSON escape form) replaced by [redacted] too
+// (internal/redact); and only then the result cut to at most limit bytes
+// (plus a marker saying how much was dropped), so no part of a key is left
+// at the cut. A body that is not valid JSON cannot be
 // redacted reliably, so only a placeholder giving its length is returned.
 // An empty body gives "".
 func Redact(body []byte, limit int) string {
@@ -37,13 +40,22 @@ func Redact(body []byte, limit int) string {
 	var b strings.Builder
 	b.Grow(len(body))
 	prev := int64(0)
+	var keys []string
 	for _, s := range spans {
 		b.Write(body[prev:s.start])
 		b.WriteString(Redacted)
 		prev = s.end
+		var key string
+		if json.Unmarshal(body[s.start:s.end], &key) == nil && strings.TrimSpace(key) != "" {
+			keys = append(keys, key)
+		}
 	}
 	b.Write(body[prev:])
-	return cut(b.String(), limit)
+	out := b.String()
+	if len(keys) > 0 {
+		out = redact.New(keys...).WithMark("[redacted]").String(out)
+	}
+	return cut(out, limit)
 }
 
 // cut shortens s to at most limit bytes on a rune boundary and says how many
