@@ -224,7 +224,7 @@ Exit codes: 0 success, 1 the service or the network failed, 2 usage error,
 			return a.checkFormat()
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.baseURL, "base-url", "", "base URL of the service (default $"+newssearch.EnvBaseURL+" or "+newssearch.DefaultBaseURL+")")
 	pf.StringVar(&a.apiKeyFile, "api-key-file", "", "read the API key from this file (default $"+newssearch.EnvAPIKey+"); - reads standard input")

@@ -6,9 +6,13 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	newssearch "github.com/newssearch/newssearch-go"
 )
@@ -129,4 +133,65 @@ func badRequest(err error) (*newssearch.APIError, bool) {
 		return apiErr, true
 	}
 	return nil, false
+}
+
+// flagExamples are values shown in the messages about a flag given a
+// value of the wrong kind or none: each, pasted after its flag, is
+// accepted.
+var flagExamples = map[string]string{
+	"lang": "en", "site": "reuters.com", "from": "2025-01-31", "to": "2025-03-31", "since": "7d",
+	"format": "table", "fields": "date,site,title", "base-url": newssearch.DefaultBaseURL, "api-key-file": "key.txt",
+	"key-phrases": shellQuote("'elon' or 'musk'"), "sort": "date", "window": "7d", "resume": "run.checkpoint",
+	"query": "election", "traffic-rank": "95", "limit": "10", "page": "2", "concurrency": "4", "max-retries": "3",
+	"max-wait": "10m", "timeout": "30s",
+}
+
+var (
+	invalidFlagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?--([\w-]+)" flag: `)
+	missingFlagValue = regexp.MustCompile(`^flag needs an argument: (?:--([\w-]+)|'(\w)' in -\w)$`)
+)
+
+// flagError rewrites pflag's errors about a flag's value so that they say
+// what kind of value the flag takes, with an example; others are kept.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	lookup := func(name, short string) *pflag.Flag {
+		if short != "" {
+			return cmd.Flags().ShorthandLookup(short)
+		}
+		return cmd.Flags().Lookup(name)
+	}
+	example := func(f *pflag.Flag) string {
+		if ex, ok := flagExamples[f.Name]; ok {
+			return "--" + f.Name + " " + ex
+		}
+		return "--" + f.Name + " VALUE (see newssearch " + cmd.Name() + " --help)"
+	}
+	if m := invalidFlagValue.FindStringSubmatch(msg); m != nil {
+		if f := lookup(m[2], ""); f != nil {
+			if f.Value.Type() == "bool" {
+				return usagef("--%s=%s: a switch takes true or false: pass --%s alone to turn it on, or --%s=false", f.Name, shellQuote(m[1]), f.Name, f.Name)
+			}
+			kind, how := kindOfValue(f.Value.Type())
+			return usagef("--%s %s is not %s: pass %s, e.g. %s", f.Name, shellQuote(m[1]), kind, how, example(f))
+		}
+	}
+	if m := missingFlagValue.FindStringSubmatch(msg); m != nil {
+		if f := lookup(m[1], m[2]); f != nil {
+			return usagef("--%s needs a value: pass it after the flag, e.g. %s", f.Name, example(f))
+		}
+	}
+	return &usageError{msg: msg}
+}
+
+// kindOfValue names the kind of value of a pflag type, and how to write
+// one.
+func kindOfValue(typ string) (kind, how string) {
+	switch typ {
+	case "int", "int64", "int32":
+		return "a whole number", "one"
+	case "duration":
+		return "a duration", "a number and a unit (500ms, 30s, 10m, 1h)"
+	}
+	return "a " + typ, "one"
 }
