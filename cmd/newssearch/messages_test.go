@@ -220,7 +220,7 @@ func TestFitColumns(t *testing.T) {
 		want string
 	}{
 		{"Central bank raises rates", 12, "Central ban…"},
-		{"日本銀行が金利を引き上げ", 9, "日本銀行…"},   // wide characters count 2: 8 columns and the ellipsis
+		{"日本銀行が金利を引き上げ", 9, "日本銀行…"},              // wide characters count 2: 8 columns and the ellipsis
 		{"Cafe\u0301 de Flore", 5, "Cafe\u0301…"}, // the accent stays with its letter
 		{"🇯🇵🇫🇷 flags", 4, "🇯🇵…"},                  // a flag is one cluster of 2 columns
 		{"short", 10, "short"},
