@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/pb33f/libopenapi"
@@ -753,20 +752,18 @@ func (a *app) printReport(w io.Writer, rep *report) error {
 	}
 	fmt.Fprintf(w, "Service %s against api/openapi.yaml and the SDK's model\n\n", rep.BaseURL)
 	var table bytes.Buffer
-	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ENDPOINT\tHTTP\tOPENAPI\tSDK\tSEEN")
+	var rows [][]string
 	for _, e := range rep.Endpoints {
 		statuses := make([]string, len(e.HTTPStatus))
 		for i, s := range e.HTTPStatus {
 			statuses[i] = fmt.Sprint(s)
 		}
 		sdkOK := len(e.SDK) == 0 && e.Error == ""
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Endpoint, cmpOr(strings.Join(statuses, ","), "-"),
-			mark(len(e.OpenAPI) == 0), mark(sdkOK), strings.Join(e.Seen, "; "))
+		rows = append(rows, []string{e.Endpoint, cmpOr(strings.Join(statuses, ","), "-"),
+			mark(len(e.OpenAPI) == 0), mark(sdkOK), strings.Join(e.Seen, "; ")})
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	header := []string{"ENDPOINT", "HTTP", "OPENAPI", "SDK", "SEEN"}
+	writeTable(&table, header, rows, a.tableWidth(), shrinkOrder(header))
 	out := table.String()
 	if a.color() && a.env.stdoutTTY {
 		out = colorMarks(out)
