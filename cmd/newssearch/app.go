@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,6 +35,10 @@ type env struct {
 	getenv    func(string) string
 	stdoutTTY bool
 	stderrTTY bool
+	// stdoutWidth returns the width of the terminal standard output is,
+	// in columns, or 0 when it is not one or its size is unknown; nil
+	// means 0.
+	stdoutWidth func() int
 	// now is the clock relative dates are computed from; nil means
 	// time.Now.
 	now func() time.Time
@@ -82,6 +87,12 @@ type app struct {
 	noProgress bool
 	verbose    bool
 	maxRetries int
+	wide       bool
+	timeout    time.Duration
+
+	// attempts counts the attempts of each request, for the messages of
+	// failed calls.
+	attempts *attemptLog
 }
 
 // run executes the command line args and returns the exit code.
@@ -92,7 +103,7 @@ func run(ctx context.Context, e *env, args []string) int {
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -107,28 +118,53 @@ func run(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "newssearch: interrupted")
 		return exitInterrupted
 	case errors.As(err, &ue) || cobraUsage(err):
-		fmt.Fprintln(e.stderr, prefixed(err))
+		fmt.Fprintln(e.stderr, message(err))
 		fmt.Fprintln(e.stderr, "Run 'newssearch --help' for usage.")
 		return exitUsage
 	case errors.As(err, &ve):
-		fmt.Fprintln(e.stderr, prefixed(err))
+		fmt.Fprintln(e.stderr, message(err))
 		return exitUsage
 	}
-	fmt.Fprintln(e.stderr, prefixed(err))
+	fmt.Fprintln(e.stderr, message(err))
+	if apiErr, ok := badRequest(err); ok {
+		hint, flagged := badRequestHint(cmd, apiErr)
+		fmt.Fprintln(e.stderr, hint)
+		if flagged { // the service refused a flag's value: a usage error
+			return exitUsage
+		}
+		return exitError
+	}
 	if hint := a.hintFor(err); hint != "" {
 		fmt.Fprintln(e.stderr, hint)
 	}
 	return exitError
 }
 
-// prefixed returns the error's message starting "newssearch: " once (the
-// SDK's errors already do).
-func prefixed(err error) string {
-	msg := err.Error()
-	if strings.HasPrefix(msg, "newssearch: ") {
-		return msg
+// badRequestHint says what to change when the service refused a request as
+// invalid, and whether its message names a flag given on the command line
+// (the service judged the flag's value: the run is a usage error).
+func badRequestHint(cmd *cobra.Command, e *newssearch.APIError) (string, bool) {
+	msg := strings.ToLower(e.Message)
+	for _, f := range []struct{ flag, word, example string }{
+		{"lang", "language", "--lang en, or --lang all"},
+		{"traffic-rank", "traffic_rank", "--traffic-rank 50"},
+		{"key-phrases", "key_phrases", `--key-phrases "('elon' or 'musk') and not 'sam altman'"`},
+		{"site", "site", "--site reuters.com"},
+	} {
+		if cmd == nil {
+			break
+		}
+		fl := cmd.Flags().Lookup(f.flag)
+		if fl == nil || !fl.Changed || !strings.Contains(msg, f.word) {
+			continue
+		}
+		value := fl.Value.String()
+		if sv, ok := fl.Value.(interface{ GetSlice() []string }); ok {
+			value = strings.Join(sv.GetSlice(), ",")
+		}
+		return fmt.Sprintf("The service refused --%s %s: change it as the message above says, e.g. %s.", f.flag, shellQuote(value), f.example), true
 	}
-	return "newssearch: " + msg
+	return "The service refused the request as invalid: change what the message above names and run the command again.", false
 }
 
 // cobraUsage reports the command-line errors cobra makes itself.
@@ -144,11 +180,12 @@ func (a *app) hintFor(err error) string {
 	var netErr net.Error
 	switch {
 	case errors.Is(err, newssearch.ErrServer):
-		return fmt.Sprintf("The service failed after %d retries: try again later (or raise --max-retries); if it keeps failing, send the service's support the message above with its request ID.", a.maxRetries)
+		errors.As(err, &apiErr)
+		return a.serverHint(apiErr, a.attempts.attemptsOf(apiErr))
 	case !errors.As(err, &apiErr) && errors.As(err, &netErr):
 		base := cmpOr(a.baseURL, a.env.getenv(newssearch.EnvBaseURL), newssearch.DefaultBaseURL)
 		if netErr.Timeout() {
-			return fmt.Sprintf("The service at %s did not answer in time: try again later, and check --base-url or %s.", base, newssearch.EnvBaseURL)
+			return fmt.Sprintf("The service at %s did not answer in time: try again later (or raise --timeout), and check --base-url or %s.", base, newssearch.EnvBaseURL)
 		}
 		return fmt.Sprintf("Could not reach the service at %s: check --base-url or %s, and the network.", base, newssearch.EnvBaseURL)
 	case errors.Is(err, newssearch.ErrUnauthorized):
@@ -187,7 +224,7 @@ Exit codes: 0 success, 1 the service or the network failed, 2 usage error,
 			return a.checkFormat()
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.baseURL, "base-url", "", "base URL of the service (default $"+newssearch.EnvBaseURL+" or "+newssearch.DefaultBaseURL+")")
 	pf.StringVar(&a.apiKeyFile, "api-key-file", "", "read the API key from this file (default $"+newssearch.EnvAPIKey+"); - reads standard input")
@@ -199,6 +236,8 @@ Exit codes: 0 success, 1 the service or the network failed, 2 usage error,
 	pf.BoolVar(&a.noProgress, "no-progress", false, "print no progress bar or spinner")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log every request to standard error, even when it is not a terminal")
 	pf.IntVar(&a.maxRetries, "max-retries", newssearch.DefaultMaxRetries, "retries of a failed request")
+	pf.BoolVar(&a.wide, "wide", false, "print tables at full width, even if lines are wider than the terminal")
+	pf.DurationVar(&a.timeout, "timeout", newssearch.DefaultAttemptTimeout, "give up on one attempt of a request after this long (it is then retried, as --max-retries allows)")
 	_ = root.RegisterFlagCompletionFunc("format", fixedCompletion("table", "json", "jsonl", "csv"))
 	_ = root.RegisterFlagCompletionFunc("fields", func(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		return completeFields(fieldNamesFor(cmd.Name()), toComplete), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
@@ -249,6 +288,25 @@ func (a *app) outputFormat() string {
 		return "table"
 	}
 	return "jsonl"
+}
+
+// tableWidth is the most columns a table's line may take, 0 for no limit:
+// the terminal's width when standard output is one, else COLUMNS when it is
+// set to a number (so "COLUMNS=100 newssearch ... | less" fits too);
+// --wide lifts the limit.
+func (a *app) tableWidth() int {
+	if a.wide {
+		return 0
+	}
+	if a.env.stdoutTTY && a.env.stdoutWidth != nil {
+		if w := a.env.stdoutWidth(); w > 0 {
+			return w
+		}
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(a.env.getenv("COLUMNS"))); err == nil && n > 0 {
+		return n
+	}
+	return 0
 }
 
 // showProgress reports whether progress may be drawn on stderr.
@@ -325,6 +383,9 @@ func (a *app) client(wrap func(http.RoundTripper) http.RoundTripper) (*newssearc
 	if a.maxRetries < 0 {
 		return nil, usagef("--max-retries %d is negative: pass 0 to disable retries", a.maxRetries)
 	}
+	if a.timeout <= 0 {
+		return nil, usagef("--timeout %s is not a timeout: pass how long one attempt may take, e.g. --timeout 30s", a.timeout)
+	}
 	opts := []newssearch.Option{
 		newssearch.WithoutEnvironment(),
 		newssearch.WithAPIKey(key),
@@ -337,10 +398,16 @@ func (a *app) client(wrap func(http.RoundTripper) http.RoundTripper) (*newssearc
 	if t == nil {
 		t = http.DefaultTransport
 	}
+	a.attempts = &attemptLog{next: t}
+	t = a.attempts
 	if wrap != nil {
 		t = wrap(t)
 	}
-	opts = append(opts, newssearch.WithHTTPClient(&http.Client{Transport: t, Timeout: newssearch.DefaultAttemptTimeout}))
+	// No http.Client.Timeout: it would bound every attempt whatever a
+	// call's WithAttemptTimeout says. The SDK bounds each attempt by
+	// --timeout (a call's own WithAttemptTimeout wins) and ends one that
+	// stalls (WithStallTimeout, DefaultStallTimeout).
+	opts = append(opts, newssearch.WithHTTPClient(&http.Client{Transport: t}), newssearch.WithAttemptTimeout(a.timeout))
 	opts = append(opts, a.env.clientOptions...)
 	c, err := newssearch.NewClient(opts...)
 	if err != nil {

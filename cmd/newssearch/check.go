@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"text/tabwriter"
+	"syscall"
 	"time"
 
 	"github.com/pb33f/libopenapi"
@@ -83,12 +85,16 @@ The API key is never printed.`,
 			}
 			now := a.env.clock().UTC()
 			sp := a.newSpinner("checking the service")
-			rep := runCheck(cmd.Context(), c, rec, v, checkParams{query: query, from: now.Add(-span), to: now, maxWait: maxWait}, sp.describe)
+			base := cmpOr(a.baseURL, a.env.getenv(newssearch.EnvBaseURL), newssearch.DefaultBaseURL)
+			rep, err := runCheck(cmd.Context(), c, rec, v, checkParams{query: query, from: now.Add(-span), to: now, maxWait: maxWait}, sp.describe)
 			sp.stop()
 			if cmd.Context().Err() != nil {
 				return &interruptedError{msg: "the check did not finish"}
 			}
-			rep.BaseURL = cmpOr(a.baseURL, a.env.getenv(newssearch.EnvBaseURL), newssearch.DefaultBaseURL)
+			if err != nil {
+				return fmt.Errorf("cannot reach %s: %s: check the URL and that the service is running", base, unreachableReason(err))
+			}
+			rep.BaseURL = base
 			rep.scrub(key)
 			if err := a.printReport(cmd.OutOrStdout(), rep); err != nil {
 				return err
@@ -159,6 +165,13 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.exchanges = append(r.exchanges, x)
 	r.mu.Unlock()
 	return resp, nil
+}
+
+// count returns the number of exchanges recorded and not yet taken.
+func (r *recorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.exchanges)
 }
 
 // take returns and forgets the exchanges recorded so far.
@@ -320,8 +333,10 @@ func (r *report) scrub(key string) {
 }
 
 // runCheck calls the four endpoints through the SDK and judges what the
-// recorder saw.
-func runCheck(ctx context.Context, c *newssearch.Client, rec *recorder, cv *contractValidator, p checkParams, progress func(string)) *report {
+// recorder saw. When the first call gets no answer at all (the service
+// cannot be reached), it stops and returns that call's error: there is
+// nothing to compare.
+func runCheck(ctx context.Context, c *newssearch.Client, rec *recorder, cv *contractValidator, p checkParams, progress func(string)) (*report, error) {
 	rep := &report{OK: true}
 	params := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: p.query, StartDate: p.from, EndDate: p.to}}
 
@@ -361,6 +376,9 @@ func runCheck(ctx context.Context, c *newssearch.Client, rec *recorder, cv *cont
 
 	progress("checking " + pathQuery)
 	sr, err := c.Search(ctx, params.SearchParams)
+	if err != nil && rec.count() == 0 && ctx.Err() == nil {
+		return nil, err
+	}
 	judge(pathQuery, err, true, articlesOf(sr), func(e *endpointCheck, xs []*exchange) {
 		judgeEnvelope(e, xs, []string{"SUCCESS"}, "results.totalResults")
 	})
@@ -401,7 +419,24 @@ func runCheck(ctx context.Context, c *newssearch.Client, rec *recorder, cv *cont
 			judgeHeadlines(e, xs)
 		}
 	})
-	return rep
+	return rep, nil
+}
+
+// unreachableReason says in a few words why a request got no answer.
+func unreachableReason(err error) string {
+	var dnsErr *net.DNSError
+	var opErr *net.OpError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.As(err, &dnsErr):
+		return "no such host " + dnsErr.Name
+	case errors.Is(err, newssearch.ErrAttemptTimeout):
+		return "no answer in time"
+	case errors.As(err, &opErr) && opErr.Err != nil:
+		return opErr.Err.Error()
+	}
+	return strings.TrimPrefix(message(err), "newssearch: ")
 }
 
 func articlesOf(sr *newssearch.Page) []newssearch.Article {
@@ -718,20 +753,18 @@ func (a *app) printReport(w io.Writer, rep *report) error {
 	}
 	fmt.Fprintf(w, "Service %s against api/openapi.yaml and the SDK's model\n\n", rep.BaseURL)
 	var table bytes.Buffer
-	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ENDPOINT\tHTTP\tOPENAPI\tSDK\tSEEN")
+	var rows [][]string
 	for _, e := range rep.Endpoints {
 		statuses := make([]string, len(e.HTTPStatus))
 		for i, s := range e.HTTPStatus {
 			statuses[i] = fmt.Sprint(s)
 		}
 		sdkOK := len(e.SDK) == 0 && e.Error == ""
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Endpoint, cmpOr(strings.Join(statuses, ","), "-"),
-			mark(len(e.OpenAPI) == 0), mark(sdkOK), strings.Join(e.Seen, "; "))
+		rows = append(rows, []string{e.Endpoint, cmpOr(strings.Join(statuses, ","), "-"),
+			mark(len(e.OpenAPI) == 0), mark(sdkOK), strings.Join(e.Seen, "; ")})
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	header := []string{"ENDPOINT", "HTTP", "OPENAPI", "SDK", "SEEN"}
+	writeTable(&table, header, rows, a.tableWidth(), shrinkOrder(header))
 	out := table.String()
 	if a.color() && a.env.stdoutTTY {
 		out = colorMarks(out)

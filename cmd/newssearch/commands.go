@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,6 +56,10 @@ ranges (a week or less); use async or range for longer ones.`,
 				if err := a.printArticles(cmd.OutOrStdout(), resp.Articles, f.limit); err != nil {
 					return err
 				}
+				if resp.TotalResults == 0 && len(resp.Articles) == 0 {
+					a.nothingMatched(describeSearch(p))
+					return nil
+				}
 				if n, pages := resp.Number, resp.TotalPages(); n < pages {
 					a.note("page %d of %d (%d articles in all): --page %d prints the next, --all every page", n, pages, resp.TotalResults, n+1)
 				}
@@ -76,6 +81,9 @@ ranges (a week or less); use async or range for longer ones.`,
 				if n++; f.limit > 0 && n >= f.limit {
 					break
 				}
+			}
+			if n == 0 {
+				a.nothingMatched(describeSearch(p))
 			}
 			return out.close()
 		},
@@ -99,10 +107,11 @@ func (a *app) asyncCommand() *cobra.Command {
 		Short: "Submit an asynchronous query, wait for it and print its articles",
 		Long: `async submits an asynchronous query (POST /api/v2/query-async), waits for it
 with a spinner showing the job's state, and prints every article of it (or
---limit of them). With --no-wait it prints the job's query ID at once; fetch
-the articles later with 'newssearch results QUERY_ID'.`,
+--limit of them). With --no-wait it prints the job's query ID alone, at
+once (with --format or --fields, the query ID and the job's state as a
+record); fetch the articles later with 'newssearch results QUERY_ID'.`,
 		Example: `  newssearch async "central bank" --from 2025-01-01 --to 2025-03-31 --sort date
-  id=$(newssearch async "central bank" --since 30d --no-wait --format csv --fields query_id | tail -1)`,
+  newssearch results $(newssearch async "central bank" --since 30d --no-wait)`,
 		Args: argsBetween(1, 1<<20, "pass the search text, e.g. newssearch async \"central bank\""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, _, err := f.params(strings.Join(args, " "), a.env.clock())
@@ -122,6 +131,14 @@ the articles later with 'newssearch results QUERY_ID'.`,
 				return err
 			}
 			if noWait {
+				if a.format == "" && len(a.fields) == 0 {
+					// The ID alone, so that
+					// newssearch results $(newssearch async --no-wait ...)
+					// works.
+					a.note("query %s submitted: print its articles with 'newssearch results %s'", j.QueryID, j.QueryID)
+					_, err := fmt.Fprintln(cmd.OutOrStdout(), j.QueryID)
+					return err
+				}
 				out, err := a.newPrinter(cmd.OutOrStdout(), jobKind)
 				if err != nil {
 					return err
@@ -132,11 +149,11 @@ the articles later with 'newssearch results QUERY_ID'.`,
 				return out.close()
 			}
 			a.note("query %s submitted", j.QueryID)
-			return a.printJob(cmd, c, j.QueryID, maxWait, f.limit)
+			return a.printJob(cmd, c, j.QueryID, maxWait, f.limit, describeSearch(p))
 		},
 	}
 	f.add(cmd, true)
-	cmd.Flags().BoolVar(&noWait, "no-wait", false, "print the query ID and return without waiting")
+	cmd.Flags().BoolVar(&noWait, "no-wait", false, "print the query ID alone and return without waiting")
 	cmd.Flags().DurationVar(&maxWait, "max-wait", 0, "give up waiting for the job after this long (default 10m)")
 	return cmd
 }
@@ -160,7 +177,7 @@ page without waiting.`,
 				return err
 			}
 			if page == 0 {
-				return a.printJob(cmd, c, args[0], maxWait, limit)
+				return a.printJob(cmd, c, args[0], maxWait, limit, "query "+args[0])
 			}
 			rp, err := c.GetResults(cmd.Context(), args[0], page)
 			if err != nil {
@@ -168,6 +185,9 @@ page without waiting.`,
 			}
 			if rp.State.IsPending() {
 				return fmt.Errorf("query %s is still %s: run the command again later, or leave out --page to wait for it", args[0], rp.State)
+			}
+			if len(rp.Articles) == 0 && rp.TotalResults == 0 {
+				a.nothingMatched("query " + args[0])
 			}
 			return a.printArticles(cmd.OutOrStdout(), rp.Articles, limit)
 		},
@@ -178,8 +198,9 @@ page without waiting.`,
 	return cmd
 }
 
-// printJob waits for the job with a spinner and prints its articles.
-func (a *app) printJob(cmd *cobra.Command, c *newssearch.Client, queryID string, maxWait time.Duration, limit int) error {
+// printJob waits for the job with a spinner and prints its articles; what
+// describes the search for the message saying that nothing matched.
+func (a *app) printJob(cmd *cobra.Command, c *newssearch.Client, queryID string, maxWait time.Duration, limit int, what string) error {
 	sp := a.newSpinner("query " + queryID + ": waiting")
 	defer sp.stop()
 	poll := &newssearch.PollOptions{MaxWait: maxWait, OnPoll: func(ev newssearch.PollEvent) {
@@ -210,6 +231,9 @@ func (a *app) printJob(cmd *cobra.Command, c *newssearch.Client, queryID string,
 		}
 	}
 	sp.stop()
+	if n == 0 {
+		a.nothingMatched(what)
+	}
 	return out.close()
 }
 
@@ -308,6 +332,46 @@ flag values in your shell.
 			return usagef("completion: %q is not a supported shell: use bash, zsh or fish", args[0])
 		},
 	}
+}
+
+// nothingMatched says on standard error, unless --quiet, that a search
+// found no articles (standard output then has nothing but "[]" for --format
+// json), and what to try; what describes the search.
+func (a *app) nothingMatched(what string) {
+	if a.quiet {
+		return
+	}
+	fmt.Fprintf(a.env.stderr, "no articles matched: %s: try other words, a longer range (e.g. --since 30d) or fewer filters\n", what)
+}
+
+// describeSearch names a search's text and filters for a message.
+func describeSearch(p newssearch.AsyncSearchParams) string {
+	parts := []string{strconv.Quote(p.Query)}
+	const layout = "2006-01-02 15:04"
+	switch {
+	case !p.StartDate.IsZero() && !p.EndDate.IsZero():
+		parts[0] += " from " + p.StartDate.UTC().Format(layout) + " to " + p.EndDate.UTC().Format(layout) + " UTC"
+	case !p.StartDate.IsZero():
+		parts[0] += " since " + p.StartDate.UTC().Format(layout) + " UTC"
+	case !p.EndDate.IsZero():
+		parts[0] += " until " + p.EndDate.UTC().Format(layout) + " UTC"
+	}
+	if len(p.Sites) > 0 {
+		parts = append(parts, "--site "+strings.Join(p.Sites, ","))
+	}
+	if p.Language != "" {
+		parts = append(parts, "--lang "+string(p.Language))
+	}
+	if p.TrafficRank > 0 {
+		parts = append(parts, "--traffic-rank "+strconv.Itoa(p.TrafficRank))
+	}
+	if p.ToggleState != "" {
+		parts = append(parts, "--encoded")
+	}
+	if p.KeyPhrases != "" {
+		parts = append(parts, "--key-phrases "+shellQuote(p.KeyPhrases))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // note prints an informational line on a terminal stderr (never with

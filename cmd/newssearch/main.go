@@ -51,6 +51,13 @@ func main() {
 		getenv:    os.Getenv,
 		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		stdoutWidth: func() int {
+			w, _, err := term.GetSize(int(os.Stdout.Fd()))
+			if err != nil {
+				return 0
+			}
+			return w
+		},
 	}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }

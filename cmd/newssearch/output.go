@@ -9,10 +9,9 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
-	"unicode/utf8"
 
+	"github.com/rivo/uniseg"
 	"github.com/spf13/cobra"
 
 	newssearch "github.com/newssearch/newssearch-go"
@@ -239,17 +238,9 @@ func (a *app) newPrinter(w io.Writer, k *kind) (printer, error) {
 	bw := bufio.NewWriter(w)
 	switch format {
 	case "table":
-		return &tablePrinter{w: bw, fields: fs}, nil
+		return &tablePrinter{w: bw, fields: fs, width: a.tableWidth()}, nil
 	case "csv":
-		cw := csv.NewWriter(bw)
-		header := make([]string, len(fs))
-		for i, f := range fs {
-			header[i] = f.name
-		}
-		if err := cw.Write(header); err != nil {
-			return nil, err
-		}
-		return &csvPrinter{w: bw, cw: cw, fields: fs}, nil
+		return &csvPrinter{w: bw, cw: csv.NewWriter(bw), fields: fs}, nil
 	case "json":
 		return &jsonPrinter{w: bw, fields: fs, full: k.full, array: true}, nil
 	default:
@@ -336,13 +327,26 @@ func marshal(v any) ([]byte, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
+// csvPrinter writes a header row, then one row per record; no records, no
+// header.
 type csvPrinter struct {
 	w      *bufio.Writer
 	cw     *csv.Writer
 	fields []field
+	n      int
 }
 
 func (p *csvPrinter) write(rec any) error {
+	if p.n == 0 {
+		header := make([]string, len(p.fields))
+		for i, f := range p.fields {
+			header[i] = f.name
+		}
+		if err := p.cw.Write(header); err != nil {
+			return err
+		}
+	}
+	p.n++
 	row := make([]string, len(p.fields))
 	for i, f := range p.fields {
 		row[i] = cellText(f, rec)
@@ -366,14 +370,17 @@ func cellText(f field, rec any) string {
 }
 
 // tablePrinter aligns records in columns under upper-case headers. Cells are
-// kept on one line and long ones shortened.
+// kept on one line and long ones shortened; with a width, rows are fitted
+// to it (see fitColumns). A table of no records prints nothing, not even
+// its header.
 type tablePrinter struct {
 	w      *bufio.Writer
 	fields []field
 	rows   [][]string
+	width  int // the most columns a line may take; 0: no limit
 }
 
-// maxCell is the widest a table cell prints.
+// maxCell is the widest a table cell prints, in terminal columns.
 const maxCell = 72
 
 func (p *tablePrinter) write(rec any) error {
@@ -393,28 +400,124 @@ func (p *tablePrinter) write(rec any) error {
 }
 
 func (p *tablePrinter) close() error {
-	tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', 0)
-	header := make([]string, len(p.fields))
-	for i, f := range p.fields {
-		header[i] = strings.ToUpper(f.name)
-	}
-	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	for _, r := range p.rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
+	if len(p.rows) > 0 {
+		header := make([]string, len(p.fields))
+		names := make([]string, len(p.fields))
+		for i, f := range p.fields {
+			header[i] = strings.ToUpper(f.name)
+			names[i] = f.name
+		}
+		writeTable(p.w, header, p.rows, p.width, shrinkOrder(names))
 	}
 	return p.w.Flush()
 }
 
-// shorten cuts s to at most n runes, marking the cut with "…".
+// columnGap is the space between two columns of a table.
+const columnGap = 2
+
+// minColumn is the narrowest fitColumns makes a column it shrinks.
+const minColumn = 8
+
+// shrinkOrder returns the column shrunk first to fit a width: the title
+// (or a check report's SEEN), else -1 for "the widest".
+func shrinkOrder(names []string) int {
+	for i, n := range names {
+		if n == "title" || n == "SEEN" {
+			return i
+		}
+	}
+	return -1
+}
+
+// writeTable writes header and rows aligned in columns (by display width:
+// an east-asian wide character takes two columns), fitted to width when it
+// is positive. The last column is not padded.
+func writeTable(w io.Writer, header []string, rows [][]string, width, first int) {
+	widths := make([]int, len(header))
+	all := append([][]string{header}, rows...)
+	for _, r := range all {
+		for i, c := range r {
+			widths[i] = max(widths[i], uniseg.StringWidth(c))
+		}
+	}
+	if width > 0 {
+		fitColumns(widths, width, first)
+	}
+	var b strings.Builder
+	for _, r := range all {
+		b.Reset()
+		for i, c := range r {
+			c = shorten(c, widths[i])
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-uniseg.StringWidth(c)+columnGap))
+			}
+		}
+		b.WriteByte('\n')
+		io.WriteString(w, b.String())
+	}
+}
+
+// fitColumns narrows widths until a row of them, with the gaps, fits in
+// width, in phases: column first (the title; -1 for none) down to
+// titleFloor, then the others, widest first, down to otherFloor, then all
+// of them down to minColumn. Columns already narrow stay as they are, so a
+// table of many columns may still be wider than width.
+func fitColumns(widths []int, width, first int) {
+	over := func() int {
+		t := columnGap*(len(widths)-1) - width
+		for _, w := range widths {
+			t += w
+		}
+		return t
+	}
+	const titleFloor, otherFloor = 24, 12
+	for _, ph := range []struct {
+		col, floor int
+		others     bool // widest first among the columns other than first
+	}{{col: first, floor: titleFloor}, {col: -1, floor: otherFloor, others: true}, {col: first, floor: minColumn}, {col: -1, floor: minColumn}} {
+		for o := over(); o > 0; o = over() {
+			i := ph.col
+			if i < 0 {
+				for j, w := range widths {
+					if w > ph.floor && (!ph.others || j != first) && (i < 0 || w > widths[i]) {
+						i = j
+					}
+				}
+			}
+			if i < 0 || widths[i] <= ph.floor {
+				break
+			}
+			widths[i] = max(ph.floor, widths[i]-o)
+		}
+	}
+}
+
+// shorten cuts s to at most n terminal columns, marking the cut with "…".
+// It cuts between grapheme clusters (a letter and its accents, an emoji
+// sequence, a flag stay whole) and counts an east-asian wide character as
+// two columns.
 func shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	if uniseg.StringWidth(s) <= n {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	if n <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	used, state := 0, -1
+	rest := s
+	for rest != "" {
+		var cluster string
+		var w int
+		cluster, rest, w, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		if used+w > n-1 { // room for the ellipsis
+			break
+		}
+		b.WriteString(cluster)
+		used += w
+	}
+	return b.String() + "…"
 }
 
 // printArticles prints articles, at most limit of them (0: all).

@@ -114,6 +114,11 @@ func (f *searchFlags) params(query string, now time.Time) (newssearch.AsyncSearc
 	if f.encoded {
 		p.ToggleState = newssearch.ToggleEncodedArticles
 	}
+	if f.keyPhrases != "" {
+		if err := checkKeyPhrases(f.keyPhrases); err != nil {
+			return p, d, err
+		}
+	}
 	p.KeyPhrases = f.keyPhrases
 	switch strings.ToLower(f.sort) {
 	case "":

@@ -92,6 +92,9 @@ fixed by the first run: resuming searches the same dates.`,
 			if err != nil {
 				return err
 			}
+			if len(articles) == 0 {
+				a.nothingMatched(describeSearch(r.params))
+			}
 			return a.printArticles(cmd.OutOrStdout(), articles, f.limit)
 		},
 	}
