@@ -125,26 +125,16 @@ func faultRule(t *testing.T) {
 	// readme:end
 }
 
-// readme:begin
-type withFault struct {
-	next  http.RoundTripper
-	fault string
-}
+func faultHeaders(ctx context.Context, srv *mockserver.Server, params newssearch.SearchParams) (*newssearch.Client, *newssearch.Page, error) {
+	// readme:begin
+	// Every request of this client is answered 503 (and retried, then reported).
+	client := srv.Client(newssearch.WithHeader(mockserver.FaultHeader, "status=503"))
 
-func (f withFault) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	req.Header.Set(mockserver.FaultHeader, f.fault)
-	return f.next.RoundTrip(req)
+	// One call only: a 429 with Retry-After: 1, retried after the pause.
+	page, err := srv.Client().Search(ctx, params, newssearch.WithHeader(mockserver.FaultHeader, "status=429;retry-after=1"))
+	// readme:end
+	return client, page, err
 }
-
-// faultyClient is srv.Client with fault (e.g. "status=503") on every request.
-func faultyClient(srv *mockserver.Server, fault string) *newssearch.Client {
-	return srv.Client(newssearch.WithHTTPClient(&http.Client{
-		Transport: withFault{srv.HTTPClient().Transport, fault},
-	}))
-}
-
-// readme:end
 
 func journalBody(t *testing.T, srv *mockserver.Server) {
 	// readme:begin
@@ -185,7 +175,7 @@ func withHTTPMock(srv *mockserver.Server) int {
 
 // The snippets above that are not tests are compiled, and these calls
 // keep them from being reported as unused.
-var _ = []any{asyncSearch, searchAll, searchRange, classify, faultRule, faultyClient, journalBody, noSocket, withHTTPMock}
+var _ = []any{asyncSearch, searchAll, searchRange, classify, faultRule, faultHeaders, journalBody, noSocket, withHTTPMock}
 
 // TestReadmeSynctest runs the README's testing/synctest example.
 func TestReadmeSynctest(t *testing.T) {
