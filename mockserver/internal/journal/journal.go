@@ -12,7 +12,7 @@ import (
 // recent entries. The zero value is unusable; call New.
 type Ring[T any] struct {
 	mu      sync.Mutex
-	entries []T // capacity fixed (at size) by the first Add
+	entries []T // grows by doubling up to size, from the first Add
 	size    int
 	next    int // index the next entry is written to once the buffer is full
 	full    bool
@@ -29,7 +29,8 @@ type Ring[T any] struct {
 
 // New returns a ring holding at most size entries. A size of zero or less
 // gives a ring that stores nothing. The storage is allocated by the first
-// Add, so a ring that is never written to costs nothing.
+// Add and grows as entries come, so a ring that is never written to costs
+// nothing and one holding a few entries costs a few.
 func New[T any](size int) *Ring[T] {
 	return &Ring[T]{size: max(size, 0)}
 }
@@ -75,9 +76,7 @@ func (r *Ring[T]) Add(e T) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.entries == nil {
-		r.entries = make([]T, 0, r.size)
-	}
+	r.grow()
 	if r.seq != nil && len(r.entries) > 0 {
 		r.adding = e
 		k := r.seq(&r.adding)
@@ -90,7 +89,7 @@ func (r *Ring[T]) Add(e T) {
 	}
 	if !r.full {
 		r.entries = append(r.entries, e)
-		if len(r.entries) == cap(r.entries) {
+		if len(r.entries) == r.size {
 			r.full = true
 		}
 		return
@@ -98,6 +97,22 @@ func (r *Ring[T]) Add(e T) {
 	r.entries[r.next] = e
 	r.next = (r.next + 1) % len(r.entries)
 	r.dropped.Add(1)
+}
+
+// firstRoom is the room a ring makes at its first Add.
+const firstRoom = 16
+
+// grow makes room for one more entry in a ring that is not full: at the
+// first Add firstRoom entries (at most size), then twice the room, never
+// more than size. It keeps append from growing past size.
+func (r *Ring[T]) grow() {
+	if r.full || len(r.entries) < cap(r.entries) {
+		return
+	}
+	room := min(max(2*cap(r.entries), firstRoom), r.size)
+	bigger := make([]T, len(r.entries), room)
+	copy(bigger, r.entries)
+	r.entries = bigger
 }
 
 // at returns the i-th entry, oldest first.
@@ -118,7 +133,7 @@ func (r *Ring[T]) insert(e T, k uint64) {
 	}
 	if !r.full {
 		r.entries = append(r.entries, e) // grows the logical range by one
-		r.full = len(r.entries) == cap(r.entries)
+		r.full = len(r.entries) == r.size
 		if r.full {
 			r.next = 0
 		}
