@@ -75,7 +75,7 @@ type worldSet struct {
 	manual   *manualClock // the manual clock of New, whose start every world's starts at
 	tick     atomic.Int64 // orders uses, for least-recently-used eviction
 	count    atomic.Int32 // len(byOwner), read without the lock on every request
-	mu       sync.Mutex
+	mu       sync.RWMutex
 	byOwner  map[jobs.Owner]*world
 	dropped  atomic.Uint64 // worlds evicted past max
 	creation uint64        // worlds created since New, under mu: seeds their request ids
@@ -126,9 +126,9 @@ func (s *Server) routed(owner jobs.Owner) *Server {
 	if ws.count.Load() == 0 && !ws.perKey {
 		return s // no world but the default: nothing to look up
 	}
-	ws.mu.Lock()
+	ws.mu.RLock()
 	w := ws.byOwner[owner]
-	ws.mu.Unlock()
+	ws.mu.RUnlock()
 	if w == nil {
 		if !ws.perKey {
 			return s
