@@ -113,6 +113,42 @@
 // added ones), GET /_mock/record and the inspector page. Tests in any
 // language can so steer a running newsmock.
 //
+// # Worlds
+//
+// A world is everything a test can change: the fault rules and their
+// counters, the clock, the articles added, the jobs with their query_ids,
+// and the journal. A Server starts with one, the default world, which every
+// API key uses. World(key) gives a key a world of its own and returns a
+// *Server handle bound to it: the handle's Client sends key, its methods
+// (AddFault, SetClock, AddArticles, Journal, Jobs, Reset…) act on that
+// world, and its Close drops the world while the server goes on. Parallel
+// tests can so share one server, each with its own key:
+//
+//	w := srv.World(t.Name())
+//	t.Cleanup(w.Close)
+//	c := w.Client()
+//
+// An API request is answered by the world of the api_key in its body (the
+// default world for a key without one), and a control call under /_mock/
+// by the world of the key in its KeyHeader header (X-Newsmock-Key), or the
+// default world without it. WithWorldPerKey (newsmock -world-per-key)
+// gives every key a world at its first request or first control call with
+// KeyHeader. A new world starts as the server did at New: the WithFaults
+// rules with fresh counters, the clock (a manual clock at its start), the
+// start-up corpus, no jobs and an empty journal. A key never reads another
+// world's job: get-results with its query_id is a 404. Journal entries name
+// their world (JournalEntry.World: "default" or KeyFingerprint of the key,
+// never the key). GET /_mock/worlds lists the worlds, POST makes the
+// world of the key in KeyHeader, DELETE drops one or all but the default.
+//
+// What worlds share: the socket, the options, the start-up corpus and its
+// index (a world's added articles are a small overlay over it) and the date
+// shift. Limits.MaxWorlds (default 1,000; newsmock -max-worlds) bounds the
+// worlds besides the default one: making one more drops the least recently
+// used, with a log line. Each world holds at most Limits.MaxJobs jobs and
+// its journal, so memory is bounded by MaxWorlds+1 worlds plus the articles
+// added.
+//
 // # Web pages cannot drive it
 //
 // A server running on a developer's machine must not be steered by a web

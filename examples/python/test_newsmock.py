@@ -30,6 +30,9 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 KEY = "py-suite-key-5d1e"
 START = "2026-01-15T12:00:00Z"
 README_URL = "http://127.0.0.1:8080"
+# Points a control call at the world of an API key (newsmock -world-per-key,
+# POST /_mock/worlds); Go: mockserver.KeyHeader.
+WORLD_KEY_HEADER = "X-Newsmock-Key"
 
 
 def newsmock_binary(tmp):
@@ -63,18 +66,21 @@ class Newsmock:
         self.proc.stdout.close()
         self.proc.stderr.close()
 
-    def control(self, method, path, body=None, expect=200, headers=None):
+    def control(self, method, path, body=None, expect=200, headers=None, key=None):
         """Calls a /_mock/ endpoint and returns the decoded answer. A body
         that is not a string is sent as JSON; a string (a fault rule in
         -fault syntax, JSON Lines) as text/plain with X-Newsmock-Control: 1.
         Every request says Content-Type: application/json unless headers
         (or a string body) say otherwise: newsmock refuses a control POST
-        of a type a web page could send."""
+        of a type a web page could send. With key, the call acts on that
+        API key's world (header X-Newsmock-Key) instead of the default one."""
         data, sent = None, {"Content-Type": "application/json"}
         if isinstance(body, str):
             data, sent = body.encode(), {"Content-Type": "text/plain", "X-Newsmock-Control": "1"}
         elif body is not None:
             data = json.dumps(body).encode()
+        if key is not None:
+            sent[WORLD_KEY_HEADER] = key
         sent.update(headers or {})
         status, answer = self.send(method, path, data, sent)
         if status != expect:

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"os"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -201,3 +202,33 @@ func TestReadmeSynctest(t *testing.T) {
 	})
 	// readme:end
 }
+
+// readme:begin
+var mock *mockserver.Server
+
+func TestMain(m *testing.M) {
+	mock = mockserver.New()
+	code := m.Run()
+	mock.Close()
+	os.Exit(code)
+}
+
+func TestSearchRetriesA503(t *testing.T) {
+	t.Parallel()
+	w := mock.World(t.Name()) // this test's world; its key is the test's name
+	t.Cleanup(w.Close)        // drops the world, not the server
+	c := w.Client()
+
+	if err := w.AddFault(mockserver.FaultRule{Endpoint: mockserver.EndpointQuery, Times: 1,
+		Fault: mockserver.Fault{Status: 503}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Search(t.Context(), newssearch.SearchParams{Query: "earthquake"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Journal(mockserver.JournalQuery{Path: "query"}); len(got) != 2 || got[0].Status != 503 {
+		t.Errorf("journal %v, want this test's 503 and its retry alone", got)
+	}
+}
+
+// readme:end

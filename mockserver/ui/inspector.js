@@ -69,10 +69,20 @@
     try { return JSON.stringify(JSON.parse(body), null, 2); } catch (e) { return body; }
   }
 
+  // world is the world the page shows: '' for the default world, else its
+  // id as GET /_mock/worlds lists it. Every control call names it with the
+  // X-Newsmock-World header (the page never knows API keys); the calls
+  // about the whole server (health, worlds) and the API calls of "Try it"
+  // (which go to the world of the key they carry) do not.
+  var world = '';
+  var worldsState = { count: 1, force: false }; // how many worlds health counts; force: read the list now
+  var serverWide = { health: true, worlds: true };
+
   // request sends one HTTP request and returns {status, ok, body, text}; it
   // rejects only when the server cannot be reached.
   function request(method, url, payload) {
     var init = { method: method, cache: 'no-store', headers: { Accept: 'application/json' } };
+    if (world && url.indexOf('../') !== 0 && !serverWide[url]) init.headers['X-Newsmock-World'] = world;
     if (payload !== undefined) {
       init.headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(payload);
@@ -161,7 +171,12 @@
       if (!res.ok || !res.body) return;
       var b = res.body;
       var shift = b.date_shift_seconds ? ' · dates shifted ' + Math.round(b.date_shift_seconds / 86400) + ' days' : '';
-      $('server-info').textContent = b.articles + ' articles · ' + b.jobs + (b.jobs === 1 ? ' job' : ' jobs') + shift;
+      var worlds = b.worlds > 1 ? ' · ' + b.worlds + ' worlds' : '';
+      if (typeof b.worlds === 'number' && b.worlds !== worldsState.count) {
+        worldsState.count = b.worlds;
+        refreshWorldsSoon();
+      }
+      $('server-info').textContent = b.articles + ' articles · ' + b.jobs + (b.jobs === 1 ? ' job' : ' jobs') + shift + worlds;
     });
   }
   var healthLoop = loop(refreshHealth, function () { return 5000; });
@@ -173,7 +188,10 @@
 
   function refreshJournal() {
     if (journal.paused) return;
+    var asked = world;
     return request('GET', 'journal').then(function (res) {
+      if (asked !== world) return; // another world was picked meanwhile
+      if (res.status === 404 && world) refreshWorldsSoon(); // the world was dropped
       if (!res.ok || !res.body) throw new Error('GET /_mock/journal answered ' + statusLabel(res.status) + ': ' + messageOf(res));
       setLive(true, 'live · updated ' + new Date().toISOString().slice(11, 19) + ' UTC');
       if (res.text === journal.text) return;
@@ -307,7 +325,9 @@
 
   function refreshJobs() {
     if (current !== 'jobs') return;
+    var asked = world;
     return request('GET', 'jobs').then(function (res) {
+      if (asked !== world) return;
       if (!res.ok || !res.body) throw new Error('GET /_mock/jobs answered ' + statusLabel(res.status) + ': ' + messageOf(res));
       if (res.text === jobsState.text) return;
       jobsState.text = res.text;
@@ -458,7 +478,9 @@
   var faultsState = { rules: [], text: null };
 
   function refreshFaults() {
+    var asked = world;
     return request('GET', 'faults').then(function (res) {
+      if (asked !== world) return;
       if (!res.ok || !res.body) throw new Error('GET /_mock/faults answered ' + statusLabel(res.status) + ': ' + messageOf(res));
       showFaults(res);
     });
@@ -846,6 +868,70 @@
   $('try-prev').addEventListener('click', function () { if (tryState.page > 1) fetchPage(tryState.page - 1); });
   $('try-next').addEventListener('click', function () { if (tryState.page < tryState.pages) fetchPage(tryState.page + 1); });
   syncMode();
+
+  // ---------------------------------------------------------------- worlds
+
+  // The picker lists GET /_mock/worlds, the default world first, then by id.
+  // Picking one shows its journal, jobs and fault rules. The list is read
+  // only while there are worlds besides the default one (health counts
+  // them), when their number changes and when the picker gets focus:
+  // reading it consults every world's clock, which a test's clock may count.
+  function refreshWorldsSoon() { worldsState.force = true; worldsLoop.kick(); }
+
+  function refreshWorlds() {
+    if (worldsState.count <= 1 && !world && !worldsState.force) return;
+    worldsState.force = false;
+    return request('GET', 'worlds').then(function (res) {
+      if (!res.ok || !res.body) return;
+      var list = (res.body.worlds || []).slice().sort(function (a, b) {
+        if (a.default !== b.default) return a.default ? -1 : 1;
+        return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+      });
+      renderWorlds(list);
+    });
+  }
+  var worldsLoop = loop(refreshWorlds, function () { return document.hidden ? 10000 : 3000; });
+
+  function worldLabel(w) {
+    var n = w.requests || 0;
+    return (w.default ? 'default' : w.id) + ' · ' + n + (n === 1 ? ' request' : ' requests');
+  }
+
+  function renderWorlds(list) {
+    var sel = $('world');
+    var ids = list.map(function (w) { return w.id; });
+    var have = Array.prototype.map.call(sel.options, function (o) { return o.value; });
+    if (world && ids.indexOf(world) < 0) {
+      var gone = world;
+      pickWorld('default');
+      setLive(false, 'the world ' + gone + ' was dropped: showing the default world');
+    }
+    if (have.join('\n') !== ids.join('\n')) {
+      clear(sel);
+      list.forEach(function (w) { sel.appendChild(el('option', { value: w.id, text: worldLabel(w) })); });
+    } else {
+      list.forEach(function (w, i) { if (sel.options[i].textContent !== worldLabel(w)) sel.options[i].textContent = worldLabel(w); });
+    }
+    sel.value = world || 'default';
+  }
+
+  function pickWorld(id) {
+    var next = id === 'default' ? '' : id;
+    if (next === world) return;
+    world = next;
+    journal.entries = []; journal.text = null; journal.selected = null;
+    jobsState.list = []; jobsState.text = null; jobsState.selected = null;
+    faultsState.rules = []; faultsState.text = null;
+    renderRequests();
+    renderJobs();
+    renderFaults();
+    journalLoop.kick();
+    jobsLoop.kick();
+    faultsLoop.kick();
+  }
+
+  $('world').addEventListener('change', function () { pickWorld(this.value); });
+  $('world').addEventListener('focus', refreshWorldsSoon);
 
   // ---------------------------------------------------------------- start
 

@@ -369,3 +369,116 @@ func (f faultTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set(mockserver.FaultHeader, f.fault)
 	return f.base.RoundTrip(r)
 }
+
+// TestWorldPicker: the picker lists the worlds (the default one first, then
+// by id); picking one shows its journal and its fault rules, and every
+// control call the page makes names it with X-Newsmock-World (none for the
+// default world, nor for the calls about the whole server). When the picked
+// world is dropped, the page goes back to the default world.
+func TestWorldPicker(t *testing.T) {
+	t.Parallel()
+	keyA, keyB := canary+"-world-a", canary+"-world-b"
+	mock := newMock(t, mockserver.WithAPIKeys(canary, keyA, keyB))
+	a, b := mock.World(keyA), mock.World(keyB)
+	ctx := context.Background()
+	// The default world (canary has no world of its own): one search.
+	if _, err := mock.Client().Search(ctx, newssearch.SearchParams{Query: "climate"}); err != nil {
+		t.Fatal(err)
+	}
+	// World A: headlines, then a search; and a fault rule that never fires.
+	if _, err := a.Client().Headlines(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Client().Search(ctx, newssearch.SearchParams{Query: "bank"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AddFault(mockserver.FaultRule{Endpoint: mockserver.EndpointHeadlines, Every: 1000, Fault: mockserver.Fault{Status: 503}}); err != nil {
+		t.Fatal(err)
+	}
+	// World B: three headlines.
+	for range 3 {
+		if _, err := b.Client().Headlines(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idA, idB := mockserver.KeyFingerprint(keyA), mockserver.KeyFingerprint(keyB)
+	ids := []string{idA, idB}
+	slices.Sort(ids)
+
+	p := openPage(t, mock, "requests", 1280, 800)
+	// Record the X-Newsmock-World header of every call the page makes.
+	eval[any](p, `(() => { window.sent = []; const f = window.fetch;
+		window.fetch = (url, init) => { window.sent.push(url + ' ' + ((init && init.headers && init.headers['X-Newsmock-World']) || '-')); return f(url, init); }; })()`)
+	p.waitJS(`document.getElementById('world').options.length === 3`)
+	if got, want := eval[[]string](p, `Array.from(document.getElementById('world').options, o => o.value)`), append([]string{"default"}, ids...); !slices.Equal(got, want) {
+		t.Errorf("picker lists %q, want %q", got, want)
+	}
+	if got := eval[string](p, `document.getElementById('world').value`); got != "default" {
+		t.Errorf("picked at start: %q, want default", got)
+	}
+	p.waitJS(`document.querySelectorAll('#requests-body tr').length === 1`)
+	paths := func() []string {
+		return eval[[]string](p, `Array.from(document.querySelectorAll('#requests-body tr .c-path'), c => c.textContent)`)
+	}
+	if diff := cmp.Diff([]string{"/api/v2/query"}, paths()); diff != "" {
+		t.Errorf("default world's journal (-want +got):\n%s", diff)
+	}
+
+	p.choose("world", idA)
+	p.waitJS(`document.querySelectorAll('#requests-body tr').length === 2`)
+	if diff := cmp.Diff([]string{"/api/v2/query", "/api/v2/headlines"}, paths()); diff != "" {
+		t.Errorf("world A's journal, newest first (-want +got):\n%s", diff)
+	}
+	p.do(chromedp.Click(`#tab-faults`))
+	p.waitJS(`document.querySelectorAll('#faults-body tr').length === 1`)
+	p.do(chromedp.Click(`#tab-requests`))
+
+	p.choose("world", idB)
+	p.waitJS(`document.querySelectorAll('#requests-body tr').length === 3`)
+	if diff := cmp.Diff([]string{"/api/v2/headlines", "/api/v2/headlines", "/api/v2/headlines"}, paths()); diff != "" {
+		t.Errorf("world B's journal (-want +got):\n%s", diff)
+	}
+	p.do(chromedp.Click(`#tab-faults`))
+	p.waitJS(`!document.getElementById('faults-empty').hidden`)
+	p.do(chromedp.Click(`#tab-requests`))
+
+	// Back to the default world, then what the page sent.
+	p.choose("world", "default")
+	p.waitJS(`document.querySelectorAll('#requests-body tr').length === 1`)
+	eval[any](p, `window.sentAtDefault = window.sent.length`)
+	p.waitJS(`window.sent.slice(window.sentAtDefault).some(s => s.startsWith('journal '))`)
+	sent := eval[[]string](p, `window.sent`)
+	named := map[string]bool{}
+	for _, s := range sent {
+		url, header, _ := strings.Cut(s, " ")
+		switch {
+		case url == "health" || url == "worlds":
+			if header != "-" {
+				t.Errorf("%s was sent with X-Newsmock-World: %s; the calls about the whole server name no world", url, header)
+			}
+		case strings.HasPrefix(url, "../"):
+			t.Errorf("the page called the API (%s) without being asked", url)
+		default:
+			named[header] = true
+		}
+	}
+	for _, h := range []string{"-", idA, idB} {
+		if !named[h] {
+			t.Errorf("no control call was sent with X-Newsmock-World %s (sent: %q)", h, sent)
+		}
+	}
+	for _, s := range eval[[]string](p, `window.sent.slice(window.sentAtDefault)`) {
+		if url, header, _ := strings.Cut(s, " "); url == "journal" && header != "-" {
+			t.Errorf("after picking the default world the journal was read with X-Newsmock-World: %s", header)
+		}
+	}
+
+	// The picked world is dropped: the page says so and shows the default world.
+	p.allowHTTPErrors("/_mock/")
+	p.choose("world", idA)
+	p.waitJS(`document.querySelectorAll('#requests-body tr').length === 2`)
+	a.Close()
+	p.waitJS(`document.getElementById('world').options.length === 2 && document.getElementById('world').value === 'default'`)
+	p.waitJS(`document.querySelectorAll('#requests-body tr').length === 1`)
+	p.assertNoKey()
+}

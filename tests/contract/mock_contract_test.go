@@ -219,6 +219,7 @@ func rawCases() []rawCase {
 		rawCase{name: "mock reset wrong method", method: http.MethodGet, path: "/_mock/reset", status: 405},
 	)
 	cases = append(cases, controlCases()...)
+	cases = append(cases, worldCases()...)
 	return append(cases,
 		rawCase{name: "mock reset", method: post, path: "/_mock/reset", status: 200, docValid: true},
 		rawCase{name: "mock record", method: http.MethodGet, path: "/_mock/record", status: 200, docValid: true},
@@ -313,6 +314,93 @@ func controlCases() []rawCase {
 	return append(cases, guardCases()...)
 }
 
+// worldCases cover /_mock/worlds and the headers that point a control call
+// at a world (issue 29), on the "worlds" server, which accepts the two keys
+// and holds at most one world besides the default one; and a world per key
+// on the "perkey" server.
+func worldCases() []rawCase {
+	get, post, del := http.MethodGet, http.MethodPost, http.MethodDelete
+	key := map[string]string{mockserver.KeyHeader: "{{key}}"}
+	other := map[string]string{mockserver.KeyHeader: "{{other}}"}
+	byID := map[string]string{"X-Newsmock-World": "{{fp:key}}"}
+	cases := []rawCase{
+		{name: "worlds list, the default alone", server: "worlds", method: get, path: "/_mock/worlds", status: 200, docValid: true},
+		{name: "world create without the key header", server: "worlds", method: post, path: "/_mock/worlds", status: 400},
+		{name: "world create for a key the server refuses", server: "worlds", method: post, path: "/_mock/worlds", status: 400, docValid: true,
+			header: map[string]string{mockserver.KeyHeader: "nobody"}},
+		{name: "world create", server: "worlds", method: post, path: "/_mock/worlds", status: 200, docValid: true, header: key},
+		{name: "world create again", server: "worlds", method: post, path: "/_mock/worlds", status: 200, docValid: true, header: key},
+		{name: "query-async in a world", server: "worlds", method: post, path: pathQueryAsync, body: q(""), status: 200, docValid: true, capture: "world"},
+		{name: "get-results of a job of another world", server: "worlds", method: post, path: pathGetResults, status: 404, docValid: true,
+			body: `{"api_key":"{{other}}","query_id":"{{id:world}}"}`},
+		{name: "journal of a world by key", server: "worlds", method: get, path: "/_mock/journal", status: 200, docValid: true, header: key},
+		{name: "journal of a world by id", server: "worlds", method: get, path: "/_mock/journal", status: 200, docValid: true, header: byID},
+		{name: "jobs of a world", server: "worlds", method: get, path: "/_mock/jobs", status: 200, docValid: true, header: key},
+		{name: "job of a world", server: "worlds", method: get, path: "/_mock/jobs/{{id:world}}", status: 200, docValid: true, header: key},
+		{name: "job of a world from the default world", server: "worlds", method: get, path: "/_mock/jobs/{{id:world}}", status: 404, docValid: true},
+		{name: "journal named by key and by id", server: "worlds", method: get, path: "/_mock/journal", status: 400, docValid: true,
+			header: map[string]string{mockserver.KeyHeader: "{{key}}", "X-Newsmock-World": "{{fp:key}}"}},
+		{name: "journal of an unknown world id", server: "worlds", method: get, path: "/_mock/journal", status: 404, docValid: true,
+			header: map[string]string{"X-Newsmock-World": "sha256:0000000000000000"}},
+		{name: "health counts the worlds", server: "worlds", method: get, path: "/_mock/health", status: 200, docValid: true},
+		{name: "worlds list, two", server: "worlds", method: get, path: "/_mock/worlds", status: 200, docValid: true},
+		{name: "world create past max_worlds", server: "worlds", method: post, path: "/_mock/worlds", status: 200, docValid: true, header: other},
+		{name: "worlds list after an eviction", server: "worlds", method: get, path: "/_mock/worlds", status: 200, docValid: true},
+		{name: "world drop the default", server: "worlds", method: del, path: "/_mock/worlds/default", status: 400, docValid: true},
+		{name: "world drop an unknown id", server: "worlds", method: del, path: "/_mock/worlds/sha256:0000000000000000", status: 404, docValid: true},
+		{name: "world drop by id", server: "worlds", method: del, path: "/_mock/worlds/{{fp:other}}", status: 200, docValid: true},
+		{name: "world drop by key, evicted", server: "worlds", method: del, path: "/_mock/worlds", status: 404, docValid: true, header: key},
+		{name: "world create once more", server: "worlds", method: post, path: "/_mock/worlds", status: 200, docValid: true, header: key},
+		{name: "world drop by key", server: "worlds", method: del, path: "/_mock/worlds", status: 200, docValid: true, header: key},
+		{name: "world create for drop all", server: "worlds", method: post, path: "/_mock/worlds", status: 200, docValid: true, header: other},
+		{name: "worlds drop all", server: "worlds", method: del, path: "/_mock/worlds", status: 200, docValid: true},
+		{name: "worlds wrong method", server: "worlds", method: http.MethodPut, path: "/_mock/worlds", status: 405},
+		{name: "world wrong method", server: "worlds", method: get, path: "/_mock/worlds/default", status: 405},
+
+		// A world per key: the first request of a key makes its world, and
+		// so does a control call with its header.
+		{name: "per key: clock of a new world", server: "perkey", method: post, path: "/_mock/clock", status: 200, docValid: true,
+			header: key, body: `{"advance": "2h"}`},
+		{name: "per key: query in the key's world", server: "perkey", method: post, path: pathQuery, body: q(""), status: 200, docValid: true},
+		{name: "per key: journal of the key's world", server: "perkey", method: get, path: "/_mock/journal", status: 200, docValid: true, header: key},
+		{name: "per key: worlds list", server: "perkey", method: get, path: "/_mock/worlds", status: 200, docValid: true},
+	}
+	// Every control call that acts on a world: 404 for a key without a
+	// world (the "worlds" server makes none per key), 400 for a key the
+	// server does not accept. The call is refused before it runs, so the
+	// ids and bodies need only be valid.
+	bodies := map[string]string{
+		"PUT /_mock/faults":     `{"rules": []}`,
+		"POST /_mock/faults":    `"endpoint=query;every=1000000;status=503"`,
+		"POST /_mock/jobs/{id}": `{"state": "SUCCESS"}`,
+		"POST /_mock/clock":     `{"advance": "2h"}`,
+		"POST /_mock/articles":  `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b30", "title": "Harbour", "url": "https://example.org/news/9", "site": "example.org", "datePublished": "2026-01-15"}]`,
+	}
+	for _, r := range mockserver.Routes() {
+		if !strings.HasPrefix(r.Path, "/_mock/") || r.Path == mockserver.UIPath || !worldScoped(r.Path) {
+			continue
+		}
+		path := strings.NewReplacer("{id}", "0123456789abcdef0123456789abcdef", "{index}", "0").Replace(r.Path)
+		body := bodies[r.String()]
+		cases = append(cases,
+			rawCase{name: r.String() + " for a key without a world", server: "worlds", method: r.Method, path: path, body: body,
+				status: 404, docValid: true, header: other},
+			rawCase{name: r.String() + " for a key the server refuses", server: "worlds", method: r.Method, path: path, body: body,
+				status: 400, docValid: true, header: map[string]string{mockserver.KeyHeader: "nobody"}})
+	}
+	return cases
+}
+
+// worldScoped reports whether the control calls of path act on one world
+// (the one X-Newsmock-Key names) rather than on the server.
+func worldScoped(path string) bool {
+	switch path {
+	case "/_mock/health", "/_mock/record", "/_mock/worlds", "/_mock/worlds/{id}":
+		return false
+	}
+	return true
+}
+
 // guardCases are the refusals every control endpoint answers before it runs:
 // a request of another site (403), a Host a web page could rebind (421, on
 // a socket only) and a control POST of a type a page can send (415).
@@ -357,6 +445,8 @@ func testMockResponses(t *testing.T, c *contract) *checker {
 		"manual":  newMock(t, mockserver.WithManualClock(contractNow)),
 		"small":   newMock(t, mockserver.WithLimits(mockserver.Limits{MaxArticlesBody: 1024})),
 		"socket":  socketMock(t),
+		"worlds":  newMock(t, mockserver.WithAPIKeys(contractKey, otherKey), mockserver.WithLimits(mockserver.Limits{MaxWorlds: 1})),
+		"perkey":  newMock(t, mockserver.WithWorldPerKey(), mockserver.WithManualClock(contractNow)),
 	}
 	checkers := map[string]*checker{}
 	for name, srv := range servers {
@@ -367,9 +457,11 @@ func testMockResponses(t *testing.T, c *contract) *checker {
 		checkers[name] = newChecker(t, c, rt, false)
 	}
 	ids := map[string]string{}
+	keys := strings.NewReplacer("{{key}}", contractKey, "{{other}}", otherKey,
+		"{{fp:key}}", mockserver.KeyFingerprint(contractKey), "{{fp:other}}", mockserver.KeyFingerprint(otherKey))
 	for _, rc := range rawCases() {
-		body := strings.NewReplacer("{{key}}", contractKey, "{{other}}", otherKey).Replace(rc.body)
-		path := rc.path
+		body := keys.Replace(rc.body)
+		path := keys.Replace(rc.path)
 		for name, id := range ids {
 			body = strings.ReplaceAll(body, "{{id:"+name+"}}", id)
 			path = strings.ReplaceAll(path, "{{id:"+name+"}}", id)
@@ -392,7 +484,7 @@ func testMockResponses(t *testing.T, c *contract) *checker {
 			if v == "" {
 				req.Header.Del(k)
 			} else {
-				req.Header.Set(k, v)
+				req.Header.Set(k, keys.Replace(v))
 			}
 		}
 		chk := checkers[rc.server]

@@ -613,6 +613,12 @@ type Total = int
 // TrafficRank Keeps only the top (100 - N)% of news sites ranked by monthly traffic: 95 keeps the top 5% of news sites (20 of 400), 0 keeps every site (the default). Out of range answers `400`.
 type TrafficRank = int
 
+// MockWorldId defines model for MockWorldId.
+type MockWorldId = string
+
+// MockWorldKey defines model for MockWorldKey.
+type MockWorldKey = string
+
 // BadRequest The body of every failed call. `message` says what was wrong and how to fix it; it never contains the API key.
 type BadRequest = Error
 
