@@ -163,8 +163,8 @@ func TestArticlesErrors(t *testing.T) {
 			"line 1: expected a JSON object; write each article as one JSON object on its own line"},
 		{"too big", http.MethodPost, strings.Repeat(good, 20), 413,
 			"the articles are more than 4000 bytes: send them in several POST /_mock/articles calls"},
-		{"wrong method", http.MethodPut, good, 405,
-			"/_mock/articles does not accept \"PUT\": use GET or POST or DELETE"},
+		{"wrong method", http.MethodPatch, good, 405,
+			"/_mock/articles does not accept \"PATCH\": use GET or POST or PUT or DELETE"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := call(t, s, tc.method, "/_mock/articles", tc.body)
@@ -179,7 +179,7 @@ func TestArticlesErrors(t *testing.T) {
 			}
 		})
 	}
-	if got := call(t, s, http.MethodPut, "/_mock/articles", "").Header.Get("Allow"); got != "GET, POST, DELETE" {
+	if got := call(t, s, http.MethodPatch, "/_mock/articles", "").Header.Get("Allow"); got != "GET, POST, PUT, DELETE" {
 		t.Errorf("Allow = %q", got)
 	}
 	// Go parity: the same message, with the method's prefix.

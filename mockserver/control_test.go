@@ -258,7 +258,7 @@ func TestControlUnknownPathListsEndpoints(t *testing.T) {
 	r := call(t, s, http.MethodGet, "/_mock/nothing", "")
 	want := `there is no endpoint at "/_mock/nothing": the mock's own endpoints are GET /_mock/health, GET /_mock/journal, ` +
 		`DELETE /_mock/journal, GET /_mock/record, POST /_mock/reset, GET /_mock/faults, PUT /_mock/faults, POST /_mock/faults, DELETE /_mock/faults, DELETE /_mock/faults/{index}, GET /_mock/jobs, ` +
-		`GET /_mock/jobs/{id}, POST /_mock/jobs/{id}, DELETE /_mock/jobs/{id}, GET /_mock/clock, POST /_mock/clock, GET /_mock/articles, POST /_mock/articles, DELETE /_mock/articles, GET /_mock/worlds, POST /_mock/worlds, DELETE /_mock/worlds, DELETE /_mock/worlds/{id}, GET /_mock/ui (the inspector page)`
+		`GET /_mock/jobs/{id}, POST /_mock/jobs/{id}, DELETE /_mock/jobs/{id}, GET /_mock/clock, POST /_mock/clock, GET /_mock/articles, POST /_mock/articles, PUT /_mock/articles, DELETE /_mock/articles, GET /_mock/worlds, POST /_mock/worlds, DELETE /_mock/worlds, DELETE /_mock/worlds/{id}, GET /_mock/ui (the inspector page)`
 	if diff := cmp.Diff(failure{"FAILED", want}, decode[failure](t, r)); diff != "" || r.Status != http.StatusNotFound {
 		t.Fatalf("status %d (-want +got):\n%s", r.Status, diff)
 	}

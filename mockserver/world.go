@@ -143,6 +143,12 @@ func (s *Server) routed(owner jobs.Owner) *Server {
 // evicting the least recently used world when the set is full. key is the
 // key itself when the caller knows it (World), for Client; "" otherwise.
 func (s *Server) addWorld(key string, owner jobs.Owner) *world {
+	w, _ := s.addWorldCreated(key, owner)
+	return w
+}
+
+// addWorldCreated is addWorld, also reporting whether it made the world.
+func (s *Server) addWorldCreated(key string, owner jobs.Owner) (*world, bool) {
 	ws := &s.worlds
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
@@ -150,7 +156,7 @@ func (s *Server) addWorld(key string, owner jobs.Owner) *world {
 		if key != "" && w.apiKey == "" {
 			w.apiKey = key
 		}
-		return w
+		return w, false
 	}
 	if len(ws.byOwner) >= ws.max {
 		var oldest *world
@@ -176,7 +182,7 @@ func (s *Server) addWorld(key string, owner jobs.Owner) *world {
 	ws.byOwner[owner] = w
 	ws.count.Store(int32(len(ws.byOwner)))
 	s.touch(w)
-	return w
+	return w, true
 }
 
 // World returns the handle of key's world, making the world if key has
@@ -286,9 +292,9 @@ func (s *Server) controlWorld(key, id string) (*Server, *apiError) {
 		return nil, badRequest("the key in %s is not accepted by this mock server: name a world by one of the keys it was started with (newsmock -keys)", KeyHeader)
 	}
 	ws := &s.worlds
-	ws.mu.Lock()
+	ws.mu.RLock()
 	w := ws.byOwner[owner]
-	ws.mu.Unlock()
+	ws.mu.RUnlock()
 	if w == nil {
 		if !ws.perKey {
 			return nil, &apiError{status: 404, msg: fmt.Sprintf("the key in %s has no world: create it with POST /_mock/worlds (with the same header), "+
@@ -347,15 +353,12 @@ func (s *Server) adminCreateWorld(c *adminCall) (any, *apiError) {
 	if _, aerr := s.admit(owner); aerr != nil {
 		return nil, badRequest("the key in %s is not accepted by this mock server: name a world by one of the keys it was started with (newsmock -keys)", KeyHeader)
 	}
-	s.worlds.mu.Lock()
-	existed := s.worlds.byOwner[owner] != nil
-	s.worlds.mu.Unlock()
-	w := s.addWorld("", owner)
+	w, created := s.addWorldCreated("", owner)
 	return struct {
 		State   string    `json:"state"`
 		Created bool      `json:"created"`
 		World   worldJSON `json:"world"`
-	}{"SUCCESS", !existed, s.worldInfo(w)}, nil
+	}{"SUCCESS", created, s.worldInfo(w)}, nil
 }
 
 // adminDropWorlds answers DELETE /_mock/worlds: it drops the world of the
@@ -363,9 +366,13 @@ func (s *Server) adminCreateWorld(c *adminCall) (any, *apiError) {
 func (s *Server) adminDropWorlds(c *adminCall) (any, *apiError) {
 	n := 0
 	if key := c.r.Header.Get(KeyHeader); key != "" {
-		s.worlds.mu.Lock()
-		w := s.worlds.byOwner[jobs.Owner(sha256.Sum256([]byte(key)))]
-		s.worlds.mu.Unlock()
+		owner := jobs.Owner(sha256.Sum256([]byte(key)))
+		if _, aerr := s.admit(owner); aerr != nil {
+			return nil, badRequest("the key in %s is not accepted by this mock server: name a world by one of the keys it was started with (newsmock -keys)", KeyHeader)
+		}
+		s.worlds.mu.RLock()
+		w := s.worlds.byOwner[owner]
+		s.worlds.mu.RUnlock()
 		if w == nil || !s.dropWorld(w) {
 			return nil, &apiError{status: 404, msg: fmt.Sprintf("the key in %s has no world to drop: GET /_mock/worlds lists them", KeyHeader)}
 		}
