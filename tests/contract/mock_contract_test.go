@@ -300,7 +300,11 @@ func controlCases() []rawCase {
 			body: `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b2e", "url": "https://example.org/news/4", "site": "example.org", "datePublished": "2026-01-15"}]`},
 		{name: "articles add too big", server: "small", method: post, path: "/_mock/articles", status: 413, docValid: true,
 			body: `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b2f", "title": "` + strings.Repeat("a", 2048) + `", "url": "https://example.org/news/5", "site": "example.org", "datePublished": "2026-01-15"}]`},
-		{name: "articles wrong method", method: put, path: "/_mock/articles", status: 405},
+		{name: "articles replace", server: "small", method: put, path: "/_mock/articles", status: 200, docValid: true,
+			body: `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b31", "title": "Harbour bridge", "url": "https://example.org/news/6", "site": "example.org", "datePublished": "2026-01-15"}]`},
+		{name: "articles replace too big", server: "small", method: put, path: "/_mock/articles", status: 413, docValid: true,
+			body: `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b32", "title": "` + strings.Repeat("a", 2048) + `", "url": "https://example.org/news/7", "site": "example.org", "datePublished": "2026-01-15"}]`},
+		{name: "articles wrong method", method: "PATCH", path: "/_mock/articles", status: 405},
 		{name: "articles reset", method: del, path: "/_mock/articles", status: 200, docValid: true},
 		{name: "journal filtered", method: get, path: "/_mock/journal?path=query-async&status=200&since=1&limit=2", status: 200, docValid: true},
 		{name: "journal count", method: get, path: "/_mock/journal?count=true&path=/api/v2/query", status: 200, docValid: true},
@@ -375,6 +379,7 @@ func worldCases() []rawCase {
 		"POST /_mock/jobs/{id}": `{"state": "SUCCESS"}`,
 		"POST /_mock/clock":     `{"advance": "2h"}`,
 		"POST /_mock/articles":  `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b30", "title": "Harbour", "url": "https://example.org/news/9", "site": "example.org", "datePublished": "2026-01-15"}]`,
+		"PUT /_mock/articles":   `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b30", "title": "Harbour", "url": "https://example.org/news/9", "site": "example.org", "datePublished": "2026-01-15"}]`,
 	}
 	for _, r := range mockserver.Routes() {
 		if !strings.HasPrefix(r.Path, "/_mock/") || r.Path == mockserver.UIPath || !worldScoped(r.Path) {
