@@ -287,9 +287,11 @@ func WithJournalSize(n int) Option {
 	}
 }
 
-// WithoutListener starts no socket: the server is reached only through
-// Transport, HTTPClient, Client, Responder and Register, and URL returns
-// noListenerURL.
+// WithoutListener starts no socket: the server is reached only in process,
+// through Transport, HTTPClient, Client and Handler (and the
+// mockserver/withhttpmock package, which registers it with
+// github.com/jarcoal/httpmock), and URL returns
+// "http://mockserver.invalid".
 func WithoutListener() Option {
 	return func(c *config) { c.noListener = true }
 }

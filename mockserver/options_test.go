@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -239,5 +240,29 @@ func TestRateLimiterPrunesIdleKeys(t *testing.T) {
 	}
 	if n := len(l.keys); n > maxBuckets {
 		t.Fatalf("%d buckets, cap %d", n, maxBuckets)
+	}
+}
+
+// TestOptionDocsNameRealMethods: every Server method an option's doc
+// comment sends the reader to exists (WithoutListener's once named
+// Responder and Register, which Server never had).
+func TestOptionDocsNameRealMethods(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("options.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(src), "// WithoutListener starts no socket")
+	j := strings.Index(string(src), "func WithoutListener()")
+	if i < 0 || j < i {
+		t.Fatal("WithoutListener's doc comment is not in options.go")
+	}
+	doc := string(src[i:j])
+	typ := reflect.TypeFor[*Server]()
+	for _, name := range []string{"Transport", "HTTPClient", "Client", "Handler", "Responder", "Register"} {
+		_, has := typ.MethodByName(name)
+		if strings.Contains(doc, " "+name) && !has {
+			t.Errorf("WithoutListener's doc names %s, which Server lacks", name)
+		}
 	}
 }
