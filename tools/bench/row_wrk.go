@@ -24,8 +24,13 @@ import (
 // wrkConns is the number of connections wrk holds open in row 3w.
 const wrkConns = 32
 
-// newsmockPackage is the command row 3w builds and measures.
-const newsmockPackage = "github.com/newssearch/newssearch-go/cmd/newsmock"
+// newsmockPackage is the command row 3w builds and measures, unless
+// newsmockEnv names a newsmock binary to measure instead (to compare two
+// versions).
+const (
+	newsmockPackage = "github.com/newssearch/newssearch-go/cmd/newsmock"
+	newsmockEnv     = "BENCHCMP_NEWSMOCK"
+)
 
 // rowWrk measures, from outside, the CPU time the newsmock binary spends per
 // request against a bare net/http handler writing the same answers: wrk
@@ -61,7 +66,10 @@ func rowWrk(ctx context.Context, e *env) []result {
 
 	// newsmock, built from this checkout, its log in a file.
 	exe := filepath.Join(dir, "newsmock")
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", exe, newsmockPackage).CombinedOutput(); err != nil {
+	if given := os.Getenv(newsmockEnv); given != "" {
+		exe = given
+		r.notes = append(r.notes, fmt.Sprintf("newsmock: %s (from %s), not built from this checkout", given, newsmockEnv))
+	} else if out, err := exec.CommandContext(ctx, "go", "build", "-o", exe, newsmockPackage).CombinedOutput(); err != nil {
 		return failure(fmt.Errorf("go build %s: %w: %s (row 3w needs the go command)", newsmockPackage, err, out), r)
 	}
 	logPath := filepath.Join(dir, "newsmock.log")
