@@ -616,9 +616,8 @@ func (l *logLevel) logger(w io.Writer) *slog.Logger {
 	if l.off {
 		return slog.New(slog.DiscardHandler)
 	}
-	h := slog.Handler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l.level}))
 	if lw, ok := w.(*logWriter); ok {
-		h = flushingHandler{h, lw} // warnings and errors are written at once
+		return slog.New(newLogHandler(lw, l.level))
 	}
-	return slog.New(h)
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l.level}))
 }
