@@ -60,9 +60,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "newsmock %s (%s)\n", newssearch.Version, runtime.Version())
 		return exitOK
 	}
-	logger := cfg.logLevel.logger(stderr)
-	if err := serve(ctx, cfg, logger, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "newsmock: %v\n", err)
+	// Everything written to stderr from here on goes through one buffer,
+	// so that log lines cost no system call each and keep their order
+	// with the other messages; it is flushed before run returns.
+	logs := newLogWriter(stderr)
+	defer logs.Close()
+	logger := cfg.logLevel.logger(logs)
+	if err := serve(ctx, cfg, logger, stdout, logs); err != nil {
+		fmt.Fprintf(logs, "newsmock: %v\n", err)
 		return exitError
 	}
 	return exitOK
@@ -107,6 +112,9 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout, stderr
 		defer func() { fmt.Fprintf(stderr, "newsmock: recording summary\n%s", mock.RecordSummary()) }()
 	}
 	logStart(logger, cfg, mock, url, remote)
+	if lw, ok := stderr.(*logWriter); ok {
+		_ = lw.Flush() // the start-up lines, at once
+	}
 
 	select {
 	case err := <-served: // Serve only returns early on an accept error

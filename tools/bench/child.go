@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
@@ -27,6 +29,10 @@ const (
 	modeBytes  = "serve-bytes"           // serve bodyEnv's bytes, print the URL, stop at stdin EOF
 	modeBytes1 = "serve-bytes-one-write" // the same, each answer in one system call (workload.StartBareOneWrite)
 	modeMock   = "serve-mock"            // serve a default mock, print the URL, stop at stdin EOF
+	// modeAnswers serves the answers of answersEnv's file (a JSON list of
+	// bareAnswer) by path, with net/http alone: row 3w's baseline.
+	modeAnswers = "serve-answers"
+	answersEnv  = "BENCHCMP_ANSWERS"
 )
 
 // runChild runs a child mode and returns the exit status.
@@ -37,6 +43,8 @@ func runChild(mode string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = childStartup(stdout)
 	case modeBytes, modeBytes1, modeMock:
 		err = childServe(mode, stdin, stdout)
+	case modeAnswers:
+		err = childAnswers(stdin, stdout)
 	case modeScale:
 		err = childScale(stdout)
 	default:
@@ -225,4 +233,57 @@ func (c *child) stop() error {
 		return fmt.Errorf("child %s exited with status %d", c.mode, exit.ExitCode())
 	}
 	return err
+}
+
+// bareAnswer is an answer the serve-answers child sends to every POST to
+// Path: Body, with the headers the mock sends (Content-Type,
+// Content-Length and an X-Request-Id as long as RequestID; net/http adds
+// Date).
+type bareAnswer struct {
+	Path      string `json:"path"`
+	Body      []byte `json:"body"`
+	RequestID string `json:"request_id"`
+}
+
+// childAnswers serves answersEnv's answers with a bare net/http handler
+// until stdin reaches EOF, after printing its URL.
+func childAnswers(stdin io.Reader, stdout io.Writer) error {
+	b, err := os.ReadFile(os.Getenv(answersEnv))
+	if err != nil {
+		return fmt.Errorf("reading the answers to serve (%s): %w", answersEnv, err)
+	}
+	var answers []bareAnswer
+	if err := json.Unmarshal(b, &answers); err != nil {
+		return fmt.Errorf("%s: %w", answersEnv, err)
+	}
+	type answer struct {
+		body             []byte
+		length, id, kind []string
+	}
+	byPath := map[string]answer{}
+	for _, a := range answers {
+		byPath[a.Path] = answer{body: a.Body, length: []string{strconv.Itoa(len(a.Body))}, id: []string{a.RequestID}, kind: []string{"application/json"}}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		a, ok := byPath[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		h := w.Header()
+		h["Content-Type"], h["Content-Length"], h["X-Request-Id"] = a.kind, a.length, a.id
+		_, _ = w.Write(a.body)
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	if _, err := fmt.Fprintln(stdout, "http://"+ln.Addr().String()); err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, stdin) // until the parent closes stdin or exits
+	return nil
 }

@@ -1,30 +1,53 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/newssearch/newssearch-go/mockserver"
 	"github.com/newssearch/newssearch-go/tools/bench/workload"
 )
 
-// rowWrk repeats row 3's comparison with an external load generator, wrk,
-// pinned to CPU 0 while the server under test (a child process) is pinned
-// to CPU 1, so that load generator and server do not share a CPU as they
-// do in row 3. It is skipped, with an install hint, when wrk is missing.
+// wrkConns is the number of connections wrk holds open in row 3w.
+const wrkConns = 32
+
+// newsmockPackage is the command row 3w builds and measures, unless
+// newsmockEnv names a newsmock binary to measure instead (to compare two
+// versions).
+const (
+	newsmockPackage = "github.com/newssearch/newssearch-go/cmd/newsmock"
+	newsmockEnv     = "BENCHCMP_NEWSMOCK"
+)
+
+// rowWrk measures, from outside, the CPU time the newsmock binary spends per
+// request against a bare net/http handler writing the same answers: wrk
+// pinned to CPU 0 drives each server, pinned to CPU 1, in turn. newsmock
+// runs as a user runs it in CI: default flags, default log level (one line
+// per request on stderr, which goes to a file). The CPU time is the
+// server's own (the sum over its threads of /proc/<pid>/task/*/schedstat,
+// in nanoseconds), divided by the requests wrk completed, so the ratio does
+// not depend on how much CPU the machine's other work leaves the server.
+// The row is skipped, with an install hint, when wrk is missing.
 func rowWrk(ctx context.Context, e *env) []result {
-	r := result{order: 34, id: "3w", what: "Mock HTTP throughput measured with wrk (sync query, 25-article page): wrk pinned to CPU 0, server in a child process pinned to CPU 1",
-		baseline: "bare net/http handler (child process, same pinning) writing the mock's bytes of the same answer",
-		target:   "at least 0.95 at 8, 16 and 32 connections"}
+	r := result{order: 34, id: "3w", what: fmt.Sprintf("newsmock binary (default flags and log level, stderr to a file), CPU time per request measured from outside with wrk -t1 -c%d: sync query (25-article page) and get-results page 1 of a finished job; wrk pinned to CPU 0, server to CPU 1", wrkConns),
+		baseline: "bare net/http handler (child process, same pinning) writing the same answer bytes with the same headers",
+		target:   "bare CPU per request / newsmock's at least 0.85 for both"}
 	wrk, err := exec.LookPath("wrk")
 	if err != nil {
-		r.measured, r.met = "skipped: wrk is not installed (Debian/Ubuntu: sudo apt-get install wrk; then, in tools/bench, go run . -rows wrk)", "-"
+		r.measured, r.met = "skipped: wrk is not installed (Debian/Ubuntu: sudo apt-get install wrk; then tools/bench/wrk-cpu)", "-"
 		return []result{r}
 	}
 	taskset, err := exec.LookPath("taskset")
@@ -33,92 +56,166 @@ func rowWrk(ctx context.Context, e *env) []result {
 		pin = func(_ string, argv ...string) []string { return argv }
 		r.notes = append(r.notes, "not pinned: taskset is missing (util-linux) or this is a -quick run")
 	} else {
-		r.notes = append(r.notes, "pinned with taskset: wrk to CPU 0, each server child to CPU 1 (Go sizes GOMAXPROCS to the one CPU it may use)")
+		r.notes = append(r.notes, "pinned with taskset: wrk to CPU 0, newsmock and the bare child to CPU 1 (Go sizes GOMAXPROCS to the one CPU it may use)")
 	}
 	dir, err := os.MkdirTemp("", "benchcmp-wrk")
 	if err != nil {
 		return failure(err, r)
 	}
 	defer os.RemoveAll(dir)
-	mockChild, err := startChildWith(modeMock, pin("1"))
+
+	// newsmock, built from this checkout, its log in a file.
+	exe := filepath.Join(dir, "newsmock")
+	if given := os.Getenv(newsmockEnv); given != "" {
+		exe = given
+		r.notes = append(r.notes, fmt.Sprintf("newsmock: %s (from %s), not built from this checkout", given, newsmockEnv))
+	} else if out, err := exec.CommandContext(ctx, "go", "build", "-o", exe, newsmockPackage).CombinedOutput(); err != nil {
+		return failure(fmt.Errorf("go build %s: %w: %s (row 3w needs the go command)", newsmockPackage, err, out), r)
+	}
+	logPath := filepath.Join(dir, "newsmock.log")
+	nm, err := startNewsmock(pin("1", exe, "-addr", "127.0.0.1:0"), logPath)
 	if err != nil {
 		return failure(err, r)
 	}
-	defer mockChild.stop()
-	mockURL, err := mockChild.line()
-	if err != nil {
-		return failure(err, r)
-	}
+	defer nm.kill()
+
+	// The answers: a full page of the sync query, and page 1 of a finished
+	// job of the match-all search.
+	client := workload.NewHTTPClient(1)
 	q, _, err := workload.FullPageQuery(ctx)
 	if err != nil {
 		return failure(err, r)
 	}
-	body := q.Body(mockserver.DefaultAPIKey, 0)
-	answer, err := workload.Fetch(ctx, workload.NewHTTPClient(1), mockURL+"/api/v2/query", body)
+	key := mockserver.DefaultAPIKey
+	targets := []*wrkTarget{{name: "query", path: "/api/v2/query", body: q.Body(key, 0)}, {name: "get-results", path: "/api/v2/get-results"}}
+	setup := 0 // requests sent to newsmock besides wrk's, for the log check
+	sub, err := workload.Fetch(ctx, client, nm.url+"/api/v2/query-async", []byte(`{"api_key":`+quote(key)+`,"query":"*"}`))
+	setup++
 	if err != nil {
 		return failure(err, r)
 	}
-	bodyFile := filepath.Join(dir, "answer.json")
-	if err := os.WriteFile(bodyFile, answer, 0o600); err != nil {
-		return failure(err, r)
+	var job struct {
+		QueryID string `json:"query_id"`
 	}
-	// The bare server, then the one writing each answer in one system call.
-	var bareURLs []string
-	for _, mode := range []string{modeBytes, modeBytes1} {
-		bareChild, err := startChildWith(mode, pin("1"), bodyEnv+"="+bodyFile)
+	if err := json.Unmarshal(sub, &job); err != nil || job.QueryID == "" {
+		return failure(fmt.Errorf("query-async answered %.200s (%v)", sub, err), r)
+	}
+	targets[1].body = []byte(`{"api_key":` + quote(key) + `,"query_id":` + quote(job.QueryID) + `,"page":1}`)
+	for poll := 0; ; poll++ {
+		a, err := workload.Fetch(ctx, client, nm.url+"/api/v2/get-results", targets[1].body)
+		setup++
 		if err != nil {
 			return failure(err, r)
 		}
-		defer bareChild.stop()
-		u, err := bareChild.line()
+		if strings.Contains(string(a), `"state":"SUCCESS"`) {
+			break
+		}
+		if poll == 50 {
+			return failure(fmt.Errorf("the job is not finished after 50 polls: %.200s", a), r)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var answers []bareAnswer
+	for _, t := range targets {
+		a, id, err := fetchAnswer(ctx, client, nm.url+t.path, t.body)
+		setup++
 		if err != nil {
 			return failure(err, r)
 		}
-		bareURLs = append(bareURLs, u)
+		if n := strings.Count(string(a), `"_id":`); n != 25 {
+			return failure(fmt.Errorf("newsmock's %s answer holds %d articles, not a full page of 25: %.200s", t.name, n, a), r)
+		}
+		t.answer = len(a)
+		answers = append(answers, bareAnswer{Path: t.path, Body: a, RequestID: id})
 	}
-	script := filepath.Join(dir, "post.lua")
-	lua := "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.body = [==[" + string(body) + "]==]\n"
-	if err := os.WriteFile(script, []byte(lua), 0o600); err != nil {
+	answersFile := filepath.Join(dir, "answers.json")
+	if b, err := json.Marshal(answers); err != nil {
+		return failure(err, r)
+	} else if err := os.WriteFile(answersFile, b, 0o600); err != nil {
 		return failure(err, r)
 	}
-	urls := []string{bareURLs[0] + "/api/v2/query", mockURL + "/api/v2/query", bareURLs[1] + "/api/v2/query"}
-	run := func(url string, conns int) (float64, error) {
-		argv := pin("0", wrk, "-t1", "-c"+strconv.Itoa(conns), "-d"+e.p.wrkDuration.String(), "-s", script, url)
+	bare, err := startChildWith(modeAnswers, pin("1"), answersEnv+"="+answersFile)
+	if err != nil {
+		return failure(err, r)
+	}
+	defer bare.stop()
+	bareURL, err := bare.line()
+	if err != nil {
+		return failure(err, r)
+	}
+	for _, t := range targets {
+		t.script = filepath.Join(dir, t.name+".lua")
+		lua := "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.body = [==[" + string(t.body) + "]==]\n"
+		if err := os.WriteFile(t.script, []byte(lua), 0o600); err != nil {
+			return failure(err, r)
+		}
+	}
+
+	// run drives url with wrk and returns the server's CPU time per
+	// request and its requests per second.
+	sent := 0
+	run := func(t *wrkTarget, url string, pid int, d time.Duration) (perReq time.Duration, rate float64, err error) {
+		argv := pin("0", wrk, "-t1", "-c"+strconv.Itoa(wrkConns), "-d"+d.String(), "-s", t.script, url+t.path)
+		before, err := processCPU(pid)
+		if err != nil {
+			return 0, 0, err
+		}
 		out, err := exec.CommandContext(ctx, argv[0], argv[1:]...).CombinedOutput()
 		if err != nil {
-			return 0, fmt.Errorf("%s: %w: %s", strings.Join(argv, " "), err, out)
+			return 0, 0, fmt.Errorf("%s: %w: %s", strings.Join(argv, " "), err, out)
+		}
+		after, err := processCPU(pid)
+		if err != nil {
+			return 0, 0, err
 		}
 		if strings.Contains(string(out), "Non-2xx") || strings.Contains(string(out), "Socket errors") {
-			return 0, fmt.Errorf("wrk saw failed requests: %s", out)
+			return 0, 0, fmt.Errorf("wrk saw failed requests: %s", out)
 		}
-		m := wrkRate.FindSubmatch(out)
-		if m == nil {
-			return 0, fmt.Errorf("no Requests/sec in wrk's output: %s", out)
+		m, n := wrkRate.FindSubmatch(out), wrkCount.FindSubmatch(out)
+		if m == nil || n == nil {
+			return 0, 0, fmt.Errorf("no request count or Requests/sec in wrk's output: %s", out)
 		}
-		return strconv.ParseFloat(string(m[1]), 64)
+		rate, _ = strconv.ParseFloat(string(m[1]), 64)
+		count, _ := strconv.Atoi(string(n[1]))
+		if count == 0 {
+			return 0, 0, fmt.Errorf("wrk completed no request: %s", out)
+		}
+		if pid == nm.pid {
+			sent += count
+		}
+		return (after - before) / time.Duration(count), rate, nil
 	}
+	servers := []struct {
+		url string
+		pid int
+	}{{bareURL, bare.cmd.Process.Pid}, {nm.url, nm.pid}}
 	var parts []string
 	worst, allSteady := 0.0, true
-	for _, conns := range e.p.loadConns {
-		if _, err := run(urls[1], conns); err != nil { // warm-up
-			return failure(err, r)
+	for _, t := range targets {
+		for _, s := range servers { // warm-up
+			if _, _, err := run(t, s.url, s.pid, time.Second); err != nil {
+				return failure(err, r)
+			}
 		}
-		var bareRates, mockRates, oneRates, oneRs []float64
-		rs, ok, note, err := steady(e, fmt.Sprintf("wrk %d conns", conns), func() ([]float64, error) {
+		var bareCPU, mockCPU []time.Duration
+		var rateRs []float64
+		rs, ok, note, err := steady(e, "wrk "+t.name, func() ([]float64, error) {
 			var rs []float64
-			bareRates, mockRates, oneRates, oneRs = nil, nil, nil, nil
+			bareCPU, mockCPU, rateRs = nil, nil, nil
 			for round := range e.p.wrkRounds {
-				var rates [3]float64
-				for k := range rates {
-					i := (k + round) % len(rates)
-					rate, err := run(urls[i], conns)
+				var cpu [2]time.Duration
+				var rate [2]float64
+				for k := range servers {
+					i := (k + round) % len(servers)
+					c, rt, err := run(t, servers[i].url, servers[i].pid, e.p.wrkDuration)
 					if err != nil {
 						return nil, err
 					}
-					rates[i] = rate
+					cpu[i], rate[i] = c, rt
 				}
-				rs, oneRs = append(rs, rates[1]/rates[0]), append(oneRs, rates[1]/rates[2])
-				bareRates, mockRates, oneRates = append(bareRates, rates[0]), append(mockRates, rates[1]), append(oneRates, rates[2])
+				rs = append(rs, float64(cpu[0])/float64(cpu[1]))
+				rateRs = append(rateRs, rate[1]/rate[0])
+				bareCPU, mockCPU = append(bareCPU, cpu[0]), append(mockCPU, cpu[1])
 			}
 			return rs, nil
 		})
@@ -130,19 +227,209 @@ func rowWrk(ctx context.Context, e *env) []result {
 			worst = m
 		}
 		allSteady = allSteady && ok
-		parts = append(parts, fmt.Sprintf("%d conns %.2f (one-write %.2f)", conns, m, median(oneRs)))
-		r.notes = append(r.notes, fmt.Sprintf("%d connections: mock %.0f req/s, bare %.0f req/s (medians); ratio %.3f (%s); bare writing once %.0f req/s, one-write ratio %.3f (%s)",
-			conns, median(mockRates), median(bareRates), m, spread(rs), median(oneRates), median(oneRs), spread(oneRs)), note)
+		parts = append(parts, fmt.Sprintf("%s %.2f", t.name, m))
+		r.notes = append(r.notes, fmt.Sprintf("%s (answer %d bytes): CPU per request newsmock %s, bare %s (medians; newsmock %s, bare %s); ratio %.3f (%s); for information, throughput newsmock/bare %.3f (%s)",
+			t.name, t.answer, fmtUS(median(mockCPU)), fmtUS(median(bareCPU)), rangeUS(mockCPU), rangeUS(bareCPU), m, spread(rs), median(rateRs), spread(rateRs)), note)
 	}
 	r.measured = strings.Join(parts, ", ")
-	r.met = judged(worst >= 0.95, allSteady)
+	r.met = judged(worst >= 0.85, allSteady)
+
+	// Every request must be in newsmock's log once it has stopped.
+	lines, size, err := nm.stop()
+	if err != nil {
+		return failure(err, r)
+	}
+	if lines < sent+setup {
+		return failure(fmt.Errorf("newsmock logged %d requests, but wrk completed %d (and the setup sent %d): log lines were lost", lines, sent, setup), r)
+	}
 	r.notes = append(r.notes,
-		fmt.Sprintf("wrk -t1 -c<conns> -d%v, one query body (answer %d bytes) POSTed again and again through a Lua script; each round runs bare, mock and the one-write bare once, order rotating", e.p.wrkDuration, len(answer)),
-		oneWriteExplained,
-		"unlike row 3 the load generator does not take CPU from the server: the ratio is the server's own cost per request against the bare handler's, on one CPU",
+		fmt.Sprintf("wrk -t1 -c%d -d%v per run; each round runs the bare child and newsmock once each, order rotating; %d rounds per endpoint after a 1 s warm-up of each", wrkConns, e.p.wrkDuration, e.p.wrkRounds),
+		"ratio = bare CPU time per request / newsmock's; CPU time = the server process's run time over the wrk run (sum of /proc/<pid>/task/*/schedstat), requests = those wrk completed",
+		fmt.Sprintf("newsmock stopped by SIGTERM and exited 0; its log holds %d request lines (%d bytes) for the %d requests wrk completed and %d of setup", lines, size, sent, setup),
 	)
 	return []result{r}
 }
 
-// wrkRate finds the rate in wrk's summary.
-var wrkRate = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
+// wrkTarget is one endpoint row 3w loads.
+type wrkTarget struct {
+	name, path string
+	body       []byte // the request wrk POSTs
+	script     string // wrk's Lua script, POSTing body
+	answer     int    // size of the answer
+}
+
+var (
+	// wrkRate finds the rate in wrk's summary.
+	wrkRate = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
+	// wrkCount finds the completed requests in wrk's summary.
+	wrkCount = regexp.MustCompile(`(\d+) requests in `)
+)
+
+// rangeUS formats the range of ds in microseconds.
+func rangeUS(ds []time.Duration) string {
+	if len(ds) == 0 {
+		return "none"
+	}
+	lo, hi := ds[0], ds[0]
+	for _, d := range ds {
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	return fmt.Sprintf("%.1f-%.1f", float64(lo)/1e3, float64(hi)/1e3)
+}
+
+// processCPU returns the CPU time process pid has run, summed over its
+// threads from /proc/<pid>/task/*/schedstat (nanoseconds); where schedstat
+// is missing, from /proc/<pid>/stat (clock ticks of 10 ms).
+func processCPU(pid int) (time.Duration, error) {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err == nil {
+		var sum time.Duration
+		ok := true
+		for _, t := range tasks {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, t.Name()))
+			if err != nil {
+				if errors.Is(err, os.ErrNotExist) {
+					continue // the thread exited
+				}
+				ok = false
+				break
+			}
+			f := strings.Fields(string(b))
+			if len(f) == 0 {
+				ok = false
+				break
+			}
+			ns, err := strconv.ParseInt(f[0], 10, 64)
+			if err != nil {
+				ok = false
+				break
+			}
+			sum += time.Duration(ns)
+		}
+		if ok {
+			return sum, nil
+		}
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, fmt.Errorf("reading the CPU time of process %d: %w (row 3w needs Linux's /proc)", pid, err)
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: too few fields", pid)
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("/proc/%d/stat: bad utime or stime", pid)
+	}
+	const clockTicks = 100 // USER_HZ on Linux
+	return time.Duration(ut+st) * (time.Second / clockTicks), nil
+}
+
+// newsmockProc is a running newsmock.
+type newsmockProc struct {
+	cmd     *exec.Cmd
+	pid     int
+	url     string
+	logPath string
+	logFile *os.File
+	stdout  io.ReadCloser
+}
+
+// startNewsmock runs argv (newsmock, possibly behind taskset) with its
+// stderr in the file logPath, and waits for its listening line.
+func startNewsmock(argv []string, logPath string) (*newsmockProc, error) {
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stderr = logFile
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		logFile.Close()
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return nil, fmt.Errorf("starting newsmock: %w", err)
+	}
+	p := &newsmockProc{cmd: cmd, pid: cmd.Process.Pid, logPath: logPath, logFile: logFile, stdout: stdout}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	const prefix = "newsmock listening on "
+	if err != nil || !strings.HasPrefix(line, prefix) {
+		p.kill()
+		log, _ := os.ReadFile(logPath)
+		return nil, fmt.Errorf("newsmock did not print its listening line (read %q, %v); its stderr: %.500s", line, err, log)
+	}
+	p.url = strings.TrimSpace(strings.TrimPrefix(line, prefix))
+	return p, nil
+}
+
+// stop sends SIGTERM, waits for a clean exit and returns the number of
+// request lines in the log and the log's size.
+func (p *newsmockProc) stop() (lines, size int, err error) {
+	if p.cmd == nil {
+		return 0, 0, errors.New("newsmock already stopped")
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	_, _ = io.Copy(io.Discard, p.stdout)
+	werr := p.cmd.Wait()
+	p.cmd = nil
+	p.logFile.Close()
+	log, err := os.ReadFile(p.logPath)
+	if err != nil {
+		return 0, 0, err
+	}
+	if werr != nil {
+		return 0, 0, fmt.Errorf("newsmock did not exit cleanly on SIGTERM: %w; the end of its stderr: %s", werr, tail(log, 500))
+	}
+	if !strings.Contains(string(log), "newsmock: stopped") {
+		return 0, 0, fmt.Errorf("newsmock's log does not end with its stop line: %s", tail(log, 500))
+	}
+	return strings.Count(string(log), "msg=\"mockserver request\""), len(log), nil
+}
+
+// kill stops newsmock at once, if it still runs.
+func (p *newsmockProc) kill() {
+	if p.cmd == nil {
+		return
+	}
+	_ = p.cmd.Process.Kill()
+	_ = p.cmd.Wait()
+	p.cmd = nil
+	p.logFile.Close()
+}
+
+// tail returns the last n bytes of b.
+func tail(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[len(b)-n:]
+	}
+	return b
+}
+
+// fetchAnswer POSTs body to url and returns the answer and its
+// X-Request-Id; anything but a 200 is an error.
+func fetchAnswer(ctx context.Context, client *http.Client, url string, body []byte) ([]byte, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(string(body)))
+	if err != nil {
+		return nil, "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, "", err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, "", fmt.Errorf("POST %s answered %d: %.200s", url, resp.StatusCode, b)
+	}
+	return b, resp.Header.Get("X-Request-Id"), nil
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestLogWriterBatches checks that lines wait, then leave together, whole
+// and in order, within about logFlushDelay; that a warning is written at
+// once; and that Close writes what waits and lets later lines through.
+func TestLogWriterBatches(t *testing.T) {
+	out := new(countingBuffer)
+	lw := newLogWriter(out)
+	logger := (&logLevel{level: slog.LevelInfo}).logger(lw)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
+				logger.Info("mockserver request", "g", g, "i", i)
+			}
+		})
+	}
+	wg.Wait()
+	if n := out.writes(); n > 1 {
+		t.Errorf("%d writes for 200 lines logged at once, want them to wait (at most one)", n)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Count(out.String(), "\n") < 200 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := strings.Count(out.String(), "\n"); got != 200 {
+		t.Fatalf("%d lines written after the delay, want 200", got)
+	}
+	for g := range 4 {
+		last := -1
+		for line := range strings.SplitSeq(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			var lg, li int
+			if _, err := fmt.Sscanf(line[strings.Index(line, " g="):], " g=%d i=%d", &lg, &li); err != nil {
+				t.Fatalf("line %q: %v", line, err)
+			}
+			if lg == g {
+				if li != last+1 {
+					t.Fatalf("goroutine %d: line %d after %d", g, li, last)
+				}
+				last = li
+			}
+		}
+	}
+
+	before := out.writes()
+	logger.Info("quiet")
+	logger.Warn("loud")
+	if got := out.String(); !strings.Contains(got, "msg=quiet") || !strings.HasSuffix(got, "msg=loud\n") {
+		t.Errorf("a warning did not flush the lines before it and itself at once:\n%s", got)
+	}
+	if out.writes() != before+1 {
+		t.Errorf("%d writes for an info line and a warning, want 1", out.writes()-before)
+	}
+
+	logger.Info("last")
+	if err := lw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "msg=last") {
+		t.Errorf("Close did not write the line waiting")
+	}
+	fmt.Fprintf(lw, "after\n")
+	if !strings.HasSuffix(out.String(), "after\n") {
+		t.Errorf("a write after Close did not go through at once")
+	}
+}
+
+// TestLogWriterFull checks that a full buffer is written at once.
+func TestLogWriterFull(t *testing.T) {
+	out := new(countingBuffer)
+	lw := newLogWriter(out)
+	defer lw.Close()
+	line := strings.Repeat("x", 1023) + "\n"
+	for range logBufferMax / len(line) {
+		lw.Write([]byte(line))
+	}
+	if out.writes() != 1 || out.len() != logBufferMax {
+		t.Errorf("%d writes of %d bytes after %d bytes logged, want one write of them all", out.writes(), out.len(), logBufferMax)
+	}
+}
+
+// countingBuffer is a buffer counting the writes it takes.
+type countingBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+	n  int
+}
+
+func (c *countingBuffer) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+	return c.b.Write(p)
+}
+
+func (c *countingBuffer) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.b.String()
+}
+
+func (c *countingBuffer) writes() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+func (c *countingBuffer) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.b.Len()
+}
+
+// TestLogHandlerAsText checks that logHandler's lines are slog.TextHandler's,
+// byte for byte, over records of every kind of attribute and of strings
+// that need quoting and that do not.
+func TestLogHandlerAsText(t *testing.T) {
+	strs := []string{"", "POST", "/api/v2/query", "a b", "a=b", `a"b`, `a\b`, "a\tb", "a\x00b", "a\x7fb", "µs", "a\u00a0b", "a\u200bb",
+		"\xff", "a\xffb", "日本", "req-0123456789abcdef", "mockserver request", "rule 0: latency=150ms;drop", "é\u0301", "\u2028"}
+	vals := []slog.Value{slog.IntValue(0), slog.IntValue(-42), slog.Int64Value(1 << 62), slog.Uint64Value(1<<64 - 1), slog.BoolValue(true),
+		slog.DurationValue(0), slog.DurationValue(123456), slog.DurationValue(-3 * time.Second), slog.DurationValue(90 * time.Minute),
+		slog.Float64Value(1.5), slog.TimeValue(time.Unix(1, 2)), slog.AnyValue([]int{1}), slog.GroupValue(slog.Int("x", 1))}
+	for _, s := range strs {
+		vals = append(vals, slog.StringValue(s))
+	}
+	loc := time.FixedZone("x", -(3*3600 + 30*60))
+	now := time.Now()
+	times := []time.Time{{}, time.Date(2026, 11, 26, 5, 50, 26, 601_999_999, time.UTC), time.Date(1999, 1, 2, 3, 4, 5, 0, loc),
+		now, now.Add(time.Millisecond), now.Add(-999 * time.Millisecond), now.In(loc), time.Date(2026, 1, 1, 0, 0, 0, 999_600_000, time.UTC),
+		time.Date(12000, 1, 1, 0, 0, 0, 5e6, time.UTC), time.Date(-5, 1, 1, 0, 0, 0, 5e6, time.UTC), time.Date(2026, 3, 29, 1, 0, 0, 7e6, time.Local)}
+	levels := []slog.Level{slog.LevelDebug, slog.LevelInfo, slog.LevelWarn, slog.LevelError, slog.LevelInfo + 2, slog.LevelError + 4}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	// One handler for all, so that its formatted second is reused and
+	// replaced; times move back and forth between records.
+	var shared slog.Handler
+	h := func(lw *logWriter) slog.Handler {
+		if shared == nil {
+			shared = newLogHandler(lw, slog.LevelDebug)
+		}
+		lh := shared.(logHandler)
+		lh.w, lh.text = lw, slog.NewTextHandler(lw, &slog.HandlerOptions{Level: slog.LevelDebug})
+		return lh
+	}
+	for i := range 5000 {
+		r := slog.NewRecord(times[rnd.IntN(len(times))], levels[i%len(levels)], strs[rnd.IntN(len(strs))], 0)
+		for range rnd.IntN(8) {
+			key := strs[rnd.IntN(len(strs))]
+			if rnd.IntN(4) > 0 {
+				key = "status"
+			}
+			r.AddAttrs(slog.Attr{Key: key, Value: vals[rnd.IntN(len(vals))]})
+		}
+		var want, got countingBuffer
+		if err := slog.NewTextHandler(&want, &slog.HandlerOptions{Level: slog.LevelDebug}).Handle(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+		lw := newLogWriter(&got)
+		if err := h(lw).Handle(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+		lw.Close()
+		if got.String() != want.String() {
+			t.Fatalf("record %d:\n got %q\nwant %q", i, got.String(), want.String())
+		}
+	}
+}
+
+// BenchmarkLogHandler formats the line of a request with logHandler and
+// with slog's TextHandler.
+func BenchmarkLogHandler(b *testing.B) {
+	attrs := []slog.Attr{slog.String("method", "POST"), slog.String("path", "/api/v2/query"), slog.Int("status", 200),
+		slog.String("request_id", "req-0123456789abcdef"), slog.Duration("duration", 123456)}
+	lw := newLogWriter(io.Discard)
+	defer lw.Close()
+	for _, h := range []struct {
+		name string
+		h    slog.Handler
+	}{{"text", slog.NewTextHandler(lw, nil)}, {"fast", newLogHandler(lw, slog.LevelInfo)}} {
+		b.Run(h.name, func(b *testing.B) {
+			for b.Loop() {
+				r := slog.NewRecord(time.Now(), slog.LevelInfo, "mockserver request", 0)
+				r.AddAttrs(attrs...)
+				_ = h.h.Handle(context.Background(), r)
+			}
+		})
+	}
+}
