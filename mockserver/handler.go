@@ -2,11 +2,14 @@ package mockserver
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"math"
 	"net/http"
 	"runtime/debug"
 	"strconv"
@@ -19,6 +22,22 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 )
+
+// The path of an API request, top to bottom, in five files:
+//
+//   - handler.go (this file): serveHTTP admits it (guard.go refuses other
+//     origins and hosts) and sends /_mock/ to admin.go; serveAPI reads the
+//     body, parses it (request.go) and authenticates its key, picks its
+//     world (world.go), numbers it, decides and applies faults
+//     (faults.go), then serveEndpoint applies the rate limit (rateLimiter,
+//     below) and runs the endpoint;
+//   - endpoints.go: the four endpoints, which validate their fields
+//     (request.go), search the world's corpus and encode the answer;
+//   - handler.go again: send writes the answer, and finish records it in
+//     the world's journal and the log (record).
+//
+// A panic anywhere on the way becomes a logged 500 (serveAPI's recover;
+// recover.go for the control endpoints).
 
 // endpoint is one API endpoint.
 type endpoint struct {
@@ -59,6 +78,48 @@ func (s *Server) finish(x *exchange) {
 		x.recorded = true
 		s.record(&x.entry, x.body, x.started)
 	}
+}
+
+// since is the server clock's time since t, at least 0. It is 0 when t is
+// zero or the clock panics: record also runs while serveAPI recovers from
+// a panic, which may have been the clock's own.
+func (s *Server) since(t time.Time) (d time.Duration) {
+	if t.IsZero() {
+		return 0
+	}
+	defer func() {
+		if recover() != nil {
+			d = 0
+		}
+	}()
+	return max(s.clock().Sub(t), 0)
+}
+
+// record adds a finished request to the journal and the log.
+func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
+	if s.journalOn {
+		e.Duration = s.since(e.Time)
+		s.journal.Add(journalRecord{entry: *e, body: newLazyBody(body)})
+	} else {
+		s.journal.Add(journalRecord{}) // counted as dropped by a ring of size 0
+	}
+	if !s.logger.Enabled(context.Background(), slog.LevelInfo) {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.String("method", e.Method),
+		slog.String("path", e.Path),
+		slog.Int("status", e.Status),
+		slog.String("request_id", e.RequestID),
+		slog.Duration("duration", time.Since(started)),
+	}
+	if e.Fault != "" {
+		attrs = append(attrs, slog.String("fault", e.Fault))
+	}
+	if e.QueryID != "" {
+		attrs = append(attrs, slog.String("query_id", e.QueryID))
+	}
+	s.logger.LogAttrs(context.Background(), slog.LevelInfo, "mockserver request", attrs...)
 }
 
 // response is an answer ready to send: either body, which comes from
@@ -442,4 +503,77 @@ func writeRaw(w http.ResponseWriter, c *onewrite.Conn, status, retryAfter int, b
 	}
 	h["Content-Length"] = []string{strconv.Itoa(n)}
 	onewrite.Send(w, c, status, b)
+}
+
+// rateLimiter is a token bucket per API key (by hash), on the server clock.
+type rateLimiter struct {
+	rate  float64 // tokens per second
+	burst float64
+	mu    sync.Mutex
+	keys  map[jobs.Owner]*bucket
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+// maxBuckets bounds the limiter's memory when many keys are used: past it,
+// buckets that have refilled completely (and so behave as new ones) are
+// dropped.
+const maxBuckets = 10_000
+
+func newRateLimiter(perSecond float64, burst int) *rateLimiter {
+	return &rateLimiter{rate: perSecond, burst: float64(burst), keys: map[jobs.Owner]*bucket{}}
+}
+
+// allow takes a token for key at now. When none is left it reports how
+// many whole seconds to wait for the next one (at least 1).
+func (l *rateLimiter) allow(key jobs.Owner, now time.Time) (ok bool, retryAfter int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, found := l.keys[key]
+	if !found {
+		if len(l.keys) >= maxBuckets {
+			l.prune(now)
+		}
+		b = &bucket{tokens: l.burst, last: now}
+		l.keys[key] = b
+	}
+	l.refill(b, now)
+	if b.tokens >= 1 {
+		b.tokens--
+		return true, 0
+	}
+	wait := (1 - b.tokens) / l.rate
+	return false, int(min(max(1, math.Ceil(wait)), maxRetryAfter))
+}
+
+// maxRetryAfter bounds the seconds allow reports: with a rate such as
+// 1e-30 per second the wait would not fit an int (and converting it would
+// give a meaningless number). About 68 years is as good as never.
+const maxRetryAfter = math.MaxInt32
+
+func (l *rateLimiter) refill(b *bucket, now time.Time) {
+	if elapsed := now.Sub(b.last).Seconds(); elapsed > 0 {
+		b.tokens = min(l.burst, b.tokens+elapsed*l.rate)
+		b.last = now
+	}
+}
+
+func (l *rateLimiter) prune(now time.Time) {
+	for k, b := range l.keys {
+		if l.refill(b, now); b.tokens >= l.burst {
+			delete(l.keys, k)
+		}
+	}
+	if len(l.keys) >= maxBuckets { // every key is busy: start afresh
+		clear(l.keys)
+	}
+}
+
+func (l *rateLimiter) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	clear(l.keys)
 }

@@ -1,8 +1,6 @@
 package mockserver
 
 import (
-	"context"
-	"log/slog"
 	"time"
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
@@ -135,46 +133,4 @@ func sealRecord(r *journalRecord) {
 // newJournal returns the journal ring of a server.
 func newJournal(size int) *journal.Ring[journalRecord] {
 	return journal.NewOrderedSealed(size, func(r *journalRecord) uint64 { return r.entry.Seq }, sealRecord)
-}
-
-// since is the server clock's time since t, at least 0. It is 0 when t is
-// zero or the clock panics: record also runs while serveAPI recovers from
-// a panic, which may have been the clock's own.
-func (s *Server) since(t time.Time) (d time.Duration) {
-	if t.IsZero() {
-		return 0
-	}
-	defer func() {
-		if recover() != nil {
-			d = 0
-		}
-	}()
-	return max(s.clock().Sub(t), 0)
-}
-
-// record adds a finished request to the journal and the log.
-func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
-	if s.journalOn {
-		e.Duration = s.since(e.Time)
-		s.journal.Add(journalRecord{entry: *e, body: newLazyBody(body)})
-	} else {
-		s.journal.Add(journalRecord{}) // counted as dropped by a ring of size 0
-	}
-	if !s.logger.Enabled(context.Background(), slog.LevelInfo) {
-		return
-	}
-	attrs := []slog.Attr{
-		slog.String("method", e.Method),
-		slog.String("path", e.Path),
-		slog.Int("status", e.Status),
-		slog.String("request_id", e.RequestID),
-		slog.Duration("duration", time.Since(started)),
-	}
-	if e.Fault != "" {
-		attrs = append(attrs, slog.String("fault", e.Fault))
-	}
-	if e.QueryID != "" {
-		attrs = append(attrs, slog.String("query_id", e.QueryID))
-	}
-	s.logger.LogAttrs(context.Background(), slog.LevelInfo, "mockserver request", attrs...)
 }
