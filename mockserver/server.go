@@ -70,6 +70,7 @@ const closeConnWait = 5 * time.Second
 type Server struct {
 	*core
 	*world
+	apiKey string // the key Client uses: the handle's world's, or the default key
 }
 
 // core is what every world of a server shares.

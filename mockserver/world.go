@@ -44,7 +44,6 @@ const defaultMaxWorlds = 1_000
 
 // world is the state of one world.
 type world struct {
-	apiKey string     // the key Client uses: the world's own, or the default key
 	owner  jobs.Owner // the key's hash; zero for the default world
 	id     string     // defaultWorldID, or KeyFingerprint of the key
 
@@ -92,7 +91,6 @@ func (ws *worldSet) init(cfg config) {
 // world.
 func (c *core) newWorld(key string, owner jobs.Owner, inj *fault.Injector, clock func() time.Time, manual *manualClock) *Server {
 	w := &world{
-		apiKey:  key,
 		owner:   owner,
 		id:      defaultWorldID,
 		clock:   clock,
@@ -111,7 +109,7 @@ func (c *core) newWorld(key string, owner jobs.Owner, inj *fault.Injector, clock
 		w.limiter = newRateLimiter(c.rate.rate, int(c.rate.burst))
 	}
 	w.data.Store(c.start)
-	w.handle = &Server{core: c, world: w}
+	w.handle = &Server{core: c, world: w, apiKey: key}
 	return w.handle
 }
 
@@ -153,9 +151,6 @@ func (s *Server) addWorldCreated(key string, owner jobs.Owner) (*world, bool) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	if w := ws.byOwner[owner]; w != nil {
-		if key != "" && w.apiKey == "" {
-			w.apiKey = key
-		}
 		return w, false
 	}
 	if len(ws.byOwner) >= ws.max {
@@ -199,6 +194,9 @@ func (s *Server) addWorldCreated(key string, owner jobs.Owner) (*world, bool) {
 // When the server holds Limits.MaxWorlds worlds, making one drops the
 // least recently used. World panics if key is blank or the server does not
 // accept it (WithAPIKeys).
+//
+// World(srv.APIKey()) gives the key the Server's own Client uses a world
+// of its own: that Client's requests then reach it, not the default world.
 func (s *Server) World(key string) *Server {
 	if strings.TrimSpace(key) == "" {
 		panic("mockserver: World(\"\"): pass the API key whose world you want, such as t.Name()")
@@ -207,7 +205,7 @@ func (s *Server) World(key string) *Server {
 	if _, aerr := s.admit(owner); aerr != nil {
 		panic("mockserver: World: the key is not accepted by this server: pass one of the keys given to WithAPIKeys")
 	}
-	return s.addWorld(key, owner).handle
+	return &Server{core: s.core, world: s.addWorld(key, owner), apiKey: key}
 }
 
 // dropWorld removes w from the set: no request reaches it any more.
