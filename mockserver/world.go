@@ -44,8 +44,8 @@ const defaultMaxWorlds = 1_000
 
 // world is the state of one world.
 type world struct {
-	owner  jobs.Owner // the key's hash; zero for the default world
-	id     string     // defaultWorldID, or KeyFingerprint of the key
+	owner jobs.Owner // the key's hash; zero for the default world
+	id    string     // defaultWorldID, or KeyFingerprint of the key
 
 	data    atomic.Pointer[Corpus] // the corpus searched now: the start, or it plus AddArticles
 	addMu   sync.Mutex             // serialises AddArticles and resetArticles
