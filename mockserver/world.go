@@ -68,16 +68,15 @@ type world struct {
 
 // worldSet holds a server's worlds other than the default one.
 type worldSet struct {
-	def      *world
-	perKey   bool // WithWorldPerKey
-	max      int
-	manual   *manualClock // the manual clock of New, whose start every world's starts at
-	tick     atomic.Int64 // orders uses, for least-recently-used eviction
-	count    atomic.Int32 // len(byOwner), read without the lock on every request
-	mu       sync.RWMutex
-	byOwner  map[jobs.Owner]*world
-	dropped  atomic.Uint64 // worlds evicted past max
-	creation uint64        // worlds created since New, under mu: seeds their request ids
+	def     *world
+	perKey  bool // WithWorldPerKey
+	max     int
+	manual  *manualClock // the manual clock of New, whose start every world's starts at
+	tick    atomic.Int64 // orders uses, for least-recently-used eviction
+	count   atomic.Int32 // len(byOwner), read without the lock on every request
+	mu      sync.RWMutex
+	byOwner map[jobs.Owner]*world
+	dropped atomic.Uint64 // worlds evicted past max
 }
 
 func (ws *worldSet) init(cfg config) {
@@ -166,8 +165,10 @@ func (s *Server) addWorldCreated(key string, owner jobs.Owner) (*world, bool) {
 		s.logger.Warn("mockserver: too many worlds: the least recently used one is dropped (raise Limits.MaxWorlds, newsmock -max-worlds)",
 			"world", oldest.id, "max_worlds", ws.max)
 	}
-	ws.creation++
-	inj, _ := fault.NewInjector(s.seed^mix64(ws.creation), s.startFaults) // validated at New
+	// Seeded by the key, so that a world's probabilistic faults are the
+	// same whatever other worlds do, and again after Reset or once the
+	// world is made anew.
+	inj, _ := fault.NewInjector(s.seed^mix64(binary.BigEndian.Uint64(owner[:8])), s.startFaults) // validated at New
 	clock, manual := s.worlds.def.clock, (*manualClock)(nil)
 	if ws.manual != nil {
 		manual = &manualClock{start: ws.manual.start, now: ws.manual.start}
