@@ -238,24 +238,26 @@ def start(args=(), binary=None, timeout=15.0, env=None):
             if not found and line.startswith(LISTEN_PREFIX):
                 found.append(line[len(LISTEN_PREFIX):].strip())
                 listening.set()
-        listening.set()
+        listening.set()  # standard output closed: newsmock is exiting
 
     def read_stderr():
         for line in process.stderr:
             log.append(line)
 
-    for target in (read_stdout, read_stderr):
-        threading.Thread(target=target, daemon=True, name="newsmock-" + target.__name__).start()
+    threading.Thread(target=read_stdout, daemon=True, name="newsmock-stdout").start()
+    err_reader = threading.Thread(target=read_stderr, daemon=True, name="newsmock-stderr")
+    err_reader.start()
     listening.wait(timeout)
     if not found:
-        running = process.poll() is None
-        if running:
+        try:
+            # Closed standard output means an exit on its way; else the wait timed out.
+            process.wait(5 if listening.is_set() else 0)
+            why = "exited with code %d" % process.returncode
+        except subprocess.TimeoutExpired:
             process.kill()
-        process.wait()
-        if not running:  # let the stderr reader finish
-            threading.Event().wait(0.1)
+            process.wait()
+            why = "no listening line within %gs" % timeout
+        err_reader.join(2)
         raise NewsmockError("%s %s: %s; its standard error:\n%s" % (
-            binary, " ".join(args),
-            "no listening line within %gs" % timeout if running else "exited with code %d" % process.returncode,
-            "".join(log) or "(nothing)"))
+            binary, " ".join(args), why, "".join(log) or "(nothing)"))
     return Server(process, found[0], log)
