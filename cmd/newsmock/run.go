@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -44,6 +45,22 @@ const (
 // listenPrefix starts the line printed on stdout once the server listens.
 const listenPrefix = "newsmock listening on "
 
+// version is the release version, stamped by tools/dist/build with
+// -ldflags "-X main.version=...". Empty in a plain go build or go install.
+var version string
+
+// mockVersion is the stamped version, else the module version of a
+// go install, else the SDK's version (the module this binary is built from).
+func mockVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return newssearch.Version
+}
+
 // run is the whole command: it serves until ctx is done, then drains, and
 // returns the exit code. It writes only the listening line (or the version,
 // or the help) to stdout, and everything else to stderr.
@@ -57,7 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "newsmock: %v\nRun newsmock -h to list the flags.\n", err)
 		return exitUsage
 	case cfg.version:
-		fmt.Fprintf(stdout, "newsmock %s (%s)\n", newssearch.Version, runtime.Version())
+		fmt.Fprintf(stdout, "newsmock %s (%s)\n", mockVersion(), runtime.Version())
 		return exitOK
 	}
 	// Everything written to stderr from here on goes through one buffer,

@@ -285,8 +285,16 @@ its cluster's topic and count; json and jsonl print whole clusters unless
 	}
 }
 
-// cliVersion is the module version the binary was built from.
+// version is the release version, stamped by tools/dist/build with
+// -ldflags "-X main.version=...". Empty in a plain go build or go install.
+var version string
+
+// cliVersion is the stamped version, else the module version the binary
+// was built from (go install ...@v1.2.3), else "devel".
 func cliVersion() string {
+	if version != "" {
+		return version
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}

@@ -1,0 +1,263 @@
+"""Start newsmock and drive its control API (docs/control-api.md), with the standard library only."""
+import collections
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+
+LISTEN_PREFIX = "newsmock listening on "
+KEY_HEADER = "X-Newsmock-Key"
+_EXE = "newsmock.exe" if sys.platform == "win32" else "newsmock"
+
+
+class NewsmockError(Exception):
+    """newsmock could not start, or a control call failed (status is the HTTP status, body the answer)."""
+
+    def __init__(self, message, status=None, body=None):
+        super().__init__(message)
+        self.status = status
+        self.body = body
+
+
+def find_binary():
+    """The newsmock binary: $NEWSMOCK_BINARY, else the one this wheel installed, else newsmock on PATH."""
+    env = os.environ.get("NEWSMOCK_BINARY")
+    if env:
+        if not os.path.isfile(env):
+            raise NewsmockError("NEWSMOCK_BINARY is %r, which is not a file" % env)
+        return env
+    dirs = [sysconfig.get_path("scripts")]
+    try:
+        dirs.append(sysconfig.get_path("scripts", scheme=sysconfig.get_preferred_scheme("user")))
+    except (AttributeError, KeyError):  # Python < 3.10
+        dirs.append(sysconfig.get_path("scripts", scheme=os.name + "_user"))
+    # pip install --target DIR puts the scripts in DIR/bin next to the package.
+    dirs.append(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bin"))
+    for d in dirs:
+        if d and os.path.isfile(os.path.join(d, _EXE)):
+            return os.path.join(d, _EXE)
+    found = shutil.which(_EXE)
+    if found:
+        return found
+    raise NewsmockError(
+        "the newsmock binary is not installed: the newsmock wheel puts it in the scripts directory (%s); "
+        "reinstall the wheel for this platform, or set NEWSMOCK_BINARY to a newsmock binary "
+        "(go install github.com/newssearch/newssearch-go/cmd/newsmock@latest)" % dirs[0])
+
+
+class Control:
+    """The control API of one newsmock, acting on one world: the default one, or that of api_key.
+
+    Every method answers the JSON object newsmock answers (docs/control-api.md), or the part named.
+    """
+
+    def __init__(self, url, api_key=None, timeout=30.0):
+        self.url = url.rstrip("/")
+        self.api_key = api_key
+        self.timeout = timeout
+
+    def world(self, api_key):
+        """The same control API acting on the world of api_key (header X-Newsmock-Key)."""
+        return Control(self.url, api_key, self.timeout)
+
+    def call(self, method, path, body=None, text=None, query=None):
+        """One control call: body is sent as JSON, text as plain text (a -fault rule)."""
+        url = self.url + path
+        if query:
+            url += "?" + urllib.parse.urlencode({k: v for k, v in query.items() if v is not None})
+        headers = {"Content-Type": "application/json"}
+        data = None
+        if text is not None:
+            headers = {"Content-Type": "text/plain", "X-Newsmock-Control": "1"}
+            data = text.encode()
+        elif body is not None:
+            data = json.dumps(body).encode()
+        if self.api_key is not None:
+            headers[KEY_HEADER] = self.api_key
+        req = urllib.request.Request(url, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                raw = resp.read()
+        except urllib.error.HTTPError as e:
+            raw = e.read()
+            try:
+                message = json.loads(raw).get("message", raw.decode(errors="replace"))
+            except ValueError:
+                message = raw.decode(errors="replace")
+            raise NewsmockError("%s %s: %d %s" % (method, path, e.code, message), e.code, raw) from None
+        return json.loads(raw) if raw else {}
+
+    # Faults: a rule is a dict (docs/control-api.md "Faults") or a string in -fault syntax.
+    def faults(self):
+        return self.call("GET", "/_mock/faults")["rules"]
+
+    def set_faults(self, rules):
+        return self.call("PUT", "/_mock/faults", body={"rules": list(rules)})["rules"]
+
+    def add_fault(self, rule):
+        if isinstance(rule, str):
+            return self.call("POST", "/_mock/faults", text=rule)["rules"]
+        return self.call("POST", "/_mock/faults", body=rule)["rules"]
+
+    def remove_fault(self, index):
+        return self.call("DELETE", "/_mock/faults/%d" % index)["rules"]
+
+    def clear_faults(self):
+        return self.call("DELETE", "/_mock/faults")["rules"]
+
+    # Clock (a manual one: newsmock -clock manual).
+    def clock(self):
+        return self.call("GET", "/_mock/clock")
+
+    def advance_clock(self, duration):
+        """duration: a Go duration such as "90s", or a datetime.timedelta."""
+        if isinstance(duration, datetime.timedelta):
+            duration = "%dms" % (duration / datetime.timedelta(milliseconds=1))
+        return self.call("POST", "/_mock/clock", body={"advance": duration})
+
+    def set_clock(self, when):
+        """when: an RFC 3339 string, or a datetime (UTC when it has no time zone)."""
+        if isinstance(when, datetime.datetime):
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=datetime.timezone.utc)
+            when = when.isoformat()
+        return self.call("POST", "/_mock/clock", body={"set": when})
+
+    # Articles.
+    def articles(self):
+        return self.call("GET", "/_mock/articles")
+
+    def add_articles(self, articles):
+        return self.call("POST", "/_mock/articles", body=list(articles))
+
+    def replace_articles(self, articles):
+        return self.call("PUT", "/_mock/articles", body=list(articles))
+
+    def reset_articles(self):
+        return self.call("DELETE", "/_mock/articles")
+
+    # Journal.
+    def journal(self, path=None, status=None, since=None, limit=None):
+        q = {"path": path, "status": status, "since": since, "limit": limit}
+        return self.call("GET", "/_mock/journal", query=q)["entries"]
+
+    def journal_count(self, path=None, status=None, since=None):
+        q = {"path": path, "status": status, "since": since, "count": "true"}
+        return self.call("GET", "/_mock/journal", query=q)["count"]
+
+    def clear_journal(self):
+        return self.call("DELETE", "/_mock/journal")
+
+    # Jobs.
+    def jobs(self):
+        return self.call("GET", "/_mock/jobs")["jobs"]
+
+    def job(self, query_id):
+        return self.call("GET", "/_mock/jobs/" + urllib.parse.quote(query_id, safe=""))["job"]
+
+    def force_job(self, query_id, state, message=None):
+        body = {"state": state}
+        if message is not None:
+            body["message"] = message
+        return self.call("POST", "/_mock/jobs/" + urllib.parse.quote(query_id, safe=""), body=body)["job"]
+
+    def expire_job(self, query_id):
+        return self.call("DELETE", "/_mock/jobs/" + urllib.parse.quote(query_id, safe=""))
+
+    # The whole world.
+    def reset(self):
+        return self.call("POST", "/_mock/reset", body={})
+
+    def drop_world(self):
+        """Drops this key's world (without a key: every world but the default one)."""
+        return self.call("DELETE", "/_mock/worlds")
+
+    def worlds(self):
+        return self.call("GET", "/_mock/worlds")["worlds"]
+
+    def health(self):
+        return self.call("GET", "/_mock/health")
+
+    def __repr__(self):
+        return "<newsmock %s%s>" % (self.url, " world of key %r" % self.api_key if self.api_key else "")
+
+
+class Server(Control):
+    """A running newsmock: a context manager whose exit stops it. log holds its last lines of stderr."""
+
+    def __init__(self, process, url, log):
+        super().__init__(url)
+        self.process = process
+        self._log = log
+
+    @property
+    def log(self):
+        return "".join(self._log)
+
+    def stop(self, timeout=15.0):
+        """SIGTERM (newsmock drains and exits), then waits; kills it after timeout. Returns the exit code."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def start(args=(), binary=None, timeout=15.0, env=None):
+    """Starts newsmock on 127.0.0.1 at a free port and waits until it listens.
+
+    args are more newsmock flags (an -addr among them wins); binary defaults to find_binary().
+    Use it as a context manager, or call stop().
+    """
+    binary = binary or find_binary()
+    cmd = [binary, "-addr", "127.0.0.1:0"] + list(args)
+    process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=env, text=True, encoding="utf-8", errors="replace")
+    log = collections.deque(maxlen=200)
+    listening = threading.Event()
+    found = []
+
+    def read_stdout():
+        for line in process.stdout:
+            if not found and line.startswith(LISTEN_PREFIX):
+                found.append(line[len(LISTEN_PREFIX):].strip())
+                listening.set()
+        listening.set()  # standard output closed: newsmock is exiting
+
+    def read_stderr():
+        for line in process.stderr:
+            log.append(line)
+
+    threading.Thread(target=read_stdout, daemon=True, name="newsmock-stdout").start()
+    err_reader = threading.Thread(target=read_stderr, daemon=True, name="newsmock-stderr")
+    err_reader.start()
+    listening.wait(timeout)
+    if not found:
+        try:
+            # Closed standard output means an exit on its way; else the wait timed out.
+            process.wait(5 if listening.is_set() else 0)
+            why = "exited with code %d" % process.returncode
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            why = "no listening line within %gs" % timeout
+        err_reader.join(2)
+        raise NewsmockError("%s %s: %s; its standard error:\n%s" % (
+            binary, " ".join(args), why, "".join(log) or "(nothing)"))
+    return Server(process, found[0], log)

@@ -1,0 +1,38 @@
+"""pytest plugin of the newsmock wheel (entry point pytest11).
+
+newsmock_server: one newsmock per session (per worker under pytest-xdist), started with -world-per-key
+plus the ini option newsmock_args.
+newsmock: per test, the control API bound to a world of its own: .url, .api_key (the key to send, whose
+world nothing else touches) and the helpers of newsmock.Control. The world is dropped after the test.
+"""
+import os
+import uuid
+
+import pytest
+
+from ._server import NewsmockError, start
+
+
+def pytest_addoption(parser):
+    parser.addini("newsmock_args", type="args", default=[],
+                  help="more newsmock flags for the newsmock_server fixture, e.g. -clock manual")
+
+
+@pytest.fixture(scope="session")
+def newsmock_server(request):
+    """One newsmock with a world per key, for the whole session (or xdist worker)."""
+    args = ["-world-per-key"] + list(request.config.getini("newsmock_args"))
+    with start(args=args) as server:
+        yield server
+
+
+@pytest.fixture
+def newsmock(newsmock_server):
+    """The control API of a world of this test's own: send newsmock.api_key in your requests."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    world = newsmock_server.world("pytest-%s-%s" % (worker, uuid.uuid4().hex))
+    yield world
+    try:
+        world.drop_world()
+    except NewsmockError:
+        pass
