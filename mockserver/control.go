@@ -413,15 +413,12 @@ type JournalQuery struct {
 	Limit int
 }
 
-// filterJournal keeps the entries of all that q selects, in place.
+// filterJournal keeps the entries of all that q selects, in place, at most
+// q.Limit of them.
 func filterJournal(all []JournalEntry, q JournalQuery) []JournalEntry {
-	path := q.Path
-	if path != "" && !strings.HasPrefix(path, "/") {
-		path = "/api/v2/" + path
-	}
 	out := all[:0]
 	for _, e := range all {
-		if e.Seq <= q.Since || path != "" && e.Path != path || q.Status != 0 && e.Status != q.Status {
+		if !q.selects(e) {
 			continue
 		}
 		out = append(out, e)
@@ -430,6 +427,15 @@ func filterJournal(all []JournalEntry, q JournalQuery) []JournalEntry {
 		}
 	}
 	return out
+}
+
+// selects reports whether q's Path, Status and Since select e (Limit aside).
+func (q JournalQuery) selects(e JournalEntry) bool {
+	path := q.Path
+	if path != "" && !strings.HasPrefix(path, "/") {
+		path = "/api/v2/" + path
+	}
+	return e.Seq > q.Since && (path == "" || e.Path == path) && (q.Status == 0 || e.Status == q.Status)
 }
 
 // compileRule validates and converts the rule at index i.

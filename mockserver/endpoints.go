@@ -148,7 +148,7 @@ func (s *Server) serveGetResults(x *exchange, f fields) response {
 		return s.errorResponse(&apiError{status: http.StatusNotFound, msg: fmt.Sprintf(
 			"query_id is unknown or has expired: ids expire %v after their last use (the least recently used go first beyond %d jobs) "+
 				"and are visible only to the api_key that submitted them; submit the query to /api/v2/query-async again",
-			s.jobTTL, s.maxJobs)})
+			s.pending.TTL, s.pending.Max)})
 	}
 	buf := getBuf()
 	b := append(*buf, `{"query_id":`...)

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"slices"
 	"time"
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
@@ -46,22 +47,15 @@ type JournalEntry struct {
 // slow request is listed before the faster ones that arrived after it.
 func (s *Server) Journal(q ...JournalQuery) []JournalEntry {
 	out, _ := s.journalSnapshot()
-	if len(q) == 0 {
-		return out
-	}
 	if len(q) == 1 {
 		return filterJournal(out, q[0])
 	}
-	var keep []JournalEntry
-	for _, e := range out {
-		for _, one := range q {
-			if len(filterJournal([]JournalEntry{e}, one)) == 1 {
-				keep = append(keep, e)
-				break
-			}
-		}
+	if len(q) > 1 {
+		out = slices.DeleteFunc(out, func(e JournalEntry) bool {
+			return !slices.ContainsFunc(q, func(one JournalQuery) bool { return one.selects(e) })
+		})
 	}
-	return keep
+	return out
 }
 
 // JournalDropped returns how many requests recorded since New or Reset (or

@@ -86,13 +86,11 @@ type core struct {
 	keyHashes [][32]byte // accepted keys; nil = any non-empty key
 
 	startFaults []fault.Rule // the rules given at New, which Reset restores
-	jobTTL      time.Duration
-	maxJobs     int
-	pending     jobs.Config // the pending polls and duration of every world's jobs
+	pending     jobs.Config  // the pending polls and duration of every world's jobs
 	journalSize int
 	journalOn   bool
-	rate        *rateLimiter // WithRateLimit's settings, copied into each world; nil = no limit
-	rec         *recorder    // nil unless WithRecord
+	newLimiter  func() *rateLimiter // WithRateLimit's, one per world; nil = no limit
+	rec         *recorder           // nil unless WithRecord
 	// panicHook, set by tests of this package only, runs at the start of
 	// every request recovering serves, so that a test can make a handler panic.
 	panicHook func(*http.Request)
@@ -167,8 +165,6 @@ func Start(opts ...Option) (*Server, error) {
 		startFaults:      rules,
 		logger:           cfg.logger,
 		seed:             cfg.seed,
-		jobTTL:           cfg.jobTTL,
-		maxJobs:          cfg.maxJobs,
 		pending:          jobs.Config{TTL: cfg.jobTTL, Max: cfg.maxJobs, PendingPolls: cfg.pendingPolls, PendingFor: cfg.pendingFor},
 		journalSize:      cfg.journalSize,
 		journalOn:        cfg.journalSize > 0,
@@ -191,7 +187,7 @@ func Start(opts ...Option) (*Server, error) {
 		}
 	}
 	if cfg.rateSet {
-		cr.rate = newRateLimiter(cfg.ratePerSecond, cfg.rateBurst)
+		cr.newLimiter = func() *rateLimiter { return newRateLimiter(cfg.ratePerSecond, cfg.rateBurst) }
 	}
 	cr.worlds.init(cfg)
 	s := cr.newWorld(key, jobs.Owner{}, inj, cfg.clock, cfg.manual)

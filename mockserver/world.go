@@ -60,10 +60,8 @@ type world struct {
 
 	headlines atomic.Pointer[headlineBody]
 
-	handle   *Server      // the handle World returns
-	created  time.Time    // wall clock
+	handle   *Server      // the handle requests to the world are served through
 	lastUsed atomic.Int64 // the worlds' tick of its last request or control call
-	gone     atomic.Bool  // dropped: no request reaches it any more
 }
 
 // worldSet holds a server's worlds other than the default one.
@@ -98,14 +96,13 @@ func (c *core) newWorld(key string, owner jobs.Owner, inj *fault.Injector, clock
 		faults:  inj,
 		jobs:    jobs.New[jobQuery](c.pending),
 		journal: newJournal(c.journalSize),
-		created: time.Now(),
 	}
 	if owner != (jobs.Owner{}) {
 		w.id = fingerprint(owner)
 		w.ids.seed = c.seed ^ mix64(binary.BigEndian.Uint64(owner[:8]))
 	}
-	if c.rate != nil {
-		w.limiter = newRateLimiter(c.rate.rate, int(c.rate.burst))
+	if c.newLimiter != nil {
+		w.limiter = c.newLimiter()
 	}
 	w.data.Store(c.start)
 	w.handle = &Server{core: c, world: w, apiKey: key}
@@ -130,22 +127,16 @@ func (s *Server) routed(owner jobs.Owner) *Server {
 		if !ws.perKey {
 			return s
 		}
-		w = s.addWorld("", owner)
+		w, _ = s.addWorld(owner)
 	}
 	s.touch(w)
 	return w.handle
 }
 
-// addWorld returns the world of owner, making it if there is none, and
-// evicting the least recently used world when the set is full. key is the
-// key itself when the caller knows it (World), for Client; "" otherwise.
-func (s *Server) addWorld(key string, owner jobs.Owner) *world {
-	w, _ := s.addWorldCreated(key, owner)
-	return w
-}
-
-// addWorldCreated is addWorld, also reporting whether it made the world.
-func (s *Server) addWorldCreated(key string, owner jobs.Owner) (*world, bool) {
+// addWorld returns the world of owner, making it if there is none (and
+// saying so), and evicting the least recently used world when the set is
+// full.
+func (s *Server) addWorld(owner jobs.Owner) (*world, bool) {
 	ws := &s.worlds
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
@@ -160,7 +151,6 @@ func (s *Server) addWorldCreated(key string, owner jobs.Owner) (*world, bool) {
 			}
 		}
 		delete(ws.byOwner, oldest.owner)
-		oldest.gone.Store(true)
 		ws.dropped.Add(1)
 		s.logger.Warn("mockserver: too many worlds: the least recently used one is dropped (raise Limits.MaxWorlds, newsmock -max-worlds)",
 			"world", oldest.id, "max_worlds", ws.max)
@@ -174,7 +164,7 @@ func (s *Server) addWorldCreated(key string, owner jobs.Owner) (*world, bool) {
 		manual = &manualClock{start: ws.manual.start, now: ws.manual.start}
 		clock = manual.Now
 	}
-	w := s.newWorld(key, owner, inj, clock, manual).world
+	w := s.newWorld("", owner, inj, clock, manual).world
 	ws.byOwner[owner] = w
 	ws.count.Store(int32(len(ws.byOwner)))
 	s.touch(w)
@@ -202,11 +192,22 @@ func (s *Server) World(key string) *Server {
 	if strings.TrimSpace(key) == "" {
 		panic("mockserver: World(\"\"): pass the API key whose world you want, such as t.Name()")
 	}
-	owner := jobs.Owner(sha256.Sum256([]byte(key)))
-	if _, aerr := s.admit(owner); aerr != nil {
+	owner, aerr := s.worldOwner(key)
+	if aerr != nil {
 		panic("mockserver: World: the key is not accepted by this server: pass one of the keys given to WithAPIKeys")
 	}
-	return &Server{core: s.core, world: s.addWorld(key, owner), apiKey: key}
+	w, _ := s.addWorld(owner)
+	return &Server{core: s.core, world: w, apiKey: key}
+}
+
+// worldOwner returns the hash that names key's world, or the 400 of a key
+// the server does not accept (WithAPIKeys).
+func (s *Server) worldOwner(key string) (jobs.Owner, *apiError) {
+	owner := jobs.Owner(sha256.Sum256([]byte(key)))
+	if _, aerr := s.admit(owner); aerr != nil {
+		return owner, badRequest("the key in %s is not accepted by this mock server: name a world by one of the keys it was started with (newsmock -keys)", KeyHeader)
+	}
+	return owner, nil
 }
 
 // dropWorld removes w from the set: no request reaches it any more.
@@ -219,7 +220,6 @@ func (s *Server) dropWorld(w *world) bool {
 	}
 	delete(ws.byOwner, w.owner)
 	ws.count.Store(int32(len(ws.byOwner)))
-	w.gone.Store(true)
 	return true
 }
 
@@ -230,10 +230,7 @@ func (s *Server) dropAllWorlds() int {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	n := len(ws.byOwner)
-	for o, w := range ws.byOwner {
-		w.gone.Store(true)
-		delete(ws.byOwner, o)
-	}
+	clear(ws.byOwner)
 	ws.count.Store(0)
 	return n
 }
@@ -286,9 +283,9 @@ func (s *Server) controlWorld(key, id string) (*Server, *apiError) {
 	case key == "":
 		return s, nil
 	}
-	owner := jobs.Owner(sha256.Sum256([]byte(key)))
-	if _, aerr := s.admit(owner); aerr != nil {
-		return nil, badRequest("the key in %s is not accepted by this mock server: name a world by one of the keys it was started with (newsmock -keys)", KeyHeader)
+	owner, aerr := s.worldOwner(key)
+	if aerr != nil {
+		return nil, aerr
 	}
 	ws := &s.worlds
 	ws.mu.RLock()
@@ -299,7 +296,7 @@ func (s *Server) controlWorld(key, id string) (*Server, *apiError) {
 			return nil, &apiError{status: 404, msg: fmt.Sprintf("the key in %s has no world: create it with POST /_mock/worlds (with the same header), "+
 				"or start the mock with a world per key (newsmock -world-per-key, mockserver.WithWorldPerKey)", KeyHeader)}
 		}
-		w = s.addWorld("", owner)
+		w, _ = s.addWorld(owner)
 	}
 	s.touch(w)
 	return w.handle, nil
@@ -348,11 +345,11 @@ func (s *Server) adminCreateWorld(c *adminCall) (any, *apiError) {
 		return nil, badRequest("POST /_mock/worlds makes the world of the key in the %s header, and the request has none: "+
 			"send it, e.g. curl -X POST -H '%s: my-test-key' .../_mock/worlds", KeyHeader, KeyHeader)
 	}
-	owner := jobs.Owner(sha256.Sum256([]byte(key)))
-	if _, aerr := s.admit(owner); aerr != nil {
-		return nil, badRequest("the key in %s is not accepted by this mock server: name a world by one of the keys it was started with (newsmock -keys)", KeyHeader)
+	owner, aerr := s.worldOwner(key)
+	if aerr != nil {
+		return nil, aerr
 	}
-	w, created := s.addWorldCreated("", owner)
+	w, created := s.addWorld(owner)
 	return struct {
 		State   string    `json:"state"`
 		Created bool      `json:"created"`
@@ -365,9 +362,9 @@ func (s *Server) adminCreateWorld(c *adminCall) (any, *apiError) {
 func (s *Server) adminDropWorlds(c *adminCall) (any, *apiError) {
 	n := 0
 	if key := c.r.Header.Get(KeyHeader); key != "" {
-		owner := jobs.Owner(sha256.Sum256([]byte(key)))
-		if _, aerr := s.admit(owner); aerr != nil {
-			return nil, badRequest("the key in %s is not accepted by this mock server: name a world by one of the keys it was started with (newsmock -keys)", KeyHeader)
+		owner, aerr := s.worldOwner(key)
+		if aerr != nil {
+			return nil, aerr
 		}
 		s.worlds.mu.RLock()
 		w := s.worlds.byOwner[owner]
