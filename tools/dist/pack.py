@@ -5,9 +5,12 @@ Every file gets the time SOURCE_DATE_EPOCH (default: 1980-01-01), owner 0:0, and
 0755; entries are written in the order given. So the same inputs give the same bytes.
 
   pack.py archive OUT PREFIX SRC[:NAME]...      .tar.gz, or .zip when OUT ends in .zip
-  pack.py npm-main SRC_DIR VERSION OUT          the @newssearch/newsmock tarball
-  pack.py npm-platform BINARY OS CPU VERSION OUT README   a @newssearch/newsmock-<os>-<cpu> tarball
-  pack.py wheel SRC_DIR BINARY PLATFORM_TAG VERSION OUT_DIR   prints the wheel's path
+  pack.py npm-main SRC_DIR VERSION OUT LICENSE  the @newssearch/newsmock tarball
+  pack.py npm-platform BINARY OS CPU VERSION OUT README LICENSE   a @newssearch/newsmock-<os>-<cpu> tarball
+  pack.py wheel SRC_DIR BINARY PLATFORM_TAG VERSION OUT_DIR LICENSE   prints the wheel's path
+
+LICENSE is the MIT license file: package/LICENSE in the npm tarballs, <name>-<version>.dist-info/licenses/LICENSE
+in the wheel (PEP 639), whose metadata says License-Expression: MIT.
 """
 import base64
 import gzip
@@ -85,25 +88,27 @@ def cmd_archive(out, prefix, *specs):
     (write_zip if out.endswith(".zip") else write_targz)(out, entries)
 
 
-def cmd_npm_main(src_dir, version, out):
+def cmd_npm_main(src_dir, version, out, license_file):
     manifest = json.loads(read(os.path.join(src_dir, "package.json")))
     manifest["version"] = version
     manifest["optionalDependencies"] = {
         "@newssearch/newsmock-%s-%s" % p: version for p in NPM_PLATFORMS}
-    entries = [("package/package.json", (json.dumps(manifest, indent=2) + "\n").encode(), 0o644)]
+    entries = [("package/package.json", (json.dumps(manifest, indent=2) + "\n").encode(), 0o644),
+               ("package/LICENSE", read(license_file), 0o644)]
     for name in sorted(os.listdir(src_dir)):
-        if name in ("package.json", "node_modules", "test") or name.startswith("."):
+        if name in ("package.json", "LICENSE", "node_modules", "test") or name.startswith("."):
             continue
         entries.append(entry("package/" + name, read(os.path.join(src_dir, name))))
     write_targz(out, entries)
 
 
-def cmd_npm_platform(binary, os_name, cpu, version, out, readme):
+def cmd_npm_platform(binary, os_name, cpu, version, out, readme, license_file):
     exe = "newsmock.exe" if os_name == "win32" else "newsmock"
     manifest = {
         "name": "@newssearch/newsmock-%s-%s" % (os_name, cpu),
         "version": version,
         "description": "The newsmock binary for %s %s, installed by @newssearch/newsmock" % (os_name, cpu),
+        "license": "MIT",
         "repository": {"type": "git", "url": "https://github.com/newssearch/newssearch-go"},
         "os": [os_name],
         "cpu": [cpu],
@@ -114,6 +119,7 @@ def cmd_npm_platform(binary, os_name, cpu, version, out, readme):
     write_targz(out, [
         ("package/package.json", (json.dumps(manifest, indent=2) + "\n").encode(), 0o644),
         ("package/README.md", text.encode(), 0o644),
+        ("package/LICENSE", read(license_file), 0o644),
         ("package/bin/" + exe, read(binary), 0o755),
     ])
 
@@ -122,8 +128,10 @@ def record_hash(data):
     return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
-def cmd_wheel(src_dir, binary, plat, version, out_dir):
-    """A wheel per PEP 427: the package, the binary in the .data/scripts, and a pytest11 entry point."""
+def cmd_wheel(src_dir, binary, plat, version, out_dir, license_file):
+    """A wheel per PEP 427: the package, the binary in the .data/scripts, a pytest11 entry point, and
+    the license per PEP 639 (Metadata-Version 2.4): License-Expression, and License-File naming the
+    file under the .dist-info's licenses/."""
     name = "newsmock"
     dist_info = "%s-%s.dist-info" % (name, version)
     exe = "newsmock.exe" if binary.endswith(".exe") else "newsmock"
@@ -135,11 +143,13 @@ def cmd_wheel(src_dir, binary, plat, version, out_dir):
     entries.append(("%s-%s.data/scripts/%s" % (name, version, exe), read(binary), 0o755))
     readme = read(os.path.join(src_dir, "README.md")).decode()
     metadata = "\n".join([
-        "Metadata-Version: 2.1",
+        "Metadata-Version: 2.4",
         "Name: " + name,
         "Version: " + version,
         "Summary: newsmock, the mock news search service, for Python tests: a start() helper and a pytest plugin",
         "Home-page: https://github.com/newssearch/newssearch-go",
+        "License-Expression: MIT",
+        "License-File: LICENSE",
         "Requires-Python: >=3.8",
         "Classifier: Framework :: Pytest",
         "Classifier: Programming Language :: Python :: 3",
@@ -152,6 +162,7 @@ def cmd_wheel(src_dir, binary, plat, version, out_dir):
         (dist_info + "/METADATA", metadata.encode(), 0o644),
         (dist_info + "/WHEEL", wheel.encode(), 0o644),
         (dist_info + "/entry_points.txt", b"[pytest11]\nnewsmock = newsmock.pytest_plugin\n", 0o644),
+        (dist_info + "/licenses/LICENSE", read(license_file), 0o644),
     ]
     record = "".join("%s,%s,%d\n" % (n, record_hash(d), len(d)) for n, d, _ in entries)
     record += dist_info + "/RECORD,,\n"
