@@ -103,23 +103,30 @@ func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
 	} else {
 		s.journal.Add(journalRecord{}) // counted as dropped by a ring of size 0
 	}
-	if !s.logger.Enabled(context.Background(), slog.LevelInfo) {
+	ctx := context.Background()
+	if !s.logger.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
-	attrs := []slog.Attr{
+	// The record goes to the handler as Logger.LogAttrs would send it,
+	// but without the caller's program counter (a source position here
+	// would name this function, whoever made the request): finding it was
+	// a quarter of the log line's cost.
+	now := time.Now()
+	r := slog.NewRecord(now, slog.LevelInfo, "mockserver request", 0)
+	r.AddAttrs(
 		slog.String("method", e.Method),
 		slog.String("path", e.Path),
 		slog.Int("status", e.Status),
 		slog.String("request_id", e.RequestID),
-		slog.Duration("duration", time.Since(started)),
-	}
+		slog.Duration("duration", now.Sub(started)),
+	)
 	if e.Fault != "" {
-		attrs = append(attrs, slog.String("fault", e.Fault))
+		r.AddAttrs(slog.String("fault", e.Fault))
 	}
 	if e.QueryID != "" {
-		attrs = append(attrs, slog.String("query_id", e.QueryID))
+		r.AddAttrs(slog.String("query_id", e.QueryID))
 	}
-	s.logger.LogAttrs(context.Background(), slog.LevelInfo, "mockserver request", attrs...)
+	_ = s.logger.Handler().Handle(ctx, r)
 }
 
 // response is an answer ready to send: either body, which comes from

@@ -50,7 +50,8 @@ type logWriter struct {
 
 // newLogHandler returns the log's handler at level on w.
 func newLogHandler(w *logWriter, level slog.Level) slog.Handler {
-	return logHandler{text: slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}), w: w, fast: true, second: new(atomic.Pointer[formattedSecond])}
+	return logHandler{text: slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}), w: w, fast: true,
+		second: new(atomic.Pointer[formattedSecond]), message: new(atomic.Pointer[formattedText])}
 }
 
 // newLogWriter returns a logWriter writing to w.
@@ -142,6 +143,16 @@ type logHandler struct {
 	// second is the last second formatted, so that a line in the same
 	// second formats only its milliseconds; nil until the first.
 	second *atomic.Pointer[formattedSecond]
+	// message is the last message formatted (quoted, as the request line's
+	// "mockserver request" is), so that the next line with the same
+	// message copies it.
+	message *atomic.Pointer[formattedText]
+}
+
+// formattedText is a string as appendText formats it.
+type formattedText struct {
+	s string
+	b []byte
 }
 
 // formattedSecond is a second of the log's time stamps, formatted.
@@ -173,6 +184,20 @@ func (h logHandler) appendTime(b []byte, t time.Time) []byte {
 	b = append(b, f.date...)
 	b = append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
 	return append(b, f.offset...)
+}
+
+// appendMessage appends msg as appendText does, from the last message
+// formatted when msg is the same.
+func (h logHandler) appendMessage(b []byte, msg string) []byte {
+	if h.message == nil {
+		return appendText(b, msg)
+	}
+	f := h.message.Load()
+	if f == nil || f.s != msg {
+		f = &formattedText{s: msg, b: appendText(nil, msg)}
+		h.message.Store(f)
+	}
+	return append(b, f.b...)
 }
 
 // lineBufs recycles the buffers lines are formatted in.
@@ -215,7 +240,7 @@ func (h logHandler) format(r slog.Record) (*[]byte, bool) {
 	b = append(b, "level="...)
 	b = appendText(b, r.Level.String())
 	b = append(b, " msg="...)
-	b = appendText(b, r.Message)
+	b = h.appendMessage(b, r.Message)
 	ok := true
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Key == "" {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
@@ -250,16 +251,15 @@ func TestServerLimits(t *testing.T) {
 	t.Parallel()
 	hs := newHTTPServer(http.NotFoundHandler(), slog.New(slog.DiscardHandler))
 	got := map[string]time.Duration{
-		"ReadHeaderTimeout": hs.ReadHeaderTimeout, "ReadTimeout": hs.ReadTimeout,
-		"WriteTimeout": hs.WriteTimeout, "IdleTimeout": hs.IdleTimeout,
+		"ReadHeaderTimeout": hs.ReadHeaderTimeout, "ReadTimeout": hs.ReadTimeout, "IdleTimeout": hs.IdleTimeout,
 	}
 	for name, d := range got {
 		if d <= 0 {
 			t.Errorf("%s = %v, want a limit", name, d)
 		}
 	}
-	if hs.WriteTimeout <= mockserver.MaxFaultLatency {
-		t.Errorf("WriteTimeout = %v, want more than the longest latency fault (%v)", hs.WriteTimeout, mockserver.MaxFaultLatency)
+	if hs.WriteTimeout != 0 {
+		t.Errorf("WriteTimeout = %v, want none: answerDeadline sets the write deadline at the answer's first byte", hs.WriteTimeout)
 	}
 	if hs.MaxHeaderBytes <= 0 || hs.MaxHeaderBytes > 1<<20 {
 		t.Errorf("MaxHeaderBytes = %d, want a limit below the default 1 MiB", hs.MaxHeaderBytes)
@@ -445,8 +445,8 @@ func (h headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // The write deadline starts with the answer: a handler that takes longer
-// than the server's WriteTimeout (as an injected latency does) still gets
-// its answer through.
+// than a server's WriteTimeout (as an injected latency does) still gets its
+// answer through.
 func TestAnswerDeadline(t *testing.T) {
 	t.Parallel()
 	const serverWriteTimeout = 20 * time.Millisecond
@@ -462,5 +462,51 @@ func TestAnswerDeadline(t *testing.T) {
 	resp := do(t, http.MethodPost, srv.URL+"/api/v2/headlines", nil, nil)
 	if resp.StatusCode != http.StatusOK || resp.body != "late answer" {
 		t.Errorf("got %d %q, want 200 \"late answer\"", resp.StatusCode, resp.body)
+	}
+}
+
+// A client that sends a request and never reads the answer is cut off once
+// the answer has waited the answer timeout: with no WriteTimeout on the
+// server, answerDeadline is what frees the handler.
+func TestAnswerDeadlineCutsSlowReader(t *testing.T) {
+	t.Parallel()
+	const timeout = 200 * time.Millisecond
+	big := bytes.Repeat([]byte("x"), 64<<20) // far more than the socket buffers hold
+	writeErr := make(chan error, 1)
+	h := newHandlerTimeout(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, err := w.Write(big)
+		writeErr <- err
+	}), timeout)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHTTPServer(h, slog.New(slog.DiscardHandler))
+	go func() { _ = hs.Serve(ln) }()
+
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "POST /api/v2/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	select {
+	case err := <-writeErr:
+		var ne net.Error
+		if !errors.As(err, &ne) || !ne.Timeout() {
+			t.Errorf("the answer's write ended with %v, want a timeout", err)
+		}
+		if d := time.Since(start); d < timeout {
+			t.Errorf("the write gave up after %v, before the answer timeout (%v)", d, timeout)
+		}
+	case <-time.After(30 * time.Second):
+		_ = hs.Close()
+		t.Fatal("the answer's write to a client that reads nothing did not end within 30 s: no write deadline")
+	}
+	if err := hs.Close(); err != nil {
+		t.Error(err)
 	}
 }

@@ -31,13 +31,13 @@ const (
 // Limits of the HTTP server, so that no client can hold it: a request's
 // header and body must arrive within readHeaderTimeout and readTimeout, and
 // an answer, once its first byte is written, must be taken within
-// answerTimeout. writeTimeout bounds a whole exchange; it leaves room for
-// the longest latency fault the mock accepts.
+// answerTimeout (answerDeadline). The server has no WriteTimeout: that
+// deadline would start with the request and so have to leave room for the
+// longest latency fault, and setting it cost a second deadline per request.
 const (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 30 * time.Second
 	answerTimeout     = 30 * time.Second
-	writeTimeout      = mockserver.MaxFaultLatency + answerTimeout
 	idleTimeout       = 2 * time.Minute
 	maxHeaderBytes    = 64 << 10
 )
@@ -178,7 +178,6 @@ func newHTTPServer(h http.Handler, logger *slog.Logger) *http.Server {
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ConnContext:       onewrite.ConnContext, // long answers leave in one system call (the mock's handler finds the connection)
@@ -188,27 +187,31 @@ func newHTTPServer(h http.Handler, logger *slog.Logger) *http.Server {
 
 // newHandler serves everything with mock (the OpenAPI document included);
 // every answer must be taken within answerTimeout of its first byte.
-func newHandler(mock http.Handler) http.Handler {
+func newHandler(mock http.Handler) http.Handler { return newHandlerTimeout(mock, answerTimeout) }
+
+// newHandlerTimeout is newHandler with the time a client has to take an
+// answer.
+func newHandlerTimeout(mock http.Handler, timeout time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mock.ServeHTTP(&answerDeadline{ResponseWriter: w}, r)
+		mock.ServeHTTP(&answerDeadline{ResponseWriter: w, timeout: timeout}, r)
 	})
 }
 
-// answerDeadline sets the connection's write deadline to answerTimeout from
-// the first byte of the answer, so that time the mock spends on an injected
+// answerDeadline sets the connection's write deadline to timeout from the
+// first byte of the answer, so that time the mock spends on an injected
 // latency does not count against the client, and a client too slow to take
-// its answer is cut off.
+// its answer is cut off. It is the only write deadline the server sets.
 type answerDeadline struct {
 	http.ResponseWriter
+	timeout time.Duration
 	started bool
 }
 
 func (w *answerDeadline) start() {
 	if !w.started {
 		w.started = true
-		// Only an HTTP/1 or HTTP/2 connection can fail this; the server's
-		// WriteTimeout still bounds the exchange then.
-		_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(answerTimeout))
+		// Only a writer that is not net/http's can fail this (a test's).
+		_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.timeout))
 	}
 }
 
