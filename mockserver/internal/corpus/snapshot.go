@@ -222,7 +222,52 @@ var errSnapshot = errors.New("corpus: snapshot is damaged")
 // ReadSnapshot reads a corpus written by WriteSnapshot. Its strings point
 // into r's data, which must outlive the corpus. Every offset and count is
 // checked: a damaged snapshot gives an error, never a panic.
-func ReadSnapshot(r *blob.Reader) (*Corpus, error) {
+func ReadSnapshot(r *blob.Reader) (*Corpus, error) { return readSnapshot(r, nil) }
+
+// ReadMappedSnapshot is ReadSnapshot for r's data outside the Go heap and
+// never released while the corpus lives (a mapped file): it places the
+// articles, their topic lists, entities and relationships outside the Go
+// heap too (an anonymous mapping where the system has one), where the
+// garbage collector does not scan them. Everything they point to is in r's
+// data, so there is nothing for it to find: they were most of a mock
+// server's live heap, and marking them was most of its collector's work
+// under load. release frees them; the corpus must not be used afterwards.
+func ReadMappedSnapshot(r *blob.Reader) (*Corpus, func(), error) {
+	var frees []func()
+	release := func() {
+		for _, free := range frees {
+			free()
+		}
+		frees = nil
+	}
+	done := false
+	defer func() {
+		if !done { // an error or a panic (a fault reading the mapping)
+			release()
+		}
+	}()
+	c, err := readSnapshot(r, &frees)
+	if err != nil {
+		return nil, nil, err
+	}
+	done = true
+	return c, release, nil
+}
+
+// snapSlice returns n zero values of T: outside the Go heap when frees is
+// not nil and the system allows it (adding the way to free them to
+// frees), else made.
+func snapSlice[T any](frees *[]func(), n int) []T {
+	if frees != nil {
+		if s, free, ok := offHeap[T](n); ok {
+			*frees = append(*frees, free)
+			return s
+		}
+	}
+	return make([]T, n)
+}
+
+func readSnapshot(r *blob.Reader, frees *[]func()) (*Corpus, error) {
 	table := blob.NewStringTable(r.Bytes8())
 	refs, listRefs, entRefs, relRefs, siteRefs, langRefs := r.Uint32s(), r.Uint32s(), r.Uint32s(), r.Uint32s(), r.Uint32s(), r.Uint32s()
 	traffic, story, flags := r.Int32s(), r.Int32s(), r.Uint32s()
@@ -256,11 +301,11 @@ func ReadSnapshot(r *blob.Reader) (*Corpus, error) {
 		return s
 	}
 	// Topic lists, each one []string shared by its articles.
-	topics := make([]string, len(listRefs)/2)
+	topics := snapSlice[string](frees, len(listRefs)/2)
 	for i := range topics {
 		topics[i] = str(listRefs[2*i:])
 	}
-	ents := make([]Entity, len(entNums)/2)
+	ents := snapSlice[Entity](frees, len(entNums)/2)
 	// Field by field: assigning whole structs would copy each through the
 	// garbage collector's bulk write barrier while it marks (a third of the
 	// reading time).
@@ -269,13 +314,13 @@ func ReadSnapshot(r *blob.Reader) (*Corpus, error) {
 		e.Name, e.Type, e.WikidataID = str(entRefs[6*i:]), str(entRefs[6*i+2:]), str(entRefs[6*i+4:])
 		e.Sentiment, e.Confidence = entNums[2*i], entNums[2*i+1]
 	}
-	rels := make([]Relationship, len(relNums))
+	rels := snapSlice[Relationship](frees, len(relNums))
 	for i := range rels {
 		r := &rels[i]
 		r.Source, r.Target, r.Relation = str(relRefs[6*i:]), str(relRefs[6*i+2:]), str(relRefs[6*i+4:])
 		r.Confidence = relNums[i]
 	}
-	c := &Corpus{Articles: make([]Article, n)}
+	c := &Corpus{Articles: snapSlice[Article](frees, n)}
 	lists := uint32(len(listStart) - 1)
 	for i := range c.Articles {
 		a := &c.Articles[i]

@@ -81,15 +81,33 @@ func Encode(w io.Writer, c *corpus.Corpus, ix *search.Index) error {
 
 // Decode reads a corpus and its index written by Encode. They point into
 // payload, which must never change afterwards.
-func Decode(payload []byte) (*corpus.Corpus, *search.Index, error) {
+func Decode(payload []byte) (*corpus.Corpus, *search.Index, error) { return decode(payload, false) }
+
+// decode is Decode; with mapped, payload is a mapped file that is never
+// unmapped while the corpus lives, and the corpus's articles go outside the
+// Go heap (corpus.ReadMappedSnapshot), to be released if anything after
+// them fails.
+func decode(payload []byte, mapped bool) (*corpus.Corpus, *search.Index, error) {
 	r, err := blob.NewReader(payload)
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := corpus.ReadSnapshot(r)
+	var c *corpus.Corpus
+	release := func() {}
+	if mapped {
+		c, release, err = corpus.ReadMappedSnapshot(r)
+	} else {
+		c, err = corpus.ReadSnapshot(r)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
+	done := false
+	defer func() {
+		if !done { // an error or a panic (a fault reading the mapping)
+			release()
+		}
+	}()
 	ix, err := search.ReadSnapshot(c, r)
 	if err != nil {
 		return nil, nil, err
@@ -97,6 +115,7 @@ func Decode(payload []byte) (*corpus.Corpus, *search.Index, error) {
 	if err := r.Done(); err != nil {
 		return nil, nil, err
 	}
+	done = true
 	return c, ix, nil
 }
 
@@ -241,7 +260,7 @@ func decodeFile(data []byte) (c *corpus.Corpus, ix *search.Index, err error) {
 	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(data[16:]) {
 		return nil, nil, errors.New("checksum mismatch")
 	}
-	return Decode(payload)
+	return decode(payload, true)
 }
 
 // mapping is the file Load mapped and returned a corpus from.
