@@ -33,8 +33,8 @@ const (
 )
 
 // rowWrk measures, from outside, the CPU time the newsmock binary spends per
-// request against a bare net/http handler writing the same answers: wrk
-// pinned to CPU 0 drives each server, pinned to CPU 1, in turn. newsmock
+// request against a bare net/http handler writing the same answers: two wrk
+// pinned to CPU 0 drive both servers, pinned to CPU 1, at once. newsmock
 // runs as a user runs it in CI: default flags, default log level (one line
 // per request on stderr, which goes to a file). The CPU time is the
 // server's own (the sum over its threads of /proc/<pid>/task/*/schedstat,
@@ -42,7 +42,7 @@ const (
 // not depend on how much CPU the machine's other work leaves the server.
 // The row is skipped, with an install hint, when wrk is missing.
 func rowWrk(ctx context.Context, e *env) []result {
-	r := result{order: 34, id: "3w", what: fmt.Sprintf("newsmock binary (default flags and log level, stderr to a file), CPU time per request measured from outside with wrk -t1 -c%d: sync query (25-article page) and get-results page 1 of a finished job; wrk pinned to CPU 0, server to CPU 1", wrkConns),
+	r := result{order: 34, id: "3w", what: fmt.Sprintf("newsmock binary (default flags and log level, stderr to a file), CPU time per request measured from outside with wrk -t1 -c%d: sync query (25-article page) and get-results page 1 of a finished job; both servers driven at once, each by its own wrk, the wrk pinned to CPU 0, the servers to CPU 1", wrkConns),
 		baseline: "bare net/http handler (child process, same pinning) writing the same answer bytes with the same headers",
 		target:   "bare CPU per request / newsmock's at least 0.85 for both"}
 	wrk, err := exec.LookPath("wrk")
@@ -151,67 +151,92 @@ func rowWrk(ctx context.Context, e *env) []result {
 		}
 	}
 
-	// run drives url with wrk and returns the server's CPU time per
-	// request and its requests per second.
-	sent := 0
-	run := func(t *wrkTarget, url string, pid int, d time.Duration) (perReq time.Duration, rate float64, err error) {
-		argv := pin("0", wrk, "-t1", "-c"+strconv.Itoa(wrkConns), "-d"+d.String(), "-s", t.script, url+t.path)
-		before, err := processCPU(pid)
-		if err != nil {
-			return 0, 0, err
-		}
-		out, err := exec.CommandContext(ctx, argv[0], argv[1:]...).CombinedOutput()
-		if err != nil {
-			return 0, 0, fmt.Errorf("%s: %w: %s", strings.Join(argv, " "), err, out)
-		}
-		after, err := processCPU(pid)
-		if err != nil {
-			return 0, 0, err
-		}
-		if strings.Contains(string(out), "Non-2xx") || strings.Contains(string(out), "Socket errors") {
-			return 0, 0, fmt.Errorf("wrk saw failed requests: %s", out)
-		}
-		m, n := wrkRate.FindSubmatch(out), wrkCount.FindSubmatch(out)
-		if m == nil || n == nil {
-			return 0, 0, fmt.Errorf("no request count or Requests/sec in wrk's output: %s", out)
-		}
-		rate, _ = strconv.ParseFloat(string(m[1]), 64)
-		count, _ := strconv.Atoi(string(n[1]))
-		if count == 0 {
-			return 0, 0, fmt.Errorf("wrk completed no request: %s", out)
-		}
-		if pid == nm.pid {
-			sent += count
-		}
-		return (after - before) / time.Duration(count), rate, nil
+	// wrkRun is one wrk process's part of a round: its server, and what
+	// wrk printed once it exited.
+	type wrkRun struct {
+		cmd    *exec.Cmd
+		out    strings.Builder
+		argv   []string
+		before time.Duration
 	}
-	servers := []struct {
-		url string
-		pid int
-	}{{bareURL, bare.cmd.Process.Pid}, {nm.url, nm.pid}}
+	// both drives the bare server and newsmock at once, each with its own
+	// wrk (both pinned to CPU 0; both servers are pinned to CPU 1), and
+	// returns each server's CPU time per request and requests per second,
+	// bare first. At the same moment the two servers see the same machine:
+	// run one after the other, their CPU per request moved by 30-60% from
+	// one run to the next with the machine's other load, more than the
+	// difference the row measures.
+	sent := 0
+	both := func(t *wrkTarget, urls [2]string, pids [2]int, d time.Duration) (perReq [2]time.Duration, rate [2]float64, err error) {
+		var runs [2]*wrkRun
+		for k := range runs {
+			w := &wrkRun{argv: pin("0", wrk, "-t1", "-c"+strconv.Itoa(wrkConns), "-d"+d.String(), "-s", t.script, urls[k]+t.path)}
+			w.cmd = exec.CommandContext(ctx, w.argv[0], w.argv[1:]...)
+			w.cmd.Stdout, w.cmd.Stderr = &w.out, &w.out
+			if w.before, err = processCPU(pids[k]); err != nil {
+				return perReq, rate, err
+			}
+			runs[k] = w
+		}
+		for k, w := range runs {
+			if err := w.cmd.Start(); err != nil {
+				if k == 1 {
+					_ = runs[0].cmd.Process.Kill()
+					_ = runs[0].cmd.Wait()
+				}
+				return perReq, rate, fmt.Errorf("%s: %w", strings.Join(w.argv, " "), err)
+			}
+		}
+		var errs []error
+		for _, w := range runs {
+			if err := w.cmd.Wait(); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w: %s", strings.Join(w.argv, " "), err, w.out.String()))
+			}
+		}
+		if err := errors.Join(errs...); err != nil {
+			return perReq, rate, err
+		}
+		for k, w := range runs {
+			after, err := processCPU(pids[k])
+			if err != nil {
+				return perReq, rate, err
+			}
+			out := w.out.String()
+			if strings.Contains(out, "Non-2xx") || strings.Contains(out, "Socket errors") {
+				return perReq, rate, fmt.Errorf("wrk saw failed requests: %s", out)
+			}
+			m, n := wrkRate.FindStringSubmatch(out), wrkCount.FindStringSubmatch(out)
+			if m == nil || n == nil {
+				return perReq, rate, fmt.Errorf("no request count or Requests/sec in wrk's output: %s", out)
+			}
+			rate[k], _ = strconv.ParseFloat(m[1], 64)
+			count, _ := strconv.Atoi(n[1])
+			if count == 0 {
+				return perReq, rate, fmt.Errorf("wrk completed no request: %s", out)
+			}
+			if pids[k] == nm.pid {
+				sent += count
+			}
+			perReq[k] = (after - w.before) / time.Duration(count)
+		}
+		return perReq, rate, nil
+	}
+	urls, pids := [2]string{bareURL, nm.url}, [2]int{bare.cmd.Process.Pid, nm.pid}
 	var parts []string
 	worst, allSteady := 0.0, true
 	for _, t := range targets {
-		for _, s := range servers { // warm-up
-			if _, _, err := run(t, s.url, s.pid, time.Second); err != nil {
-				return failure(err, r)
-			}
+		if _, _, err := both(t, urls, pids, time.Second); err != nil { // warm-up
+			return failure(err, r)
 		}
 		var bareCPU, mockCPU []time.Duration
 		var rateRs []float64
 		rs, ok, note, err := steady(e, "wrk "+t.name, func() ([]float64, error) {
 			var rs []float64
 			bareCPU, mockCPU, rateRs = nil, nil, nil
-			for round := range e.p.wrkRounds {
-				var cpu [2]time.Duration
-				var rate [2]float64
-				for k := range servers {
-					i := (k + round) % len(servers)
-					c, rt, err := run(t, servers[i].url, servers[i].pid, e.p.wrkDuration)
-					if err != nil {
-						return nil, err
-					}
-					cpu[i], rate[i] = c, rt
+			for range e.p.wrkRounds {
+				cpu, rate, err := both(t, urls, pids, e.p.wrkDuration)
+				if err != nil {
+					return nil, err
 				}
 				rs = append(rs, float64(cpu[0])/float64(cpu[1]))
 				rateRs = append(rateRs, rate[1]/rate[0])
@@ -243,7 +268,7 @@ func rowWrk(ctx context.Context, e *env) []result {
 		return failure(fmt.Errorf("newsmock logged %d requests, but wrk completed %d (and the setup sent %d): log lines were lost", lines, sent, setup), r)
 	}
 	r.notes = append(r.notes,
-		fmt.Sprintf("wrk -t1 -c%d -d%v per run; each round runs the bare child and newsmock once each, order rotating; %d rounds per endpoint after a 1 s warm-up of each", wrkConns, e.p.wrkDuration, e.p.wrkRounds),
+		fmt.Sprintf("wrk -t1 -c%d -d%v per server and round; each round drives the bare child and newsmock at once, each with its own wrk, so that both see the same moment of the machine (the two servers share CPU 1, the two wrk CPU 0); %d rounds per endpoint after a 1 s warm-up", wrkConns, e.p.wrkDuration, e.p.wrkRounds),
 		"ratio = bare CPU time per request / newsmock's; CPU time = the server process's run time over the wrk run (sum of /proc/<pid>/task/*/schedstat), requests = those wrk completed",
 		fmt.Sprintf("newsmock stopped by SIGTERM and exited 0; its log holds %d request lines (%d bytes) for the %d requests wrk completed and %d of setup", lines, size, sent, setup),
 	)
