@@ -231,7 +231,10 @@ func ReadSnapshot(r *blob.Reader) (*Corpus, error) { return readSnapshot(r, nil)
 // garbage collector does not scan them. Everything they point to is in r's
 // data, so there is nothing for it to find: they were most of a mock
 // server's live heap, and marking them was most of its collector's work
-// under load. release frees them; the corpus must not be used afterwards.
+// under load. Nothing may ever store a pointer to the Go heap in them (a
+// corpus is never changed once read; Vector computes derived embeddings
+// without keeping them): the collector would not see it and could free what
+// it points to. release frees them; the corpus must not be used afterwards.
 func ReadMappedSnapshot(r *blob.Reader) (*Corpus, func(), error) {
 	var frees []func()
 	release := func() {
