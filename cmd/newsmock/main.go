@@ -50,5 +50,6 @@ func main() {
 		<-ctx.Done()
 		stop() // a second signal kills the process at once, without draining
 	}()
+	tuneGC() // for the life of the process
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
