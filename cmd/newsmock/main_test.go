@@ -24,6 +24,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	newssearch "github.com/newssearch/newssearch-go"
 	"github.com/newssearch/newssearch-go/api"
+	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/mockserver"
 )
 
@@ -466,47 +467,57 @@ func TestAnswerDeadline(t *testing.T) {
 }
 
 // A client that sends a request and never reads the answer is cut off once
-// the answer has waited the answer timeout: with no WriteTimeout on the
-// server, answerDeadline is what frees the handler.
+// the answer has waited the answer timeout (at least half of it on
+// newsmock's own listener, onewrite's): with no WriteTimeout on the server,
+// answerDeadline is what frees the handler.
 func TestAnswerDeadlineCutsSlowReader(t *testing.T) {
 	t.Parallel()
-	const timeout = 200 * time.Millisecond
-	big := bytes.Repeat([]byte("x"), 64<<20) // far more than the socket buffers hold
-	writeErr := make(chan error, 1)
-	h := newHandlerTimeout(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, err := w.Write(big)
-		writeErr <- err
-	}), timeout)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := newHTTPServer(h, slog.New(slog.DiscardHandler))
-	go func() { _ = hs.Serve(ln) }()
+	for _, onewriteListener := range []bool{true, false} {
+		t.Run(fmt.Sprintf("onewrite=%v", onewriteListener), func(t *testing.T) {
+			t.Parallel()
+			const timeout = 400 * time.Millisecond
+			big := bytes.Repeat([]byte("x"), 64<<20) // far more than the socket buffers hold
+			writeErr := make(chan error, 1)
+			h := newHandlerTimeout(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, err := w.Write(big)
+				writeErr <- err
+			}), timeout)
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs := newHTTPServer(h, slog.New(slog.DiscardHandler))
+			served := ln
+			if onewriteListener {
+				served = onewrite.Listener{Listener: ln}
+			}
+			go func() { _ = hs.Serve(served) }()
 
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := io.WriteString(c, "POST /api/v2/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n"); err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	select {
-	case err := <-writeErr:
-		var ne net.Error
-		if !errors.As(err, &ne) || !ne.Timeout() {
-			t.Errorf("the answer's write ended with %v, want a timeout", err)
-		}
-		if d := time.Since(start); d < timeout {
-			t.Errorf("the write gave up after %v, before the answer timeout (%v)", d, timeout)
-		}
-	case <-time.After(30 * time.Second):
-		_ = hs.Close()
-		t.Fatal("the answer's write to a client that reads nothing did not end within 30 s: no write deadline")
-	}
-	if err := hs.Close(); err != nil {
-		t.Error(err)
+			c, err := net.Dial("tcp", ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if _, err := io.WriteString(c, "POST /api/v2/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n"); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			select {
+			case err := <-writeErr:
+				var ne net.Error
+				if !errors.As(err, &ne) || !ne.Timeout() {
+					t.Errorf("the answer's write ended with %v, want a timeout", err)
+				}
+				if d := time.Since(start); d < timeout/2 {
+					t.Errorf("the write gave up after %v, before half the answer timeout (%v)", d, timeout)
+				}
+			case <-time.After(30 * time.Second):
+				_ = hs.Close()
+				t.Fatal("the answer's write to a client that reads nothing did not end within 30 s: no write deadline")
+			}
+			if err := hs.Close(); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 }

@@ -31,7 +31,7 @@ const (
 // Limits of the HTTP server, so that no client can hold it: a request's
 // header and body must arrive within readHeaderTimeout and readTimeout, and
 // an answer, once its first byte is written, must be taken within
-// answerTimeout (answerDeadline). The server has no WriteTimeout: that
+// answerTimeout/2 to answerTimeout (answerDeadline). The server has no WriteTimeout: that
 // deadline would start with the request and so have to leave room for the
 // longest latency fault, and setting it cost a second deadline per request.
 const (
@@ -193,23 +193,31 @@ func newHandler(mock http.Handler) http.Handler { return newHandlerTimeout(mock,
 // answer.
 func newHandlerTimeout(mock http.Handler, timeout time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mock.ServeHTTP(&answerDeadline{ResponseWriter: w, timeout: timeout}, r)
+		mock.ServeHTTP(&answerDeadline{ResponseWriter: w, timeout: timeout, conn: onewrite.From(r)}, r)
 	})
 }
 
-// answerDeadline sets the connection's write deadline to timeout from the
-// first byte of the answer, so that time the mock spends on an injected
-// latency does not count against the client, and a client too slow to take
-// its answer is cut off. It is the only write deadline the server sets.
+// answerDeadline sets the connection's write deadline at the first byte of
+// the answer, so that time the mock spends on an injected latency does not
+// count against the client, and a client too slow to take its answer is cut
+// off. It is the only write deadline the server sets. On a connection of
+// onewrite.Listener (newsmock's), the answer has between timeout/2 and
+// timeout (onewrite.Conn.ExtendWriteDeadline: the deadline is set again
+// only when less than timeout/2 of it is left); elsewhere, timeout.
 type answerDeadline struct {
 	http.ResponseWriter
 	timeout time.Duration
+	conn    *onewrite.Conn // nil when the listener is not onewrite's
 	started bool
 }
 
 func (w *answerDeadline) start() {
 	if !w.started {
 		w.started = true
+		if w.conn != nil {
+			_ = w.conn.ExtendWriteDeadline(time.Now(), w.timeout)
+			return
+		}
 		// Only a writer that is not net/http's can fail this (a test's).
 		_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.timeout))
 	}

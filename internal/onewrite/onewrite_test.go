@@ -3,6 +3,7 @@ package onewrite
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -294,5 +295,67 @@ func TestSendOneWriteSystemCall(t *testing.T) {
 	}
 	if plain-one < answers*9/10 {
 		t.Errorf("Send saved %d write calls over %d answers; want about one an answer (%d with net/http alone, %d through Send)", plain-one, answers, plain, one)
+	}
+}
+
+// TestExtendWriteDeadline: the deadline is set when none is in force and
+// when less than half of d is left, and left alone otherwise; a deadline set
+// through SetWriteDeadline or SetDeadline counts, and one that has passed
+// stops a write that does not complete.
+func TestExtendWriteDeadline(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	accepted, err := Listener{Listener: ln}.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := accepted.(*Conn)
+	defer c.Close()
+
+	const d = 30 * time.Second
+	t0 := time.Now()
+	at := func() time.Duration { return time.Duration(c.writeDeadline.Load() - t0.UnixNano()) }
+	steps := []struct {
+		name string
+		do   func() error
+		want time.Duration // the deadline after the step, from t0
+	}{
+		{"none in force: set", func() error { return c.ExtendWriteDeadline(t0, d) }, d},
+		{"all of it left: kept", func() error { return c.ExtendWriteDeadline(t0.Add(time.Second), d) }, d},
+		{"exactly half left: kept", func() error { return c.ExtendWriteDeadline(t0.Add(d/2), d) }, d},
+		{"less than half left: set again", func() error { return c.ExtendWriteDeadline(t0.Add(d/2+time.Millisecond), d) }, d/2 + time.Millisecond + d},
+		{"SetWriteDeadline counts", func() error { return c.SetWriteDeadline(t0.Add(time.Second)) }, time.Second},
+		{"then extended", func() error { return c.ExtendWriteDeadline(t0, d) }, d},
+		{"SetDeadline counts", func() error { return c.SetDeadline(t0.Add(2 * time.Second)) }, 2 * time.Second},
+	}
+	for _, st := range steps {
+		if err := st.do(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if got := at(); got != st.want {
+			t.Errorf("%s: deadline at t0+%v, want t0+%v", st.name, got, st.want)
+		}
+	}
+	if err := c.SetDeadline(time.Time{}); err != nil || c.writeDeadline.Load() != 0 {
+		t.Errorf("SetDeadline(zero): %v, remembered %d; want no deadline (0)", err, c.writeDeadline.Load())
+	}
+
+	// A deadline in force stops a write the client never reads.
+	if err := c.ExtendWriteDeadline(time.Now(), 200*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Write(bytes.Repeat([]byte("x"), 64<<20))
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() {
+		t.Errorf("a write of 64 MiB to a client that reads nothing ended with %v, want a timeout", err)
 	}
 }
