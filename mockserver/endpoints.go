@@ -184,11 +184,14 @@ func (s *Server) serveGetResults(x *exchange, f fields) response {
 	b = strconv.AppendInt(b, int64(total), 10)
 	b = append(b, `,"totalArticles":`...)
 	b = strconv.AppendInt(b, int64(total), 10)
-	b = append(b, `,"articles":`...)
-	b = append(b, pg.articles...)
-	*buf = append(b, `,"state":"SUCCESS"}`...)
-	return ok(buf)
+	*buf = append(b, `,"articles":`...)
+	// The page's articles are sent as the cache holds them, not copied
+	// into buf (onewrite.SendParts).
+	return response{status: http.StatusOK, body: buf, mid: pg.articles, tail: successTail}
 }
+
+// successTail ends a get-results answer with its page; never changed.
+var successTail = []byte(`,"state":"SUCCESS"}`)
 
 // headlineBody is an encoded headlines answer for one document range.
 type headlineBody struct {

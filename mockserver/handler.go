@@ -12,6 +12,7 @@ import (
 	"math"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -131,17 +132,23 @@ func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
 
 // response is an answer ready to send: either body, which comes from
 // bufPool and goes back to it once sent, or fixed, bytes a cache owns that
-// are written as they are and never changed.
+// are written as they are and never changed. With tail, the answer is body,
+// then mid and tail, which are a cache's or constant bytes, never copied
+// into body (get-results: its head, a cached page's articles, its end).
 type response struct {
 	status     int
 	body       *[]byte
 	fixed      []byte
+	mid, tail  []byte
 	retryAfter int
 }
 
-// bytes returns the answer's body.
+// bytes returns the answer's body; with tail, a copy of the whole answer.
 func (r response) bytes() []byte {
-	if r.body != nil {
+	switch {
+	case r.tail != nil:
+		return slices.Concat(*r.body, r.mid, r.tail)
+	case r.body != nil:
 		return *r.body
 	}
 	return r.fixed
@@ -486,6 +493,12 @@ func errorBody(msg string) []byte {
 func (s *Server) send(w http.ResponseWriter, x *exchange, resp response, truncate bool) {
 	x.entry.Status = resp.status
 	s.finish(x)
+	if resp.tail != nil && !truncate {
+		setLengthHeaders(w, resp.retryAfter, len(*resp.body)+len(resp.mid)+len(resp.tail))
+		onewrite.SendParts(w, x.conn, resp.status, *resp.body, resp.mid, resp.tail)
+		putBuf(resp.body)
+		return
+	}
 	b := resp.bytes()
 	n := len(b)
 	if truncate {
@@ -504,12 +517,18 @@ func (s *Server) send(w http.ResponseWriter, x *exchange, resp response, truncat
 // len(b) for a truncated answer). With c, the connection the request came
 // on, a long answer leaves in one system call (onewrite.Send).
 func writeRaw(w http.ResponseWriter, c *onewrite.Conn, status, retryAfter int, b []byte, n int) {
+	setLengthHeaders(w, retryAfter, n)
+	onewrite.Send(w, c, status, b)
+}
+
+// setLengthHeaders sets Content-Length to n and, when retryAfter is
+// positive, Retry-After.
+func setLengthHeaders(w http.ResponseWriter, retryAfter, n int) {
 	h := w.Header()
 	if retryAfter > 0 {
 		h["Retry-After"] = []string{strconv.Itoa(retryAfter)}
 	}
 	h["Content-Length"] = []string{strconv.Itoa(n)}
-	onewrite.Send(w, c, status, b)
 }
 
 // rateLimiter is a token bucket per API key (by hash), on the server clock.

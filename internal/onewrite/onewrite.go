@@ -38,7 +38,12 @@ type Conn struct {
 	*net.TCPConn
 	holding bool      // Write keeps what it is given in held
 	held    []byte    // bytes written while holding, sent before the next write
-	bufs    [2][]byte // backs the net.Buffers of writev, so that it allocates nothing
+	bufs    [3][]byte // backs the net.Buffers of writev, so that it allocates nothing
+	// tail, when tailOf is not nil, goes out right after the write of
+	// exactly tailOf (SendParts); skip is how many of the next bytes
+	// written were sent that way already and are dropped.
+	tail, tailOf []byte
+	skip         int
 	// writeDeadline is the write deadline in force, in Unix nanoseconds;
 	// 0 for none.
 	writeDeadline atomic.Int64
@@ -77,42 +82,44 @@ func (c *Conn) ExtendWriteDeadline(now time.Time, d time.Duration) error {
 	return c.SetWriteDeadline(now.Add(d))
 }
 
-// Write sends p, preceded by the held bytes if there are any, in one system
-// call.
+// Write sends p, preceded by the held bytes if there are any (and followed
+// by the tail SendParts gave for p), in one system call.
 func (c *Conn) Write(p []byte) (int, error) {
+	if c.skip > 0 { // bytes SendParts has sent already
+		n := min(len(p), c.skip)
+		c.skip -= n
+		if n == len(p) {
+			return n, nil
+		}
+		m, err := c.Write(p[n:])
+		return n + m, err
+	}
 	if c.holding {
 		c.held = append(c.held, p...)
 		return len(p), nil
 	}
-	if len(c.held) == 0 {
+	var tail []byte
+	if c.tailOf != nil && len(p) == len(c.tailOf) && len(p) > 0 && &p[0] == &c.tailOf[0] {
+		tail, c.tail, c.tailOf = c.tail, nil, nil
+	}
+	if len(c.held) == 0 && tail == nil {
 		return c.TCPConn.Write(p)
 	}
 	held := len(c.held)
-	c.bufs[0], c.bufs[1] = c.held, p
+	c.bufs[0], c.bufs[1], c.bufs[2] = c.held, p, tail
 	v := net.Buffers(c.bufs[:])
 	n, err := v.WriteTo(c.TCPConn)
-	c.bufs = [2][]byte{}
+	c.bufs = [3][]byte{}
 	c.held = c.held[:0]
 	if err != nil {
-		return max(int(n)-held, 0), err
+		return min(max(int(n)-held, 0), len(p)), err
+	}
+	if tail != nil {
+		c.skip = len(tail) // net/http writes the tail too, after p
 	}
 	return len(p), nil
 }
 
-// Send writes status and body as the answer to a request that arrived on c,
-// the header's fields already set, Content-Length among them. With c nil
-// (the request came some other way), or a body of MinBody bytes or fewer,
-// it is an ordinary WriteHeader and Write.
-//
-// Otherwise Send flushes the header into c, which holds it, and the body's
-// write, which net/http passes straight to the connection, sends both. It
-// flushes through http.ResponseController, so a ResponseWriter wrapping
-// net/http's own works if it has an Unwrap method; one that can neither
-// flush nor unwrap flushes nothing, and the answer takes net/http's two
-// writes. If the body goes anywhere else (net/http drops the body of an
-// answer to HEAD), the header is sent on its own before Send returns. A
-// write error means the client went away: net/http closes the connection,
-// and there is nothing more to do.
 func Send(w http.ResponseWriter, c *Conn, status int, body []byte) {
 	w.WriteHeader(status)
 	if c != nil && len(body) > MinBody {
@@ -122,6 +129,37 @@ func Send(w http.ResponseWriter, c *Conn, status int, body []byte) {
 	}
 	_, _ = w.Write(body)
 	if c != nil && len(c.held) > 0 {
+		_, _ = c.Write(nil)
+	}
+}
+
+// SendParts is Send for an answer made of a short head, a long body that is
+// never copied (a cache's bytes) and a short tail. On c, with a body longer
+// than MinBody, the header, head, body and tail leave in one system call
+// (writev): the header and head are held, the body's write, which net/http
+// passes straight to the connection, sends them with the tail, and c drops
+// the tail when net/http writes it in turn (so that net/http counts every
+// byte of the Content-Length). Written one after the other, the parts
+// would take a copy of head and body into one buffer or more system
+// calls. Otherwise, or if the body's write does not reach c whole, the
+// parts are written in turn.
+func SendParts(w http.ResponseWriter, c *Conn, status int, head, body, tail []byte) {
+	w.WriteHeader(status)
+	if c == nil || len(body) <= MinBody {
+		_, _ = w.Write(head)
+		_, _ = w.Write(body)
+		_, _ = w.Write(tail)
+		return
+	}
+	c.holding = true
+	_, _ = w.Write(head)                      // into net/http's buffer,
+	_ = http.NewResponseController(w).Flush() // then with the header into c, which holds them
+	c.holding = false
+	c.tail, c.tailOf = tail, body
+	_, _ = w.Write(body)
+	c.tail, c.tailOf = nil, nil // sent, or the body went elsewhere: the tail goes as usual
+	_, _ = w.Write(tail)
+	if len(c.held) > 0 {
 		_, _ = c.Write(nil)
 	}
 }

@@ -59,7 +59,8 @@ func serve(t *testing.T, wrap bool, how writer) string {
 	}
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var status, size int
-		if _, err := fmt.Sscanf(r.URL.Path, "/%d/%d", &status, &size); err != nil {
+		path, parts := strings.CutPrefix(r.URL.Path, "/parts")
+		if _, err := fmt.Sscanf(path, "/%d/%d", &status, &size); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
@@ -71,6 +72,13 @@ func serve(t *testing.T, wrap bool, how writer) string {
 			w = unwrapper{w}
 		case hidden:
 			w = struct{ http.ResponseWriter }{w}
+		}
+		if parts { // the same bytes, through SendParts: a head of 7 bytes, a tail of 5
+			b := body(size)
+			h := min(7, size)
+			tl := min(5, size-h)
+			SendParts(w, From(r), status, b[:h], b[h:size-tl], b[size-tl:])
+			return
 		}
 		Send(w, From(r), status, body(size))
 	})}
@@ -116,8 +124,12 @@ func TestSendAnswersWhole(t *testing.T) {
 			br := bufio.NewReader(conn)
 			for _, method := range []string{http.MethodPost, http.MethodHead, http.MethodGet} {
 				for _, status := range []int{http.StatusOK, http.StatusNotFound} {
-					for _, size := range sizes {
-						req := fmt.Sprintf("%s /%d/%d HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc", method, status, size)
+					for i, size := range append(sizes, sizes...) {
+						prefix := "" // Send, then SendParts
+						if i >= len(sizes) {
+							prefix = "/parts"
+						}
+						req := fmt.Sprintf("%s %s/%d/%d HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc", method, prefix, status, size)
 						if _, err := io.WriteString(conn, req); err != nil {
 							t.Fatal(err)
 						}
@@ -284,11 +296,13 @@ func TestSendOneWriteSystemCall(t *testing.T) {
 		return n
 	}
 	plain, one, unwrapped := count(false, direct), count(true, direct), count(true, unwrapped)
-	t.Logf("write system calls for %d requests and answers: %d with net/http alone, %d through Send, %d through Send and a wrapper with Unwrap",
-		answers, plain, one, unwrapped)
+	req = []byte("POST /parts/200/20000 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+	parts, partsPlain := count(true, direct), count(false, direct)
+	t.Logf("write system calls for %d requests and answers: %d with net/http alone, %d through Send, %d through Send and a wrapper with Unwrap; "+
+		"SendParts %d (%d on a plain listener)", answers, plain, one, unwrapped, parts, partsPlain)
 	// Each request costs the client one write. A few more may come from
 	// the runtime (waking its network poller), so the bounds leave room.
-	for _, n := range []int{one, unwrapped} {
+	for _, n := range []int{one, unwrapped, parts} {
 		if n > answers*2+answers/10 {
 			t.Errorf("%d write calls through Send for %d requests: want about %d (one for each request, one for each answer)", n, answers, 2*answers)
 		}
