@@ -310,7 +310,7 @@ func WithManualClock(start time.Time) Option {
 		}
 		mc := &manualClock{start: start, now: start}
 		c.manual = mc
-		c.clock = mc.Now
+		c.clock, c.wallClock = mc.Now, false
 	}
 }
 

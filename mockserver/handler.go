@@ -98,8 +98,13 @@ func (s *Server) since(t time.Time) (d time.Duration) {
 
 // record adds a finished request to the journal and the log.
 func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
+	now := time.Now()
 	if s.journalOn {
-		e.Duration = s.since(e.Time)
+		if s.wall && !e.Time.IsZero() {
+			e.Duration = max(now.Sub(e.Time), 0)
+		} else {
+			e.Duration = s.since(e.Time)
+		}
 		s.journal.Add(journalRecord{entry: *e, body: newLazyBody(body)})
 	} else {
 		s.journal.Add(journalRecord{}) // counted as dropped by a ring of size 0
@@ -112,7 +117,6 @@ func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
 	// but without the caller's program counter (a source position here
 	// would name this function, whoever made the request): finding it was
 	// a quarter of the log line's cost.
-	now := time.Now()
 	r := slog.NewRecord(now, slog.LevelInfo, "mockserver request", 0)
 	r.AddAttrs(
 		slog.String("method", e.Method),
@@ -262,7 +266,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	number()
 	s = ws
-	e.Time = s.clock()
+	if s.wall {
+		e.Time = x.started // the clock is time.Now: no second reading
+	} else {
+		e.Time = s.clock()
+	}
 	x.now = e.Time
 	if ep == nil {
 		s.send(w, x, s.errorResponse(&apiError{status: http.StatusNotFound, msg: fmt.Sprintf(

@@ -108,6 +108,7 @@ type config struct {
 	keys             []string
 	corpus           *Corpus
 	clock            func() time.Time
+	wallClock        bool         // clock is time.Now: neither WithClock nor WithManualClock
 	manual           *manualClock // set by WithManualClock
 	pendingPolls     int
 	pendingFor       time.Duration
@@ -138,6 +139,7 @@ type config struct {
 func defaultConfig() config {
 	return config{
 		clock:            time.Now,
+		wallClock:        true,
 		pendingPolls:     defaultPendingPolls,
 		pendingFor:       0,
 		jobTTL:           defaultJobTTL,
@@ -203,7 +205,7 @@ func WithClock(now func() time.Time) Option {
 			c.fail("WithClock(nil): pass a func() time.Time, or leave the option out for time.Now")
 			return
 		}
-		c.clock, c.manual = now, nil
+		c.clock, c.manual, c.wallClock = now, nil, false
 	}
 }
 

@@ -75,6 +75,7 @@ type Server struct {
 
 // core is what every world of a server shares.
 type core struct {
+	wallClock       bool          // the clock is time.Now (config.wallClock)
 	start           *Corpus       // the corpus given at New
 	maxArticlesBody int64         // Limits.MaxArticlesBody
 	articlesBody    chan struct{} // held while a POST /_mock/articles reads and adds its body
@@ -161,6 +162,7 @@ func Start(opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	cr := &core{
+		wallClock:        cfg.wallClock,
 		start:            c,
 		startFaults:      rules,
 		logger:           cfg.logger,

@@ -50,6 +50,7 @@ type world struct {
 	data    atomic.Pointer[Corpus] // the corpus searched now: the start, or it plus AddArticles
 	addMu   sync.Mutex             // serialises AddArticles and resetArticles
 	clock   func() time.Time
+	wall    bool         // clock is time.Now: a request's own reading of it serves
 	manual  *manualClock // nil unless WithManualClock
 	ids     idGen        // request ids
 	faults  *fault.Injector
@@ -91,6 +92,7 @@ func (c *core) newWorld(key string, owner jobs.Owner, inj *fault.Injector, clock
 		owner:   owner,
 		id:      defaultWorldID,
 		clock:   clock,
+		wall:    c.wallClock && manual == nil,
 		manual:  manual,
 		ids:     idGen{seed: c.seed},
 		faults:  inj,
