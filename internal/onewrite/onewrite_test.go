@@ -195,11 +195,10 @@ func TestSendManyConnections(t *testing.T) {
 	}
 }
 
-// TestConnWrite drives Conn directly: held bytes go out before the next
-// write and only once; a write to a closed peer reports an error and at
-// most the bytes of p it sent.
-func TestConnWrite(t *testing.T) {
-	t.Parallel()
+// acceptedConn returns both ends of a loopback connection: the server's, as
+// Listener accepts it, and the client's. Both are closed when the test ends.
+func acceptedConn(t *testing.T) (*Conn, net.Conn) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -209,6 +208,7 @@ func TestConnWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { client.Close() })
 	accepted, err := Listener{Listener: ln}.Accept()
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +217,16 @@ func TestConnWrite(t *testing.T) {
 	if !ok {
 		t.Fatalf("Accept returned a %T, want a *Conn", accepted)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
+	return c, client
+}
+
+// TestConnWrite drives Conn directly: held bytes go out before the next
+// write and only once; a write to a closed peer reports an error and at
+// most the bytes of p it sent.
+func TestConnWrite(t *testing.T) {
+	t.Parallel()
+	c, client := acceptedConn(t)
 
 	c.holding = true
 	if n, err := c.Write([]byte("head:")); n != 5 || err != nil {
@@ -245,6 +254,7 @@ func TestConnWrite(t *testing.T) {
 	c.holding = false
 	p := body(1 << 20)
 	var n int
+	var err error
 	for range 50 { // the first writes may still fit in the socket buffer
 		if n, err = c.Write(p); err != nil {
 			break
@@ -318,22 +328,8 @@ func TestSendOneWriteSystemCall(t *testing.T) {
 // stops a write that does not complete.
 func TestExtendWriteDeadline(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	client, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	accepted, err := Listener{Listener: ln}.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := accepted.(*Conn)
-	defer c.Close()
+	c, _ := acceptedConn(t)
+	var err error
 
 	const d = 30 * time.Second
 	t0 := time.Now()
