@@ -72,44 +72,18 @@ func TestProcessProgressOnTerminal(t *testing.T) {
 	srv := mockserver.New(mockserver.WithPendingPolls(1))
 	t.Cleanup(srv.Close)
 
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptmx.Close()
-	_ = pty.Setsize(ptmx, &pty.Winsize{Rows: 24, Cols: 120})
 	cmd := exec.Command(bin, "range", "earthquake", "--since", "6d", "--window", "1d", "--concurrency", "1",
 		"-o", "csv", "--fields", "_id")
 	cmd.Env = processEnv(srv)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
-	cmd.Stderr = tty
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	screen, err := onPTY(t, cmd, 24, 120, func(tty *os.File) { cmd.Stderr = tty })
+	if err != nil {
+		t.Fatalf("newssearch range: %v\nterminal:\n%q", err, screen)
 	}
-	_ = tty.Close()
-	var screen bytes.Buffer
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		_, _ = io.Copy(&screen, ptmx) // ends with EIO once the process exits
-	}()
-	waitErr := make(chan error, 1)
-	go func() { waitErr <- cmd.Wait() }()
-	select {
-	case err := <-waitErr:
-		if err != nil {
-			t.Fatalf("newssearch range: %v\nterminal:\n%q", err, screen.String())
-		}
-	case <-time.After(2 * time.Minute):
-		_ = cmd.Process.Kill()
-		t.Fatalf("newssearch range did not finish within 2 minutes")
-	}
-	_ = ptmx.Close()
-	<-copied
 
 	var seen []int
-	for _, m := range progressCounts.FindAllStringSubmatch(screen.String(), -1) {
+	for _, m := range progressCounts.FindAllStringSubmatch(screen, -1) {
 		n, _ := strconv.Atoi(m[1])
 		if m[2] != "6" {
 			t.Errorf("the bar shows a total of %s windows, want 6", m[2])
@@ -119,15 +93,15 @@ func TestProcessProgressOnTerminal(t *testing.T) {
 		}
 	}
 	if len(seen) < 3 || seen[len(seen)-1] != 6 {
-		t.Errorf("the bar showed windows done %v, want it to move through at least 3 values up to 6; terminal:\n%q", seen, screen.String())
+		t.Errorf("the bar showed windows done %v, want it to move through at least 3 values up to 6; terminal:\n%q", seen, screen)
 	}
 	for i := 1; i < len(seen); i++ {
 		if seen[i] < seen[i-1] {
 			t.Errorf("the bar went back from %d to %d windows", seen[i-1], seen[i])
 		}
 	}
-	if !regexp.MustCompile(`\d+% \|[█ ]+\| +\[\d+s\] \d+/6 windows, \d+ articles?, [0-9.]+ windows/(s|min|h), \d+(m\d+)?s left`).MatchString(screen.String()) {
-		t.Errorf("the bar does not show the windows, the articles, the rate and the time left; terminal:\n%q", screen.String())
+	if !regexp.MustCompile(`\d+% \|[█ ]+\| +\[\d+s\] \d+/6 windows, \d+ articles?, [0-9.]+ windows/(s|min|h), \d+(m\d+)?s left`).MatchString(screen) {
+		t.Errorf("the bar does not show the windows, the articles, the rate and the time left; terminal:\n%q", screen)
 	}
 	if lines := strings.Count(stdout.String(), "\n"); lines < 2 || !strings.HasPrefix(stdout.String(), "_id\n") {
 		t.Errorf("stdout is not the CSV of the articles: %.200q", stdout.String())
@@ -144,36 +118,19 @@ func TestProcessSpinnerOnTerminal(t *testing.T) {
 	t.Parallel()
 	srv := mockserver.New(mockserver.WithPendingPolls(3))
 	t.Cleanup(srv.Close)
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptmx.Close()
-	_ = pty.Setsize(ptmx, &pty.Winsize{Rows: 24, Cols: 160})
 	cmd := exec.Command(bin, "async", "earthquake", "--since", "60d", "--limit", "2", "--fields", "_id")
 	cmd.Env = processEnv(srv)
 	var stdout bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, tty
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	cmd.Stdout = &stdout
+	screen, err := onPTY(t, cmd, 24, 160, func(tty *os.File) { cmd.Stderr = tty })
+	if err != nil {
+		t.Fatalf("newssearch async: %v; terminal %q", err, screen)
 	}
-	_ = tty.Close()
-	var screen bytes.Buffer
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		_, _ = io.Copy(&screen, ptmx)
-	}()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("newssearch async: %v; terminal %q", err, screen.String())
+	if !regexp.MustCompile(`query [0-9a-f]+ submitted`).MatchString(screen) {
+		t.Errorf("the terminal does not show the query ID: %q", screen)
 	}
-	_ = ptmx.Close()
-	<-copied
-	if !regexp.MustCompile(`query [0-9a-f]+ submitted`).MatchString(screen.String()) {
-		t.Errorf("the terminal does not show the query ID: %q", screen.String())
-	}
-	if !regexp.MustCompile(`query [0-9a-f]+: PENDING \(poll \d+, `).MatchString(screen.String()) {
-		t.Errorf("the spinner does not show the PENDING state: %q", screen.String())
+	if !regexp.MustCompile(`query [0-9a-f]+: PENDING \(poll \d+, `).MatchString(screen) {
+		t.Errorf("the spinner does not show the PENDING state: %q", screen)
 	}
 	if n := strings.Count(stdout.String(), "\n"); n != 2 || strings.ContainsRune(stdout.String(), '\r') {
 		t.Errorf("stdout = %q, want two JSON lines and no progress bytes", stdout.String())
@@ -405,4 +362,42 @@ func TestProcessKilledAndResumed(t *testing.T) {
 			t.Errorf("the resumed run searched the window starting %s %d times", start, n)
 		}
 	}
+}
+
+// onPTY runs cmd with attach's streams on a pseudo-terminal of rows and
+// cols (attach sets them to tty), and returns what the terminal showed and
+// cmd's exit error; a cmd still running after 2 minutes is killed. The test
+// is skipped where there is no pseudo-terminal.
+func onPTY(t *testing.T, cmd *exec.Cmd, rows, cols uint16, attach func(tty *os.File)) (string, error) {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptmx.Close()
+	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: rows, Cols: cols}); err != nil {
+		t.Fatal(err)
+	}
+	attach(tty)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	_ = tty.Close()
+	var screen bytes.Buffer
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		_, _ = io.Copy(&screen, ptmx) // ends with EIO once the process exits
+	}()
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	select {
+	case err = <-waitErr:
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("%v did not finish within 2 minutes", cmd.Args)
+	}
+	_ = ptmx.Close()
+	<-copied
+	return screen.String(), err
 }

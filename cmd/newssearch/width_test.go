@@ -6,14 +6,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/rivo/uniseg"
 
 	"github.com/newssearch/newssearch-go/mockserver"
@@ -23,33 +22,15 @@ import (
 // cols columns (standard error a pipe) and returns the screen's lines.
 func onTerminal(t *testing.T, bin string, srv *mockserver.Server, cols uint16, args ...string) []string {
 	t.Helper()
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptmx.Close()
-	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 50, Cols: cols}); err != nil {
-		t.Fatal(err)
-	}
 	cmd := exec.Command(bin, args...)
 	cmd.Env = processEnv(srv)
 	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = tty, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	_ = tty.Close()
-	var screen bytes.Buffer
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		_, _ = io.Copy(&screen, ptmx) // ends with EIO once the process exits
-	}()
-	if err := cmd.Wait(); err != nil {
+	cmd.Stderr = &stderr
+	screen, err := onPTY(t, cmd, 50, cols, func(tty *os.File) { cmd.Stdout = tty })
+	if err != nil {
 		t.Fatalf("newssearch %v: %v; stderr %q", args, err, stderr.String())
 	}
-	<-copied
-	out := strings.ReplaceAll(screen.String(), "\r\n", "\n")
+	out := strings.ReplaceAll(screen, "\r\n", "\n")
 	return strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 }
 
