@@ -120,17 +120,22 @@ func (c *Conn) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Send writes status and body as the answer to a request that arrived on c,
+// the header's fields already set, Content-Length among them. With c nil
+// (the request came some other way), or a body of MinBody bytes or fewer,
+// it is an ordinary WriteHeader and Write.
+//
+// Otherwise Send flushes the header into c, which holds it, and the body's
+// write, which net/http passes straight to the connection, sends both. It
+// flushes through http.ResponseController, so a ResponseWriter wrapping
+// net/http's own works if it has an Unwrap method; one that can neither
+// flush nor unwrap flushes nothing, and the answer takes net/http's two
+// writes. If the body goes anywhere else (net/http drops the body of an
+// answer to HEAD), the header is sent on its own before Send returns. A
+// write error means the client went away: net/http closes the connection,
+// and there is nothing more to do. It is SendParts with no head or tail.
 func Send(w http.ResponseWriter, c *Conn, status int, body []byte) {
-	w.WriteHeader(status)
-	if c != nil && len(body) > MinBody {
-		c.holding = true
-		_ = http.NewResponseController(w).Flush() // not supported: nothing is held
-		c.holding = false
-	}
-	_, _ = w.Write(body)
-	if c != nil && len(c.held) > 0 {
-		_, _ = c.Write(nil)
-	}
+	SendParts(w, c, status, nil, body, nil)
 }
 
 // SendParts is Send for an answer made of a short head, a long body that is
@@ -146,21 +151,28 @@ func Send(w http.ResponseWriter, c *Conn, status int, body []byte) {
 func SendParts(w http.ResponseWriter, c *Conn, status int, head, body, tail []byte) {
 	w.WriteHeader(status)
 	if c == nil || len(body) <= MinBody {
-		_, _ = w.Write(head)
+		writeNonEmpty(w, head)
 		_, _ = w.Write(body)
-		_, _ = w.Write(tail)
+		writeNonEmpty(w, tail)
 		return
 	}
 	c.holding = true
-	_, _ = w.Write(head)                      // into net/http's buffer,
-	_ = http.NewResponseController(w).Flush() // then with the header into c, which holds them
+	writeNonEmpty(w, head)                    // into net/http's buffer,
+	_ = http.NewResponseController(w).Flush() // then with the header into c, which holds them (not supported: nothing is held)
 	c.holding = false
 	c.tail, c.tailOf = tail, body
 	_, _ = w.Write(body)
 	c.tail, c.tailOf = nil, nil // sent, or the body went elsewhere: the tail goes as usual
-	_, _ = w.Write(tail)
+	writeNonEmpty(w, tail)
 	if len(c.held) > 0 {
 		_, _ = c.Write(nil)
+	}
+}
+
+// writeNonEmpty writes p unless it is empty (Send has no head or tail).
+func writeNonEmpty(w http.ResponseWriter, p []byte) {
+	if len(p) > 0 {
+		_, _ = w.Write(p)
 	}
 }
 
