@@ -151,8 +151,8 @@ func rowWrk(ctx context.Context, e *env) []result {
 		}
 	}
 
-	// wrkRun is one wrk process's part of a round: its server, and what
-	// wrk printed once it exited.
+	// wrkRun is one wrk process's part of a round: its command, what it
+	// printed, and its server's CPU time before it started.
 	type wrkRun struct {
 		cmd    *exec.Cmd
 		out    strings.Builder
@@ -167,7 +167,8 @@ func rowWrk(ctx context.Context, e *env) []result {
 	// one run to the next with the machine's other load, more than the
 	// difference the row measures.
 	sent := 0
-	both := func(t *wrkTarget, urls [2]string, pids [2]int, d time.Duration) (perReq [2]time.Duration, rate [2]float64, err error) {
+	urls, pids := [2]string{bareURL, nm.url}, [2]int{bare.cmd.Process.Pid, nm.pid}
+	both := func(t *wrkTarget, d time.Duration) (perReq [2]time.Duration, rate [2]float64, err error) {
 		var runs [2]*wrkRun
 		for k := range runs {
 			w := &wrkRun{argv: pin("0", wrk, "-t1", "-c"+strconv.Itoa(wrkConns), "-d"+d.String(), "-s", t.script, urls[k]+t.path)}
@@ -214,18 +215,17 @@ func rowWrk(ctx context.Context, e *env) []result {
 			if count == 0 {
 				return perReq, rate, fmt.Errorf("wrk completed no request: %s", out)
 			}
-			if pids[k] == nm.pid {
+			if k == 1 { // newsmock's
 				sent += count
 			}
 			perReq[k] = (after - w.before) / time.Duration(count)
 		}
 		return perReq, rate, nil
 	}
-	urls, pids := [2]string{bareURL, nm.url}, [2]int{bare.cmd.Process.Pid, nm.pid}
 	var parts []string
 	worst, allSteady := 0.0, true
 	for _, t := range targets {
-		if _, _, err := both(t, urls, pids, time.Second); err != nil { // warm-up
+		if _, _, err := both(t, time.Second); err != nil { // warm-up
 			return failure(err, r)
 		}
 		var bareCPU, mockCPU []time.Duration
@@ -234,7 +234,7 @@ func rowWrk(ctx context.Context, e *env) []result {
 			var rs []float64
 			bareCPU, mockCPU, rateRs = nil, nil, nil
 			for range e.p.wrkRounds {
-				cpu, rate, err := both(t, urls, pids, e.p.wrkDuration)
+				cpu, rate, err := both(t, e.p.wrkDuration)
 				if err != nil {
 					return nil, err
 				}
