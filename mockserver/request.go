@@ -67,7 +67,7 @@ func parseBody(body []byte, example string, dst []jsonscan.Member) (fields, *api
 		// ("hello", a form, HTML, "nul") is reported as invalid JSON below.
 		return fields{}, badRequest("the request body must be a JSON object, not %s: send a JSON object such as %s", textutil.JSONKind(trimmed), example)
 	}
-	if !json.Valid(body) {
+	if !jsonscan.Valid(body) {
 		err := json.Unmarshal(body, &struct{}{}) // only to learn where the syntax breaks
 		var se *json.SyntaxError
 		if errors.As(err, &se) {

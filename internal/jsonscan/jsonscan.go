@@ -1,12 +1,13 @@
 // Package jsonscan finds the boundaries of JSON values without decoding
 // them. The SDK uses it to collect an article's unknown members in one
-// forward pass; the mock server splits request bodies into members with
-// Members (to read them and to redact its journal), and its recorder
-// splits the answers it records with Members and Elements.
+// forward pass; the mock server checks request bodies with Valid and
+// splits them into members with Members (to read them and to redact its
+// journal), and its recorder splits the answers it records with Members
+// and Elements.
 //
-// It is meant for input encoding/json has already validated, but stays
-// defensive: on malformed input it returns an index past the end (see
-// Unterminated), never panics.
+// Valid checks JSON as encoding/json does. The rest is meant for input
+// already checked, but stays defensive: on malformed input it returns an
+// index past the end (see Unterminated), never panics.
 package jsonscan
 
 import (
@@ -201,4 +202,180 @@ func Elements(arr []byte) [][2]int {
 		out = append(out, [2]int{i, end})
 		i = end
 	}
+}
+
+// maxDepth is encoding/json's limit on nesting: a value nested deeper is
+// invalid to it.
+const maxDepth = 10000
+
+// Valid reports whether d is exactly one JSON value, with nothing but
+// space around it: what json.Valid reports, in one pass and without
+// allocating for values nested up to 64 deep. Like encoding/json it reads
+// strings as bytes (it does not check that they are UTF-8), and refuses
+// values nested more than 10,000 deep.
+func Valid(d []byte) bool {
+	var buf [64]byte
+	open := buf[:0] // the containers open around i: '{' or '['
+	i := SkipSpace(d, 0)
+	inKey := false // the next thing is an object's member name
+	for {
+		// A value (or, inKey, a member's name and colon, then its value).
+		if inKey {
+			inKey = false
+			if i >= len(d) || d[i] != '"' {
+				return false
+			}
+			if i = validString(d, i); i < 0 {
+				return false
+			}
+			if i = SkipSpace(d, i); i >= len(d) || d[i] != ':' {
+				return false
+			}
+			i = SkipSpace(d, i+1)
+		}
+		if i >= len(d) {
+			return false
+		}
+		switch c := d[i]; c {
+		case '{', '[':
+			if len(open) == maxDepth {
+				return false
+			}
+			open = append(open, c)
+			i = SkipSpace(d, i+1)
+			if i < len(d) && d[i] == c+2 { // '}' or ']': empty
+				open = open[:len(open)-1]
+				i++
+				break
+			}
+			inKey = c == '{'
+			continue
+		case '"':
+			i = validString(d, i)
+		case 't':
+			i = literal(d, i, "true")
+		case 'f':
+			i = literal(d, i, "false")
+		case 'n':
+			i = literal(d, i, "null")
+		default:
+			i = validNumber(d, i)
+		}
+		if i < 0 {
+			return false
+		}
+		// After a value: the end of the containers it closes, then a
+		// comma and the next value, or the end of the input.
+		for {
+			i = SkipSpace(d, i)
+			if len(open) == 0 {
+				return i == len(d)
+			}
+			if i >= len(d) {
+				return false
+			}
+			top := open[len(open)-1]
+			if d[i] == top+2 {
+				open = open[:len(open)-1]
+				i++
+				continue
+			}
+			if d[i] != ',' {
+				return false
+			}
+			i = SkipSpace(d, i+1)
+			inKey = top == '{'
+			break
+		}
+	}
+}
+
+// validString returns the index just past the valid string starting at
+// d[i] == '"', or -1.
+func validString(d []byte, i int) int {
+	for i++; i < len(d); i++ {
+		switch c := d[i]; {
+		case c == '"':
+			return i + 1
+		case c < ' ':
+			return -1
+		case c == '\\':
+			i++
+			if i >= len(d) {
+				return -1
+			}
+			switch d[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(d) {
+					return -1
+				}
+				for _, h := range d[i+1 : i+5] {
+					if !isHex(h) {
+						return -1
+					}
+				}
+				i += 4
+			default:
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// literal returns the index just past lit if d holds it at i, or -1.
+func literal(d []byte, i int, lit string) int {
+	if len(d)-i < len(lit) || string(d[i:i+len(lit)]) != lit {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// validNumber returns the index just past the number starting at d[i], or
+// -1 if there is none: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
+func validNumber(d []byte, i int) int {
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && '1' <= d[i] && d[i] <= '9':
+		i = digits(d, i)
+	default:
+		return -1
+	}
+	if i < len(d) && d[i] == '.' {
+		if j := digits(d, i+1); j > i+1 {
+			i = j
+		} else {
+			return -1
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		j := digits(d, i)
+		if j == i {
+			return -1
+		}
+		i = j
+	}
+	return i
+}
+
+// digits returns the index of the first byte at or after i that is not a
+// decimal digit.
+func digits(d []byte, i int) int {
+	for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+		i++
+	}
+	return i
 }
