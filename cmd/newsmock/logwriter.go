@@ -260,7 +260,7 @@ func (h logHandler) format(r slog.Record) (*[]byte, bool) {
 		case slog.KindBool:
 			b = strconv.AppendBool(b, v.Bool())
 		case slog.KindDuration:
-			b = append(b, v.Duration().String()...)
+			b = appendDuration(b, v.Duration())
 		default:
 			ok = false
 		}
@@ -334,4 +334,57 @@ func appendRFC3339Millis(b []byte, t time.Time) []byte {
 	t = t.Truncate(time.Millisecond).Add(time.Millisecond / 10)
 	b = t.AppendFormat(b, time.RFC3339Nano)
 	return append(b[:n+prefixLen], b[n+prefixLen+1:]...) // drop the 4th digit
+}
+
+// appendDuration appends d as d.String() formats it, without the string.
+func appendDuration(b []byte, d time.Duration) []byte {
+	u := uint64(d)
+	if d < 0 {
+		b = append(b, '-')
+		u = -u
+	}
+	if u < uint64(time.Second) {
+		// Less than a second: one unit, with a fraction.
+		switch {
+		case u == 0:
+			return append(b, "0s"...)
+		case u < uint64(time.Microsecond):
+			return append(strconv.AppendUint(b, u, 10), "ns"...)
+		case u < uint64(time.Millisecond):
+			return append(appendFraction(b, u, 3), "µs"...)
+		default:
+			return append(appendFraction(b, u, 6), "ms"...)
+		}
+	}
+	secs := u / uint64(time.Second)
+	if h := secs / 3600; h > 0 {
+		b = append(strconv.AppendUint(b, h, 10), 'h')
+		b = append(strconv.AppendUint(b, secs/60%60, 10), 'm')
+	} else if m := secs / 60; m > 0 {
+		b = append(strconv.AppendUint(b, m, 10), 'm')
+	}
+	return append(appendFraction(b, secs%60*uint64(time.Second)+u%uint64(time.Second), 9), 's')
+}
+
+// appendFraction appends v / 10^digits in decimal, its fraction without
+// trailing zeros (and without the point if nothing is left of it).
+func appendFraction(b []byte, v uint64, digits int) []byte {
+	div := uint64(1)
+	for range digits {
+		div *= 10
+	}
+	b = strconv.AppendUint(b, v/div, 10)
+	frac := v % div
+	if frac == 0 {
+		return b
+	}
+	for frac%10 == 0 {
+		frac /= 10
+		div /= 10
+	}
+	b = append(b, '.')
+	for p := div / 10; p > frac; p /= 10 {
+		b = append(b, '0') // the fraction's leading zeros
+	}
+	return strconv.AppendUint(b, frac, 10)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -196,4 +197,43 @@ func BenchmarkLogHandler(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestAppendDuration: appendDuration formats as time.Duration.String, at
+// every unit's edges, at the extremes and over random durations of every
+// magnitude.
+func TestAppendDuration(t *testing.T) { // not parallel: AllocsPerRun
+	ds := []time.Duration{0, 1, -1, 999, 1000, 1001, 1010, 1100, 999_999, 1_000_000, 1_000_001, 1_500_000, 999_999_999,
+		time.Second, time.Second + 1, 1500 * time.Millisecond, time.Minute, time.Minute + 1, 59*time.Minute + 59*time.Second,
+		time.Hour, time.Hour + 1, 100*time.Hour + 10*time.Millisecond, 123456, 90 * time.Minute, math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		d := time.Duration(rnd.Int64N(1 << uint(rnd.IntN(63))))
+		if rnd.IntN(2) == 0 {
+			d = -d
+		}
+		ds = append(ds, d)
+	}
+	for _, d := range ds {
+		if got, want := string(appendDuration([]byte("x="), d)), "x="+d.String(); got != want {
+			t.Fatalf("appendDuration(%d) = %q, want %q", int64(d), got, want)
+		}
+	}
+	buf := make([]byte, 0, 32)
+	if n := testing.AllocsPerRun(100, func() { _ = appendDuration(buf[:0], 123456) }); n != 0 {
+		t.Errorf("appendDuration allocated %v times a call, want 0", n)
+	}
+}
+
+// FuzzAppendDuration: appendDuration agrees with time.Duration.String on
+// any duration.
+func FuzzAppendDuration(f *testing.F) {
+	for _, d := range []int64{0, 1, -1, 1e3, 1e6, 1e9, 36e11, math.MaxInt64, math.MinInt64} {
+		f.Add(d)
+	}
+	f.Fuzz(func(t *testing.T, n int64) {
+		if got, want := string(appendDuration(nil, time.Duration(n))), time.Duration(n).String(); got != want {
+			t.Errorf("appendDuration(%d) = %q, want %q", n, got, want)
+		}
+	})
 }
