@@ -173,7 +173,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 			body = mustJSON(v)
 		}
 	}
-	writeRaw(w, onewrite.From(r), status, 0, body, len(body))
+	writeRaw(w, onewrite.From(w, r), status, 0, body, len(body))
 }
 
 // adminID returns the X-Request-Id of the next answer that is not the
@@ -186,11 +186,11 @@ func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		b := errorBody(fmt.Sprintf("%s does not accept %s: fetch it with GET", OpenAPIPath, r.Method))
-		writeRaw(w, onewrite.From(r), http.StatusMethodNotAllowed, 0, b, len(b))
+		writeRaw(w, onewrite.From(w, r), http.StatusMethodNotAllowed, 0, b, len(b))
 		return
 	}
 	w.Header().Set("Content-Type", "application/yaml")
-	writeRaw(w, onewrite.From(r), http.StatusOK, 0, api.OpenAPI, len(api.OpenAPI))
+	writeRaw(w, onewrite.From(w, r), http.StatusOK, 0, api.OpenAPI, len(api.OpenAPI))
 }
 
 // controlError turns an error of a Server method into a 400 whose message

@@ -38,9 +38,9 @@ const (
 // host name the mock does not know (DNS rebinding: a page whose domain
 // now resolves to 127.0.0.1). It writes the refusal and reports whether it
 // did. Nothing is journaled, faulted or counted for a refused request.
-func (s *Server) guard(w http.ResponseWriter, r *http.Request) bool {
+func (s *Server) guard(w http.ResponseWriter, r *http.Request, c *onewrite.Conn) bool {
 	status, why, msg := http.StatusOK, "", ""
-	if m := s.checkHost(r); m != "" {
+	if m := s.checkHost(r, c); m != "" {
 		status, why, msg = http.StatusMisdirectedRequest, refusedHost, m
 	} else if m := checkSite(r); m != "" {
 		status, why, msg = http.StatusForbidden, refusedCrossSite, m
@@ -53,24 +53,32 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request) bool {
 	h["X-Request-Id"] = []string{s.adminID()}
 	h["Content-Type"] = []string{"application/json"}
 	b := errorBody(msg)
-	writeRaw(w, onewrite.From(r), status, 0, b, len(b))
+	writeRaw(w, c, status, 0, b, len(b))
 	return true
 }
 
 // checkHost returns why the request's Host is refused, or "". Only a
-// request that came on a socket is checked: Transport serves any host, and
-// a handler called directly has no Host that a browser chose.
+// request that came on a socket (c, the connection onewrite found, or
+// net/http's local address in its context) is checked: Transport serves
+// any host, and a handler called directly has no Host that a browser
+// chose. The last Host allowed is remembered, since requests after requests
+// bring the same.
 //
 // Allowed: an IP address (it cannot be rebound: a page at http://127.0.0.1
 // is served by the mock itself), localhost and *.localhost (browsers resolve
 // them to loopback themselves), the host WithAddr names, and the names of
 // WithAllowedHosts.
-func (s *Server) checkHost(r *http.Request) string {
-	if r.RemoteAddr == inProcessRemoteAddr || r.Context().Value(http.LocalAddrContextKey) == nil {
+func (s *Server) checkHost(r *http.Request, c *onewrite.Conn) string {
+	if r.RemoteAddr == inProcessRemoteAddr || c == nil && r.Context().Value(http.LocalAddrContextKey) == nil {
+		return ""
+	}
+	if seen := s.hostSeen.Load(); seen != nil && *seen == r.Host {
 		return ""
 	}
 	name := hostName(r.Host)
 	if name == "" || s.hostAllowed(name) {
+		host := r.Host
+		s.hostSeen.Store(&host)
 		return ""
 	}
 	return fmt.Sprintf("the Host header %s is not a name this mock answers to: it answers to localhost, *.localhost, "+
@@ -143,11 +151,11 @@ func checkSite(r *http.Request) string {
 		return ""
 	}
 	var from string
-	switch site := r.Header.Get("Sec-Fetch-Site"); site {
+	switch site := headerValue(r.Header, "Sec-Fetch-Site"); site {
 	case "same-origin", "none":
 		return ""
 	case "":
-		origin := r.Header.Get("Origin")
+		origin := headerValue(r.Header, "Origin")
 		if origin == "" {
 			return ""
 		}
@@ -216,4 +224,14 @@ func maybeLoopback(host string) bool {
 		return ip.Unmap().IsLoopback()
 	}
 	return name != ""
+}
+
+// headerValue is h.Get(key) for a key already in canonical form (net/http
+// stores the fields of a request under their canonical names), without
+// canonicalizing it again.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }

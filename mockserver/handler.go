@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/newssearch/newssearch-go/internal/jsonscan"
@@ -55,6 +56,8 @@ type exchange struct {
 	body     []byte
 	started  time.Time
 	recorded bool
+	done     time.Time // when it was recorded (real time)
+	date     []string  // the answer's Date header, allocated with its X-Request-Id (serveAPI)
 	now      time.Time // the server clock, read once per request
 	owner    jobs.Owner
 	fields   fields    // the parsed body
@@ -77,7 +80,7 @@ var exchanges = sync.Pool{New: func() any { return new(exchange) }}
 func (s *Server) finish(x *exchange) {
 	if !x.recorded {
 		x.recorded = true
-		s.record(&x.entry, x.body, x.started)
+		x.done = s.record(&x.entry, x.body, x.started)
 	}
 }
 
@@ -96,9 +99,10 @@ func (s *Server) since(t time.Time) (d time.Duration) {
 	return max(s.clock().Sub(t), 0)
 }
 
-// record adds a finished request to the journal and the log.
-func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
-	now := time.Now()
+// record adds a finished request to the journal and the log, and returns
+// the time it did (time.Now, whatever the server's clock).
+func (s *Server) record(e *JournalEntry, body []byte, started time.Time) (now time.Time) {
+	now = time.Now()
 	if s.journalOn {
 		if s.wall && !e.Time.IsZero() {
 			e.Duration = max(now.Sub(e.Time), 0)
@@ -111,7 +115,7 @@ func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
 	}
 	ctx := context.Background()
 	if !s.logger.Enabled(ctx, slog.LevelInfo) {
-		return
+		return now
 	}
 	// The record goes to the handler as Logger.LogAttrs would send it,
 	// but without the caller's program counter (a source position here
@@ -132,6 +136,7 @@ func (s *Server) record(e *JournalEntry, body []byte, started time.Time) {
 		r.AddAttrs(slog.String("query_id", e.QueryID))
 	}
 	_ = s.logger.Handler().Handle(ctx, r)
+	return now
 }
 
 // response is an answer ready to send: either body, which comes from
@@ -189,11 +194,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Request-Id", s.ids.request(s.reqSeq.Add(1)))
 		w.Header().Set("Content-Type", "application/json")
 		b := errorBody("the mock server is closed: start a new one with mockserver.New")
-		writeRaw(w, onewrite.From(r), http.StatusServiceUnavailable, 0, b, len(b))
+		writeRaw(w, onewrite.From(w, r), http.StatusServiceUnavailable, 0, b, len(b))
 		return
 	}
 	defer s.inflight.Done()
-	if s.guard(w, r) {
+	c := onewrite.From(w, r)
+	if s.guard(w, r, c) {
 		return
 	}
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true)) // see recover.go
@@ -205,17 +211,18 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.recovering(w, r, s.serveRecord)
 		return
 	}
-	s.serveAPI(w, r)
+	s.serveAPI(w, r, c)
 }
 
 // serveAPI answers one request to the API, recording it in the journal of
 // the world its api_key uses (see World; the default world when the body
 // names no key it can use). Any panic becomes a logged 500 (or, once the
 // answer has started, a dropped connection); http.ErrAbortHandler, used by
-// drop and truncate faults, is passed on.
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
+// drop and truncate faults, is passed on. c is the connection the request
+// came on (onewrite.From), nil in process.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, c *onewrite.Conn) {
 	x := exchanges.Get().(*exchange)
-	*x = exchange{started: time.Now(), conn: onewrite.From(r), entry: JournalEntry{Method: r.Method, Path: r.URL.Path}}
+	*x = exchange{started: time.Now(), conn: c, entry: JournalEntry{Method: r.Method, Path: r.URL.Path}}
 	e := &x.entry
 	h := w.Header()
 	ws := s // the handle of the request's world, once its key is read
@@ -226,9 +233,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 			// One allocation holds both values, and nothing else holds
 			// it: the in-process transport hands this header map to the
 			// caller, who may change it.
-			values := make([]string, 2)
+			values := make([]string, 3)
 			values[0], values[1] = e.RequestID, "application/json"
-			h["X-Request-Id"], h["Content-Type"] = values[0:1:1], values[1:2:2]
+			h["X-Request-Id"], h["Content-Type"], x.date = values[0:1:1], values[1:2:2], values[2:3:3]
 		}
 	}
 	defer func() {
@@ -244,7 +251,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		ws.finish(x)
-		x.body, x.conn, x.fields = nil, nil, fields{} // a pooled exchange keeps no request body (nor the key in it), nor its connection
+		x.body, x.conn, x.fields, x.date = nil, nil, fields{}, nil // a pooled exchange keeps no request body (nor the key in it), nor its connection
 		exchanges.Put(x)
 		if abort {
 			panic(http.ErrAbortHandler)
@@ -289,7 +296,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	var source string
 	var aerr *apiError
-	if x.fault, source, aerr = s.decideFault(r.Header.Values(FaultHeader), ep); aerr != nil {
+	if x.fault, source, aerr = s.decideFault(r.Header[FaultHeader], ep); aerr != nil {
 		s.send(w, x, s.errorResponse(aerr), false)
 		return
 	}
@@ -501,6 +508,11 @@ func errorBody(msg string) []byte {
 func (s *Server) send(w http.ResponseWriter, x *exchange, resp response, truncate bool) {
 	x.entry.Status = resp.status
 	s.finish(x)
+	if x.conn != nil && len(x.date) == 1 {
+		// net/http would format the same Date itself, for every answer.
+		x.date[0] = httpDate(x.done)
+		w.Header()["Date"] = x.date
+	}
 	if resp.tail != nil && !truncate {
 		setLengthHeaders(w, resp.retryAfter, len(*resp.body)+len(resp.mid)+len(resp.tail))
 		onewrite.SendParts(w, x.conn, resp.status, *resp.body, resp.mid, resp.tail)
@@ -527,6 +539,26 @@ func (s *Server) send(w http.ResponseWriter, x *exchange, resp response, truncat
 func writeRaw(w http.ResponseWriter, c *onewrite.Conn, status, retryAfter int, b []byte, n int) {
 	setLengthHeaders(w, retryAfter, n)
 	onewrite.Send(w, c, status, b)
+}
+
+// lastDate is the last Date header httpDate formatted.
+var lastDate atomic.Pointer[formattedDate]
+
+type formattedDate struct {
+	unix int64
+	text string
+}
+
+// httpDate is t as an HTTP Date header (http.TimeFormat), formatted once a
+// second.
+func httpDate(t time.Time) string {
+	sec := t.Unix()
+	if d := lastDate.Load(); d != nil && d.unix == sec {
+		return d.text
+	}
+	d := &formattedDate{unix: sec, text: t.UTC().Format(http.TimeFormat)}
+	lastDate.Store(d)
+	return d.text
 }
 
 // setLengthHeaders sets Content-Length to n and, when retryAfter is

@@ -54,3 +54,36 @@ func TestSocketAnswersInOneWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestSocketAnswerDate: an answer that leaves by the socket carries one
+// Date header, the real time (whatever the server's clock says) in HTTP's
+// format, as net/http would write it; an answer in process has none, as
+// before the mock wrote it itself.
+func TestSocketAnswerDate(t *testing.T) {
+	t.Parallel()
+	s, err := Start(WithClock(func() time.Time { return t0 }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	body := `{"api_key":"` + DefaultAPIKey + `","query":"kestrava"}`
+	for range 3 { // the second and third from the formatted second, most likely
+		before := time.Now().Truncate(time.Second)
+		r := do(t, s, http.MethodPost, s.URL()+"/api/v2/query", body, "Content-Type", "application/json")
+		after := time.Now()
+		dates := r.Header.Values("Date")
+		if r.Status != http.StatusOK || len(dates) != 1 {
+			t.Fatalf("query: %d with Date %q; want 200 with one Date", r.Status, dates)
+		}
+		at, err := time.Parse(http.TimeFormat, dates[0])
+		if err != nil || at.Before(before) || at.After(after) {
+			t.Errorf("Date: %s (%v); want the time of the answer, between %s and %s, in http.TimeFormat",
+				dates[0], err, before.UTC().Format(http.TimeFormat), after.UTC().Format(http.TimeFormat))
+		}
+	}
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/api/v2/query", strings.NewReader(body)))
+	if rec.Code != http.StatusOK || rec.Header()["Date"] != nil {
+		t.Errorf("in process: %d with Date %q; want 200 and no Date", rec.Code, rec.Header()["Date"])
+	}
+}

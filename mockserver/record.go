@@ -219,7 +219,7 @@ func copyHeaders(dst, src http.Header, drop ...string) {
 // key.
 func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	n := s.reqSeq.Add(1)
-	x := &exchange{started: time.Now(), conn: onewrite.From(r), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method}}
+	x := &exchange{started: time.Now(), conn: onewrite.From(w, r), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method}}
 	x.entry.Time = s.clock()
 	rc := s.rec
 	red := record.Redactor(rc.keys...) // the request's keys are added once its body is read

@@ -71,7 +71,7 @@ func (s *Server) recovering(w http.ResponseWriter, r *http.Request, serve func(h
 		h["X-Request-Id"] = []string{id}
 		h["Content-Type"] = []string{"application/json"}
 		b := errorBody(internalErrorMessage(id, p))
-		writeRaw(w, onewrite.From(r), http.StatusInternalServerError, 0, b, len(b))
+		writeRaw(w, onewrite.From(w, r), http.StatusInternalServerError, 0, b, len(b))
 	}()
 	if s.panicHook != nil {
 		s.panicHook(r)

@@ -75,11 +75,12 @@ type Server struct {
 
 // core is what every world of a server shares.
 type core struct {
-	wallClock       bool          // the clock is time.Now (config.wallClock)
-	start           *Corpus       // the corpus given at New
-	maxArticlesBody int64         // Limits.MaxArticlesBody
-	articlesBody    chan struct{} // held while a POST /_mock/articles reads and adds its body
-	allowedHosts    []string      // WithAllowedHosts, and the host of WithAddr
+	wallClock       bool                   // the clock is time.Now (config.wallClock)
+	start           *Corpus                // the corpus given at New
+	maxArticlesBody int64                  // Limits.MaxArticlesBody
+	articlesBody    chan struct{}          // held while a POST /_mock/articles reads and adds its body
+	allowedHosts    []string               // WithAllowedHosts, and the host of WithAddr
+	hostSeen        atomic.Pointer[string] // the last Host header checkHost allowed
 	shift           time.Duration
 	logger          *slog.Logger
 	seed            uint64

@@ -83,20 +83,20 @@ func (s *Server) serveUI(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
 		b := errorBody(fmt.Sprintf("%s does not accept %s: open it in a browser (GET)", r.URL.Path, quoteShort(r.Method)))
-		writeRaw(w, onewrite.From(r), http.StatusMethodNotAllowed, 0, b, len(b))
+		writeRaw(w, onewrite.From(w, r), http.StatusMethodNotAllowed, 0, b, len(b))
 		return
 	}
 	if r.URL.Path == UIPath+"/" {
 		// A relative target keeps working under a mount prefix.
 		h.Set("Location", "../ui")
 		b := errorBody("the inspector is at " + UIPath + " (without the trailing slash)")
-		writeRaw(w, onewrite.From(r), http.StatusMovedPermanently, 0, b, len(b))
+		writeRaw(w, onewrite.From(w, r), http.StatusMovedPermanently, 0, b, len(b))
 		return
 	}
 	a, ok := uiAssets[r.URL.Path]
 	if !ok {
 		b := errorBody(fmt.Sprintf("there is no inspector file at %s: open %s", quoteShort(r.URL.Path), UIPath))
-		writeRaw(w, onewrite.From(r), http.StatusNotFound, 0, b, len(b))
+		writeRaw(w, onewrite.From(w, r), http.StatusNotFound, 0, b, len(b))
 		return
 	}
 	h.Set("Content-Type", a.contentType)

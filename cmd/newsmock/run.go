@@ -193,7 +193,7 @@ func newHandler(mock http.Handler) http.Handler { return newHandlerTimeout(mock,
 // answer.
 func newHandlerTimeout(mock http.Handler, timeout time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mock.ServeHTTP(&answerDeadline{ResponseWriter: w, timeout: timeout, conn: onewrite.From(r)}, r)
+		mock.ServeHTTP(&answerDeadline{ResponseWriter: w, timeout: timeout, conn: onewrite.From(w, r)}, r)
 	})
 }
 
@@ -232,6 +232,10 @@ func (w *answerDeadline) Write(b []byte) (int, error) {
 	w.start()
 	return w.ResponseWriter.Write(b)
 }
+
+// OnewriteConn is the connection the request arrived on (nil if not
+// onewrite's), for onewrite.From.
+func (w *answerDeadline) OnewriteConn() *onewrite.Conn { return w.conn }
 
 // Unwrap lets http.ResponseController reach the connection (the mock
 // flushes through it for truncate faults).

@@ -15,8 +15,10 @@ package onewrite
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -30,10 +32,11 @@ const MinBody = 4 << 10
 // Conn is a TCP connection accepted by Listener.
 //
 // net/http calls Write only from the goroutine serving the connection,
-// which is also the one running the handler, so Conn needs no lock. Every
-// other method is *net.TCPConn's own (read deadlines, CloseWrite,
-// ReadFrom), except that Conn remembers the write deadline it was given
-// (ExtendWriteDeadline).
+// which is also the one running the handler, so Conn's writes need no
+// lock. Every other method is *net.TCPConn's own (read deadlines,
+// CloseWrite), except the write deadline's: Conn sets it lazily and can
+// keep it from one answer to the next (SetWriteDeadline,
+// ExtendWriteDeadline).
 type Conn struct {
 	*net.TCPConn
 	holding bool      // Write keeps what it is given in held
@@ -44,42 +47,84 @@ type Conn struct {
 	// written were sent that way already and are dropped.
 	tail, tailOf []byte
 	skip         int
-	// writeDeadline is the write deadline in force, in Unix nanoseconds;
-	// 0 for none.
-	writeDeadline atomic.Int64
+	// The write deadline, in Unix nanoseconds (0 for none): want is the
+	// one callers asked for, armed the one set on the socket. Clearing the
+	// deadline, which net/http does after every answer, clears want only:
+	// the socket keeps armed until a write is made with no deadline wanted
+	// (Write and ReadFrom clear it first), or ExtendWriteDeadline finds it
+	// far enough away to keep. dl serializes the changes.
+	want, armed atomic.Int64
+	dl          sync.Mutex
 }
 
-// SetWriteDeadline is net.Conn's, remembering t for ExtendWriteDeadline.
+// SetWriteDeadline is net.Conn's, except that a zero t (no deadline) is
+// applied lazily: the deadline set before stays on the socket until the
+// next write that has none, which clears it first. A write that is
+// blocked when the deadline is cleared keeps the old one. net/http clears
+// the deadline after every answer, and each change re-arms a runtime
+// timer; this way a connection answering request after request with
+// ExtendWriteDeadline does not touch its timer once an answer.
 func (c *Conn) SetWriteDeadline(t time.Time) error {
-	c.rememberWrite(t)
+	c.dl.Lock()
+	defer c.dl.Unlock()
+	return c.setWriteLocked(t)
+}
+
+func (c *Conn) setWriteLocked(t time.Time) error {
+	if t.IsZero() {
+		c.want.Store(0)
+		return nil
+	}
+	at := t.UnixNano()
+	c.want.Store(at)
+	c.armed.Store(at)
 	return c.TCPConn.SetWriteDeadline(t)
 }
 
-// SetDeadline is net.Conn's, remembering t for ExtendWriteDeadline.
+// SetDeadline is net.Conn's: SetReadDeadline and SetWriteDeadline.
 func (c *Conn) SetDeadline(t time.Time) error {
-	c.rememberWrite(t)
-	return c.TCPConn.SetDeadline(t)
-}
-
-func (c *Conn) rememberWrite(t time.Time) {
-	if t.IsZero() {
-		c.writeDeadline.Store(0)
-	} else {
-		c.writeDeadline.Store(t.UnixNano())
+	err := c.TCPConn.SetReadDeadline(t)
+	if werr := c.SetWriteDeadline(t); err == nil {
+		err = werr
 	}
+	return err
 }
 
-// ExtendWriteDeadline makes the write deadline now+d, unless the one in
-// force is at least d/2 away: then it leaves it. Whatever is written from
-// now on has between d/2 and d to leave, and a connection answering
-// request after request sets its deadline about once every d/2 rather than
-// once an answer (each setting re-arms a runtime timer, which cost about 1%
-// of newsmock's CPU time per request under load).
+// ExtendWriteDeadline makes the write deadline now+d, unless the one on
+// the socket is at least d/2 away: then it keeps that one. Whatever is
+// written from now on has between d/2 and d to leave, and a connection
+// answering request after request sets its deadline about once every d/2
+// rather than once an answer (each setting re-arms a runtime timer, which
+// cost about 1% of newsmock's CPU time per request under load).
 func (c *Conn) ExtendWriteDeadline(now time.Time, d time.Duration) error {
-	if at := c.writeDeadline.Load(); at != 0 && at-now.UnixNano() >= int64(d/2) {
+	c.dl.Lock()
+	defer c.dl.Unlock()
+	if at := c.armed.Load(); at != 0 && at-now.UnixNano() >= int64(d/2) {
+		c.want.Store(at)
 		return nil
 	}
-	return c.SetWriteDeadline(now.Add(d))
+	return c.setWriteLocked(now.Add(d))
+}
+
+// unwanted clears the socket's write deadline if it has one that nobody
+// wants any more (see SetWriteDeadline), before a write.
+func (c *Conn) unwanted() {
+	if c.want.Load() != 0 || c.armed.Load() == 0 {
+		return
+	}
+	c.dl.Lock()
+	defer c.dl.Unlock()
+	if c.want.Load() == 0 && c.armed.Load() != 0 {
+		c.armed.Store(0)
+		_ = c.TCPConn.SetWriteDeadline(time.Time{})
+	}
+}
+
+// ReadFrom is *net.TCPConn's, after the write deadline is brought up to
+// date (see SetWriteDeadline).
+func (c *Conn) ReadFrom(r io.Reader) (int64, error) {
+	c.unwanted()
+	return c.TCPConn.ReadFrom(r)
 }
 
 // Write sends p, preceded by the held bytes if there are any (and followed
@@ -102,6 +147,7 @@ func (c *Conn) Write(p []byte) (int, error) {
 	if c.tailOf != nil && len(p) == len(c.tailOf) && len(p) > 0 && &p[0] == &c.tailOf[0] {
 		tail, c.tail, c.tailOf = c.tail, nil, nil
 	}
+	c.unwanted()
 	if len(c.held) == 0 && tail == nil {
 		return c.TCPConn.Write(p)
 	}
@@ -203,8 +249,13 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 
 // From returns the *Conn r arrived on, or nil if r came another way (a
 // listener not wrapped by Listener, a server without ConnContext, or no
-// socket at all).
-func From(r *http.Request) *Conn {
+// socket at all). A w that wraps net/http's writer and knows the
+// connection already (it has a method OnewriteConn() *Conn) answers for
+// it, which spares a search of r's context.
+func From(w http.ResponseWriter, r *http.Request) *Conn {
+	if k, ok := w.(interface{ OnewriteConn() *Conn }); ok {
+		return k.OnewriteConn()
+	}
 	c, _ := r.Context().Value(connKey{}).(*Conn)
 	return c
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,10 +78,10 @@ func serve(t *testing.T, wrap bool, how writer) string {
 			b := body(size)
 			h := min(7, size)
 			tl := min(5, size-h)
-			SendParts(w, From(r), status, b[:h], b[h:size-tl], b[size-tl:])
+			SendParts(w, From(w, r), status, b[:h], b[h:size-tl], b[size-tl:])
 			return
 		}
-		Send(w, From(r), status, body(size))
+		Send(w, From(w, r), status, body(size))
 	})}
 	serving := ln
 	if wrap {
@@ -271,13 +272,32 @@ func TestConnWrite(t *testing.T) {
 	}
 }
 
+// knowsConn is a wrapping writer that knows its request's connection.
+type knowsConn struct {
+	http.ResponseWriter
+	c *Conn
+}
+
+func (k knowsConn) OnewriteConn() *Conn { return k.c }
+
 // TestFrom finds the connection only for requests that came through
-// ConnContext.
+// ConnContext, or from a writer that knows it.
 func TestFrom(t *testing.T) {
 	t.Parallel()
 	r, _ := http.NewRequest(http.MethodGet, "http://x/", nil)
-	if c := From(r); c != nil {
+	w := httptest.NewRecorder()
+	if c := From(w, r); c != nil {
 		t.Errorf("From(request made in process) = %v, want nil", c)
+	}
+	c, _ := acceptedConn(t)
+	if got := From(w, r.WithContext(ConnContext(r.Context(), c))); got != c {
+		t.Errorf("From(request through ConnContext) = %p, want its connection %p", got, c)
+	}
+	if got := From(knowsConn{w, c}, r); got != c {
+		t.Errorf("From(a writer that knows the connection) = %p, want %p", got, c)
+	}
+	if got := From(knowsConn{w, nil}, r.WithContext(ConnContext(r.Context(), c))); got != nil {
+		t.Errorf("From(a writer that knows there is none) = %p, want nil: the writer answers", got)
 	}
 	pipe, other := net.Pipe()
 	defer pipe.Close()
@@ -333,7 +353,7 @@ func TestExtendWriteDeadline(t *testing.T) {
 
 	const d = 30 * time.Second
 	t0 := time.Now()
-	at := func() time.Duration { return time.Duration(c.writeDeadline.Load() - t0.UnixNano()) }
+	at := func() time.Duration { return time.Duration(c.want.Load() - t0.UnixNano()) }
 	steps := []struct {
 		name string
 		do   func() error
@@ -355,8 +375,8 @@ func TestExtendWriteDeadline(t *testing.T) {
 			t.Errorf("%s: deadline at t0+%v, want t0+%v", st.name, got, st.want)
 		}
 	}
-	if err := c.SetDeadline(time.Time{}); err != nil || c.writeDeadline.Load() != 0 {
-		t.Errorf("SetDeadline(zero): %v, remembered %d; want no deadline (0)", err, c.writeDeadline.Load())
+	if err := c.SetDeadline(time.Time{}); err != nil || c.want.Load() != 0 {
+		t.Errorf("SetDeadline(zero): %v, remembered %d; want no deadline (0)", err, c.want.Load())
 	}
 
 	// A deadline in force stops a write the client never reads.
@@ -367,5 +387,65 @@ func TestExtendWriteDeadline(t *testing.T) {
 	var ne net.Error
 	if !errors.As(err, &ne) || !ne.Timeout() {
 		t.Errorf("a write of 64 MiB to a client that reads nothing ended with %v, want a timeout", err)
+	}
+}
+
+// TestWriteDeadlineKept: clearing the write deadline, as net/http does
+// after every answer, leaves the socket's in place, so that the next
+// ExtendWriteDeadline keeps it without re-arming the timer; a write made
+// with no deadline wanted clears it first, so that a deadline that has
+// passed meanwhile does not stop it.
+func TestWriteDeadlineKept(t *testing.T) {
+	t.Parallel()
+	c, client := acceptedConn(t)
+	const d = 30 * time.Second
+	t0 := time.Now()
+	if err := c.ExtendWriteDeadline(t0, d); err != nil {
+		t.Fatal(err)
+	}
+	armed := c.armed.Load()
+	if err := c.SetWriteDeadline(time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if c.want.Load() != 0 || c.armed.Load() != armed {
+		t.Fatalf("after SetWriteDeadline(zero): wanted %d, on the socket %d; want 0 and the deadline kept (%d)", c.want.Load(), c.armed.Load(), armed)
+	}
+	if err := c.ExtendWriteDeadline(t0.Add(time.Second), d); err != nil {
+		t.Fatal(err)
+	}
+	if c.want.Load() != armed || c.armed.Load() != armed {
+		t.Errorf("ExtendWriteDeadline after the clearing: wanted %d, on the socket %d; want the kept deadline %d for both", c.want.Load(), c.armed.Load(), armed)
+	}
+
+	// A deadline that passes while nobody wants it does not stop a write.
+	if err := c.SetWriteDeadline(time.Now().Add(time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetWriteDeadline(time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond)
+	for _, w := range []struct {
+		name  string
+		write func([]byte) error
+	}{
+		{"Write", func(p []byte) error { _, err := c.Write(p); return err }},
+		{"ReadFrom", func(p []byte) error { _, err := c.ReadFrom(bytes.NewReader(p)); return err }},
+	} {
+		name, write := w.name, w.write
+		if err := write([]byte("hello")); err != nil {
+			t.Errorf("%s after an unwanted deadline passed: %v; want the write made", name, err)
+		}
+		if c.armed.Load() != 0 {
+			t.Errorf("%s left the deadline %d on the socket; want it cleared", name, c.armed.Load())
+		}
+		got := make([]byte, 5)
+		_ = client.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if _, err := io.ReadFull(client, got); err != nil || string(got) != "hello" {
+			t.Errorf("the client read %q (%v) after %s, want hello", got, err, name)
+		}
+		_ = c.SetWriteDeadline(time.Now().Add(time.Millisecond))
+		_ = c.SetWriteDeadline(time.Time{})
+		time.Sleep(5 * time.Millisecond)
 	}
 }

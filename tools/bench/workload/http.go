@@ -109,7 +109,7 @@ func startBare(bodies [][]byte, oneWrite bool) (*Bare, error) {
 		h := w.Header()
 		h["Content-Type"] = jsonType
 		h["Content-Length"] = lengths[i]
-		onewrite.Send(w, onewrite.From(r), http.StatusOK, bodies[i]) // From is nil without ConnContext
+		onewrite.Send(w, onewrite.From(w, r), http.StatusOK, bodies[i]) // From is nil without ConnContext
 	})}
 	serving := ln
 	if oneWrite {
