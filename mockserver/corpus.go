@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -221,15 +222,14 @@ func (c *Corpus) page(q search.Query, offset, limit int, shift time.Duration, em
 
 // appendPageKey extends a resultKey with what the encoding depends on.
 func appendPageKey(b []byte, shift time.Duration, embeddings bool) []byte {
-	b = strconv.AppendInt(b, int64(shift), 10)
-	if embeddings {
-		b = append(b, 'V')
-	}
-	return b
+	return appendKeyFlag(appendKeyNum(b, int64(shift)), embeddings)
 }
 
 // appendResultKey appends the key of everything a search result depends
-// on. Strings are length-prefixed so no two queries share a key.
+// on. Every part has a fixed length or is length-prefixed, and a time
+// says first whether it is there, so no two queries share a key; numbers
+// are their 8 bytes, not decimal (formatting them was most of the key's
+// cost, built on every search and get-results).
 func appendResultKey(b []byte, q search.Query, offset, limit int) []byte {
 	b = appendKeyString(b, q.Text)
 	b = appendKeyString(b, q.KeyPhrases)
@@ -241,29 +241,32 @@ func appendResultKey(b []byte, q search.Query, offset, limit int) []byte {
 		if t.IsZero() {
 			b = append(b, '-')
 		} else {
+			b = append(b, 't')
 			b = appendKeyNum(b, t.Unix())
 			b = appendKeyNum(b, int64(t.Nanosecond()))
 		}
 	}
 	b = appendKeyString(b, q.Language)
 	b = appendKeyNum(b, int64(q.TrafficRank))
-	if q.EncodedOnly {
-		b = append(b, 'E')
-	}
+	b = appendKeyFlag(b, q.EncodedOnly)
 	b = appendKeyNum(b, int64(q.Order))
 	b = appendKeyNum(b, int64(offset))
 	return appendKeyNum(b, int64(limit))
 }
 
 func appendKeyString(b []byte, s string) []byte {
-	b = strconv.AppendInt(b, int64(len(s)), 10)
-	b = append(b, ':')
-	return append(b, s...)
+	return append(appendKeyNum(b, int64(len(s))), s...)
+}
+
+func appendKeyFlag(b []byte, on bool) []byte {
+	if on {
+		return append(b, 1)
+	}
+	return append(b, 0)
 }
 
 func appendKeyNum(b []byte, n int64) []byte {
-	b = strconv.AppendInt(b, n, 10)
-	return append(b, ';')
+	return binary.LittleEndian.AppendUint64(b, uint64(n))
 }
 
 // resultCache is a bounded map of recent search results and of recent
