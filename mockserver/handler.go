@@ -2,13 +2,11 @@ package mockserver
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"math"
 	"net/http"
 	"runtime/debug"
@@ -21,6 +19,7 @@ import (
 
 	"github.com/newssearch/newssearch-go/internal/jsonscan"
 	"github.com/newssearch/newssearch-go/internal/onewrite"
+	"github.com/newssearch/newssearch-go/internal/reqlog"
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 )
@@ -113,29 +112,8 @@ func (s *Server) record(e *JournalEntry, body []byte, started time.Time) (now ti
 	} else {
 		s.journal.Add(journalRecord{}) // counted as dropped by a ring of size 0
 	}
-	ctx := context.Background()
-	if !s.logger.Enabled(ctx, slog.LevelInfo) {
-		return now
-	}
-	// The record goes to the handler as Logger.LogAttrs would send it,
-	// but without the caller's program counter (a source position here
-	// would name this function, whoever made the request): finding it was
-	// a quarter of the log line's cost.
-	r := slog.NewRecord(now, slog.LevelInfo, "mockserver request", 0)
-	r.AddAttrs(
-		slog.String("method", e.Method),
-		slog.String("path", e.Path),
-		slog.Int("status", e.Status),
-		slog.String("request_id", e.RequestID),
-		slog.Duration("duration", now.Sub(started)),
-	)
-	if e.Fault != "" {
-		r.AddAttrs(slog.String("fault", e.Fault))
-	}
-	if e.QueryID != "" {
-		r.AddAttrs(slog.String("query_id", e.QueryID))
-	}
-	_ = s.logger.Handler().Handle(ctx, r)
+	reqlog.Log(s.logger.Handler(), reqlog.Line{Time: now, Method: e.Method, Path: e.Path, Status: e.Status,
+		RequestID: e.RequestID, Duration: now.Sub(started), Fault: e.Fault, QueryID: e.QueryID})
 	return now
 }
 

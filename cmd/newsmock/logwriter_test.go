@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/newssearch/newssearch-go/internal/reqlog"
 )
 
 // TestLogWriterBatches checks that lines wait, then leave together, whole
@@ -236,4 +238,43 @@ func FuzzAppendDuration(f *testing.F) {
 			t.Errorf("appendDuration(%d) = %q, want %q", n, got, want)
 		}
 	})
+}
+
+// TestHandleLineAsText: the line of a request, written by HandleLine, is
+// what slog's TextHandler writes of the line's record, byte for byte, with
+// and without a fault and a query_id, for values that need quoting and
+// values that do not; a handler with attributes added writes it through
+// its record.
+func TestHandleLineAsText(t *testing.T) {
+	t.Parallel()
+	strs := []string{"", "POST", "GET", "/api/v2/query", "/a b", "req-0123456789abcdef", "rule 0: latency=150ms;drop",
+		`x"y`, "a\tb", "日本", "\xff", "9bb441030fb66fe54fa607bfa9652ab0"}
+	times := []time.Time{{}, time.Date(2026, 11, 26, 5, 50, 26, 601_999_999, time.UTC), time.Now(), time.Now().In(time.FixedZone("x", 5400))}
+	rnd := rand.New(rand.NewPCG(5, 6))
+	pick := func() string { return strs[rnd.IntN(len(strs))] }
+	for i := range 3000 {
+		l := reqlog.Line{Time: times[rnd.IntN(len(times))], Method: pick(), Path: pick(), Status: []int{200, 404, 503, -1, 0}[rnd.IntN(5)],
+			RequestID: pick(), Duration: time.Duration(rnd.Int64N(1 << 40)), Fault: pick(), QueryID: pick()}
+		var want, got strings.Builder
+		_ = slog.NewTextHandler(&want, nil).Handle(context.Background(), l.Record())
+		lw := newLogWriter(&got)
+		if err := newLogHandler(lw, slog.LevelInfo).(reqlog.Handler).HandleLine(l); err != nil {
+			t.Fatal(err)
+		}
+		lw.Close()
+		if got.String() != want.String() {
+			t.Fatalf("line %d:\n got %q\nwant %q", i, got.String(), want.String())
+		}
+	}
+	l := reqlog.Line{Time: times[1], Method: "POST", Path: "/api/v2/query", Status: 200, RequestID: "req-1", Duration: time.Millisecond}
+	var want, got strings.Builder
+	_ = slog.NewTextHandler(&want, nil).WithAttrs([]slog.Attr{slog.String("world", "w1")}).Handle(context.Background(), l.Record())
+	lw := newLogWriter(&got)
+	if err := newLogHandler(lw, slog.LevelInfo).WithAttrs([]slog.Attr{slog.String("world", "w1")}).(reqlog.Handler).HandleLine(l); err != nil {
+		t.Fatal(err)
+	}
+	lw.Close()
+	if got.String() != want.String() {
+		t.Errorf("with attributes added:\n got %q\nwant %q", got.String(), want.String())
+	}
 }
