@@ -190,7 +190,7 @@ func (f fields) integer(name string, lo, hi int64, rangeHint string) (n int64, o
 	if textutil.JSONType(r) != "number" {
 		return 0, false, typeError(name, "a whole number", r)
 	}
-	n, perr := strconv.ParseInt(string(r), 10, 64)
+	n, perr := parseInt(r)
 	var ne *strconv.NumError
 	switch {
 	case errors.As(perr, &ne) && errors.Is(ne.Err, strconv.ErrRange):
@@ -201,6 +201,29 @@ func (f fields) integer(name string, lo, hi int64, rangeHint string) (n int64, o
 		return 0, false, badRequest("%s %d is out of range: %s", name, n, rangeHint)
 	}
 	return n, true, nil
+}
+
+// parseInt is strconv.ParseInt(string(r), 10, 64), without the string for
+// a number of up to 18 digits (which cannot overflow).
+func parseInt(r []byte) (int64, error) {
+	digits := r
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		return strconv.ParseInt(string(r), 10, 64)
+	}
+	var n int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return strconv.ParseInt(string(r), 10, 64)
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if len(digits) < len(r) {
+		n = -n
+	}
+	return n, nil
 }
 
 // Page limits.
