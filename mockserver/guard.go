@@ -61,8 +61,8 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request, c *onewrite.Conn)
 // request that came on a socket (c, the connection onewrite found, or
 // net/http's local address in its context) is checked: Transport serves
 // any host, and a handler called directly has no Host that a browser
-// chose. The last Host allowed is remembered, since requests after requests
-// bring the same.
+// chose. The last Host allowed is remembered: one request after another
+// brings the same.
 //
 // Allowed: an IP address (it cannot be rebound: a page at http://127.0.0.1
 // is served by the mock itself), localhost and *.localhost (browsers resolve

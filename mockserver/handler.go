@@ -168,15 +168,15 @@ func init() {
 const apiPaths = "POST /api/v2/query, /api/v2/query-async, /api/v2/get-results and /api/v2/headlines"
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	c := onewrite.From(w, r)
 	if !s.enter() {
 		w.Header().Set("X-Request-Id", s.ids.request(s.reqSeq.Add(1)))
 		w.Header().Set("Content-Type", "application/json")
 		b := errorBody("the mock server is closed: start a new one with mockserver.New")
-		writeRaw(w, onewrite.From(w, r), http.StatusServiceUnavailable, 0, b, len(b))
+		writeRaw(w, c, http.StatusServiceUnavailable, 0, b, len(b))
 		return
 	}
 	defer s.inflight.Done()
-	c := onewrite.From(w, r)
 	if s.guard(w, r, c) {
 		return
 	}
@@ -208,9 +208,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, c *onewrite.Co
 		if e.Seq == 0 {
 			e.Seq = ws.reqSeq.Add(1)
 			e.RequestID, e.World = ws.ids.request(e.Seq), ws.id
-			// One allocation holds both values, and nothing else holds
-			// it: the in-process transport hands this header map to the
-			// caller, who may change it.
+			// One allocation holds the three values (the Date is set by
+			// send), and nothing else holds it: the in-process transport
+			// hands this header map to the caller, who may change it.
 			values := make([]string, 3)
 			values[0], values[1] = e.RequestID, "application/json"
 			h["X-Request-Id"], h["Content-Type"], x.date = values[0:1:1], values[1:2:2], values[2:3:3]

@@ -33,10 +33,10 @@ const MinBody = 4 << 10
 //
 // net/http calls Write only from the goroutine serving the connection,
 // which is also the one running the handler, so Conn's writes need no
-// lock. Every other method is *net.TCPConn's own (read deadlines,
-// CloseWrite), except the write deadline's: Conn sets it lazily and can
-// keep it from one answer to the next (SetWriteDeadline,
-// ExtendWriteDeadline).
+// lock. Besides the writes (Write, ReadFrom), Conn has its own write
+// deadline, which it sets lazily and can keep from one answer to the next
+// (SetWriteDeadline, SetDeadline, ExtendWriteDeadline); every other method
+// is *net.TCPConn's own (read deadlines, CloseWrite).
 type Conn struct {
 	*net.TCPConn
 	holding bool      // Write keeps what it is given in held
