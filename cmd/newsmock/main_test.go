@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -520,4 +521,66 @@ func TestAnswerDeadlineCutsSlowReader(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAnswerDeadlineAfterIdle: on newsmock's listener the write deadline of
+// one answer stays on the connection after it (onewrite clears it lazily);
+// a connection left idle past it still gets its next answers, including the
+// "100 Continue" net/http writes before the handler's first byte, and the
+// answer right after.
+func TestAnswerDeadlineAfterIdle(t *testing.T) {
+	t.Parallel()
+	const timeout = 200 * time.Millisecond
+	answer := bytes.Repeat([]byte("y"), 20_000)
+	h := newHandlerTimeout(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Length", strconv.Itoa(len(answer)))
+		_, _ = w.Write(answer)
+	}), timeout)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHTTPServer(h, slog.New(slog.DiscardHandler))
+	go func() { _ = hs.Serve(onewrite.Listener{Listener: ln}) }()
+	t.Cleanup(func() { _ = hs.Close() })
+
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second)) // a missing answer fails the test, not hangs it
+	br := bufio.NewReader(c)
+	ask := func(what, head string, body string) {
+		t.Helper()
+		if _, err := io.WriteString(c, head); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if strings.Contains(head, "100-continue") {
+			resp, err := http.ReadResponse(br, nil)
+			if err != nil || resp.StatusCode != http.StatusContinue {
+				t.Fatalf("%s: %v, %v; want 100 Continue first", what, resp, err)
+			}
+		}
+		if _, err := io.WriteString(c, body); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK || !bytes.Equal(got, answer) {
+			t.Fatalf("%s: %d with %d bytes (%v); want 200 with %d", what, resp.StatusCode, len(got), err, len(answer))
+		}
+	}
+	const plain = "POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n"
+	ask("first request", plain, "{}")
+	time.Sleep(2 * timeout) // the deadline of the first answer passes while the connection is idle
+	ask("after idling past the deadline, with Expect: 100-continue",
+		"POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n", "{}")
+	ask("right after", plain, "{}")
+	time.Sleep(2 * timeout)
+	ask("after idling again", plain, "{}")
 }
