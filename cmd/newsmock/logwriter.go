@@ -52,8 +52,7 @@ type logWriter struct {
 
 // newLogHandler returns the log's handler at level on w.
 func newLogHandler(w *logWriter, level slog.Level) slog.Handler {
-	return logHandler{text: slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}), w: w, fast: true,
-		second: new(atomic.Pointer[formattedSecond]), message: new(atomic.Pointer[formattedText])}
+	return logHandler{text: slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}), w: w, fast: true, second: new(atomic.Pointer[formattedSecond])}
 }
 
 // newLogWriter returns a logWriter writing to w.
@@ -147,17 +146,11 @@ type logHandler struct {
 	// second is the last second formatted, so that a line in the same
 	// second formats only its milliseconds; nil until the first.
 	second *atomic.Pointer[formattedSecond]
-	// message is the last message formatted (quoted, as the request line's
-	// "mockserver request" is), so that the next line with the same
-	// message copies it.
-	message *atomic.Pointer[formattedText]
 }
 
-// formattedText is a string as appendText formats it.
-type formattedText struct {
-	s string
-	b []byte
-}
+// requestMessage is the request line's message as appendText formats it
+// (quoted), once.
+var requestMessage = appendText(nil, reqlog.Message)
 
 // formattedSecond is a second of the log's time stamps, formatted.
 type formattedSecond struct {
@@ -190,20 +183,6 @@ func (h logHandler) appendTime(b []byte, t time.Time) []byte {
 	return append(b, f.offset...)
 }
 
-// appendMessage appends msg as appendText does, from the last message
-// formatted when msg is the same.
-func (h logHandler) appendMessage(b []byte, msg string) []byte {
-	if h.message == nil {
-		return appendText(b, msg)
-	}
-	f := h.message.Load()
-	if f == nil || f.s != msg {
-		f = &formattedText{s: msg, b: appendText(nil, msg)}
-		h.message.Store(f)
-	}
-	return append(b, f.b...)
-}
-
 // lineBufs recycles the buffers lines are formatted in.
 var lineBufs = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
@@ -233,7 +212,7 @@ func (h logHandler) HandleLine(l reqlog.Line) error {
 		return h.Handle(context.Background(), l.Record())
 	}
 	bp := lineBufs.Get().(*[]byte)
-	b := h.appendStart((*bp)[:0], l.Time, reqlog.Level, reqlog.Message)
+	b := append(h.appendStart((*bp)[:0], l.Time, reqlog.Level), requestMessage...)
 	b = appendText(append(b, " method="...), l.Method)
 	b = appendText(append(b, " path="...), l.Path)
 	b = strconv.AppendInt(append(b, " status="...), int64(l.Status), 10)
@@ -258,9 +237,9 @@ func (h logHandler) write(bp *[]byte) error {
 	return err
 }
 
-// appendStart appends what begins every line: its time, level and
-// message.
-func (h logHandler) appendStart(b []byte, t time.Time, level slog.Level, msg string) []byte {
+// appendStart appends what begins every line: its time and level, then
+// the key of its message.
+func (h logHandler) appendStart(b []byte, t time.Time, level slog.Level) []byte {
 	if !t.IsZero() {
 		b = append(b, "time="...)
 		b = h.appendTime(b, t.Round(0))
@@ -268,8 +247,7 @@ func (h logHandler) appendStart(b []byte, t time.Time, level slog.Level, msg str
 	}
 	b = append(b, "level="...)
 	b = appendText(b, level.String())
-	b = append(b, " msg="...)
-	return h.appendMessage(b, msg)
+	return append(b, " msg="...)
 }
 
 // format formats r as slog's TextHandler (with no options but the level)
@@ -279,7 +257,7 @@ func (h logHandler) format(r slog.Record) (*[]byte, bool) {
 		return nil, false
 	}
 	bp := lineBufs.Get().(*[]byte)
-	b := h.appendStart((*bp)[:0], r.Time, r.Level, r.Message)
+	b := appendText(h.appendStart((*bp)[:0], r.Time, r.Level), r.Message)
 	ok := true
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Key == "" {

@@ -180,8 +180,9 @@ func TestLogHandlerAsText(t *testing.T) {
 	}
 }
 
-// BenchmarkLogHandler formats the line of a request with logHandler and
-// with slog's TextHandler.
+// BenchmarkLogHandler formats the line of a request with slog's
+// TextHandler, with logHandler from its record, and with logHandler from
+// the line itself (HandleLine, what newsmock does).
 func BenchmarkLogHandler(b *testing.B) {
 	attrs := []slog.Attr{slog.String("method", "POST"), slog.String("path", "/api/v2/query"), slog.Int("status", 200),
 		slog.String("request_id", "req-0123456789abcdef"), slog.Duration("duration", 123456)}
@@ -199,6 +200,13 @@ func BenchmarkLogHandler(b *testing.B) {
 			}
 		})
 	}
+	b.Run("line", func(b *testing.B) {
+		h := newLogHandler(lw, slog.LevelInfo).(reqlog.Handler)
+		for b.Loop() {
+			_ = h.HandleLine(reqlog.Line{Time: time.Now(), Method: "POST", Path: "/api/v2/query", Status: 200,
+				RequestID: "req-0123456789abcdef", Duration: 123456})
+		}
+	})
 }
 
 // TestAppendDuration: appendDuration formats as time.Duration.String, at
