@@ -2,10 +2,10 @@ package mockserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	newssearch "github.com/newssearch/newssearch-go"
 	"io"
 	"maps"
 	"net/http"
@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/newssearch/newssearch-go/api"
-	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
@@ -26,18 +25,19 @@ import (
 // journaled and never gets faults.
 const OpenAPIPath = "/openapi.yaml"
 
-// adminPrefix starts the paths of the mock's own control endpoints, listed
+// controlPrefix starts the paths of the mock's own control endpoints, listed
 // in adminRoutes and described in docs/control-api.md and api/openapi.yaml.
 // They need no api_key, are not journaled and never get faults; each calls
 // the Server method of the same action.
-const adminPrefix = "/_mock/"
+const controlPrefix = "/_mock/"
 
 // adminCall is one request to a control endpoint.
 type adminCall struct {
-	w    http.ResponseWriter
-	r    *http.Request
-	body []byte
-	id   string // the last segment of a templated path ({id}, {index})
+	w      http.ResponseWriter
+	r      *http.Request
+	body   []byte
+	id     string // the last segment of a templated path ({id}, {index})
+	unread bool   // the body was refused unread: drain it after the answer
 }
 
 type adminRoute struct {
@@ -56,38 +56,38 @@ var success = state{"SUCCESS"}
 
 // adminRoutes are the control endpoints, in documentation order.
 var adminRoutes = []adminRoute{
-	{adminPrefix + "health", http.MethodGet, (*Server).adminHealth, true},
-	{adminPrefix + "journal", http.MethodGet, (*Server).adminJournal, false},
-	{adminPrefix + "journal", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) { s.journal.Reset(); return success, nil }, false},
-	{adminPrefix + "record", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) {
+	{controlPrefix + "health", http.MethodGet, (*Server).adminHealth, true},
+	{controlPrefix + "journal", http.MethodGet, (*Server).adminJournal, false},
+	{controlPrefix + "journal", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) { s.journal.Reset(); return success, nil }, false},
+	{controlPrefix + "record", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) {
 		return struct {
 			State string `json:"state"`
 			RecordSummary
 		}{"SUCCESS", s.RecordSummary()}, nil
 	}, true},
-	{adminPrefix + "reset", http.MethodPost, func(s *Server, _ *adminCall) (any, *apiError) { s.Reset(); return success, nil }, false},
-	{adminPrefix + "faults", http.MethodGet, (*Server).adminFaults, false},
-	{adminPrefix + "faults", http.MethodPut, (*Server).adminSetFaults, false},
-	{adminPrefix + "faults", http.MethodPost, (*Server).adminAddFault, false},
-	{adminPrefix + "faults", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) { _ = s.SetFaults(); return s.adminFaults(c) }, false},
-	{adminPrefix + "faults/{index}", http.MethodDelete, (*Server).adminRemoveFault, false},
-	{adminPrefix + "jobs", http.MethodGet, (*Server).adminJobs, false},
-	{adminPrefix + "jobs/{id}", http.MethodGet, (*Server).adminJob, false},
-	{adminPrefix + "jobs/{id}", http.MethodPost, (*Server).adminForceJob, false},
-	{adminPrefix + "jobs/{id}", http.MethodDelete, (*Server).adminExpireJob, false},
-	{adminPrefix + "clock", http.MethodGet, (*Server).adminClock, false},
-	{adminPrefix + "clock", http.MethodPost, (*Server).adminMoveClock, false},
-	{adminPrefix + "articles", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) { return s.articleCounts(0), nil }, false},
-	{adminPrefix + "articles", http.MethodPost, (*Server).adminAddArticles, false},
-	{adminPrefix + "articles", http.MethodPut, (*Server).adminAddArticles, false},
-	{adminPrefix + "articles", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) {
+	{controlPrefix + "reset", http.MethodPost, func(s *Server, _ *adminCall) (any, *apiError) { s.Reset(); return success, nil }, false},
+	{controlPrefix + "faults", http.MethodGet, (*Server).adminFaults, false},
+	{controlPrefix + "faults", http.MethodPut, (*Server).adminSetFaults, false},
+	{controlPrefix + "faults", http.MethodPost, (*Server).adminAddFault, false},
+	{controlPrefix + "faults", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) { _ = s.SetFaults(); return s.adminFaults(c) }, false},
+	{controlPrefix + "faults/{index}", http.MethodDelete, (*Server).adminRemoveFault, false},
+	{controlPrefix + "jobs", http.MethodGet, (*Server).adminJobs, false},
+	{controlPrefix + "jobs/{id}", http.MethodGet, (*Server).adminJob, false},
+	{controlPrefix + "jobs/{id}", http.MethodPost, (*Server).adminForceJob, false},
+	{controlPrefix + "jobs/{id}", http.MethodDelete, (*Server).adminExpireJob, false},
+	{controlPrefix + "clock", http.MethodGet, (*Server).adminClock, false},
+	{controlPrefix + "clock", http.MethodPost, (*Server).adminMoveClock, false},
+	{controlPrefix + "articles", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) { return s.articleCounts(0), nil }, false},
+	{controlPrefix + "articles", http.MethodPost, (*Server).adminAddArticles, false},
+	{controlPrefix + "articles", http.MethodPut, (*Server).adminAddArticles, false},
+	{controlPrefix + "articles", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) {
 		s.resetArticles()
 		return s.articleCounts(0), nil
 	}, false},
-	{adminPrefix + "worlds", http.MethodGet, (*Server).adminWorlds, true},
-	{adminPrefix + "worlds", http.MethodPost, (*Server).adminCreateWorld, true},
-	{adminPrefix + "worlds", http.MethodDelete, (*Server).adminDropWorlds, true},
-	{adminPrefix + "worlds/{id}", http.MethodDelete, (*Server).adminDropWorld, true},
+	{controlPrefix + "worlds", http.MethodGet, (*Server).adminWorlds, true},
+	{controlPrefix + "worlds", http.MethodPost, (*Server).adminCreateWorld, true},
+	{controlPrefix + "worlds", http.MethodDelete, (*Server).adminDropWorlds, true},
+	{controlPrefix + "worlds/{id}", http.MethodDelete, (*Server).adminDropWorld, true},
 }
 
 // adminEndpoints lists the control endpoints for messages.
@@ -110,11 +110,11 @@ func (r adminRoute) match(path string) (id string, ok bool) {
 	return id, ok && id != "" && !strings.Contains(id, "/")
 }
 
-// serveAdmin answers the /_mock/ endpoints.
-func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+// serveControl answers the /_mock/ endpoints.
+func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h["X-Request-Id"] = []string{s.adminID()}
-	h["Content-Type"] = []string{"application/json"}
+	h.Set("X-Request-Id", s.adminID())
+	h.Set("Content-Type", "application/json")
 	if r.URL.Path == OpenAPIPath {
 		s.serveOpenAPI(w, r)
 		return
@@ -139,26 +139,33 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	status, body := http.StatusOK, []byte(nil)
 	switch {
 	case len(allowed) == 0:
-		status, body = http.StatusNotFound, errorBody(fmt.Sprintf(
+		status, body = http.StatusNotFound, failureBody(fmt.Sprintf(
 			"there is no endpoint at %s: the mock's own endpoints are %s", quoteShort(r.URL.Path), adminEndpoints))
 	case route == nil:
 		h.Set("Allow", strings.Join(allowed, ", "))
-		status, body = http.StatusMethodNotAllowed, errorBody(fmt.Sprintf(
+		status, body = http.StatusMethodNotAllowed, failureBody(fmt.Sprintf(
 			"%s does not accept %s: use %s", r.URL.Path, quoteShort(r.Method), strings.Join(allowed, " or ")))
 	default:
 		var aerr *apiError
+		unread := false
 		if r.Method == http.MethodPost {
 			if msg := checkControlBody(r, route.pattern); msg != "" {
-				aerr = &apiError{status: http.StatusUnsupportedMediaType, msg: msg}
+				aerr, unread = &apiError{status: http.StatusUnsupportedMediaType, msg: msg}, true
 			}
 		}
 		switch {
 		case aerr != nil:
-		case route.pattern == adminPrefix+"articles" && (r.Method == http.MethodPost || r.Method == http.MethodPut):
+		case route.pattern == controlPrefix+"articles" && (r.Method == http.MethodPost || r.Method == http.MethodPut):
 			// adminAddArticles reads its (large) body itself.
-		case r.Method == http.MethodPost || r.Method == http.MethodPut:
-			call.body, aerr = readBody(w, r)
+		case r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch:
+			call.body, aerr = readBody(w, r, MaxBodyBytes, apiBodyTooBig)
+			unread = aerr != nil && aerr.status == http.StatusRequestEntityTooLarge
 		}
+		defer func() {
+			if unread || call.unread {
+				s.drain(w, r)
+			}
+		}()
 		target := s
 		if aerr == nil && !route.global {
 			target, aerr = s.controlWorld(r.Header.Get(KeyHeader), r.Header.Get(worldHeader))
@@ -168,12 +175,12 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 			v, aerr = route.serve(target, call)
 		}
 		if aerr != nil {
-			status, body = aerr.status, errorBody(aerr.msg)
+			status, body = aerr.status, failureBody(aerr.msg)
 		} else {
-			body = mustJSON(v)
+			body = encodeJSON(v)
 		}
 	}
-	writeRaw(w, onewrite.From(w, r), status, 0, body, len(body))
+	writeAnswer(w, status, 0, len(body), body)
 }
 
 // adminID returns the X-Request-Id of the next answer that is not the
@@ -181,16 +188,16 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 func (s *Server) adminID() string { return "mock-" + strconv.FormatUint(s.adminSeq.Add(1), 10) }
 
 // serveOpenAPI answers GET and HEAD with the OpenAPI document; it runs after
-// serveAdmin has set the request id.
+// serveControl has set the request id.
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		b := errorBody(fmt.Sprintf("%s does not accept %s: fetch it with GET", OpenAPIPath, r.Method))
-		writeRaw(w, onewrite.From(w, r), http.StatusMethodNotAllowed, 0, b, len(b))
+		b := failureBody(fmt.Sprintf("%s does not accept %s: fetch it with GET", OpenAPIPath, r.Method))
+		writeAnswer(w, http.StatusMethodNotAllowed, 0, len(b), b)
 		return
 	}
 	w.Header().Set("Content-Type", "application/yaml")
-	writeRaw(w, onewrite.From(w, r), http.StatusOK, 0, api.OpenAPI, len(api.OpenAPI))
+	writeAnswer(w, http.StatusOK, 0, len(api.OpenAPI), api.OpenAPI)
 }
 
 // controlError turns an error of a Server method into a 400 whose message
@@ -206,22 +213,22 @@ func (s *Server) adminHealth(*adminCall) (any, *apiError) {
 		Jobs      int    `json:"jobs"`
 		DateShift int64  `json:"date_shift_seconds"`
 		Worlds    int    `json:"worlds"`
-	}{"SUCCESS", s.Corpus().Len(), s.jobs.Len(), int64(s.shift.Seconds()), int(s.worlds.count.Load()) + 1}, nil
+	}{"SUCCESS", s.Corpus().Len(), s.jobs.Len(), int64(s.shift.Seconds()), len(s.listWorlds())}, nil
 }
 
 // journalParams are the query parameters GET /_mock/journal accepts.
-const journalParams = "path, status, since, limit and count"
+const journalParams = "path, status, since, limit, count, body.<member>, wait and min"
+
+// maxJournalWait bounds GET /_mock/journal's wait.
+const maxJournalWait = time.Minute
 
 func (s *Server) adminJournal(c *adminCall) (any, *apiError) {
 	var q JournalQuery
 	count := false
+	var wait time.Duration
+	least := 1
 	values := c.r.URL.Query()
-	names := make([]string, 0, len(values))
-	for name := range values {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(values)) {
 		vs := values[name]
 		if len(vs) > 1 {
 			return nil, badRequest("the parameter %s is given %d times: give it once", quoteShort(name), len(vs))
@@ -254,6 +261,15 @@ func (s *Server) adminJournal(c *adminCall) (any, *apiError) {
 		case "limit":
 			n, aerr = number(0)
 			q.Limit = int(min(n, 1<<31-1))
+		case "min":
+			n, aerr = number(1)
+			least = int(min(n, 1<<31-1))
+		case "wait":
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 || d > maxJournalWait {
+				return nil, badRequest("wait=%s is not a duration from 0 to %v: write e.g. wait=2s", quoteShort(v), maxJournalWait)
+			}
+			wait = d
 		case "count":
 			switch strings.ToLower(v) {
 			case "", "1", "true":
@@ -263,26 +279,45 @@ func (s *Server) adminJournal(c *adminCall) (any, *apiError) {
 				return nil, badRequest("count=%s is not a boolean: write count=true, or leave it out for the entries", quoteShort(v))
 			}
 		default:
-			return nil, badRequest("unknown parameter %s: GET /_mock/journal takes %s", quoteShort(name), journalParams)
+			member, ok := strings.CutPrefix(name, "body.")
+			if !ok || member == "" {
+				return nil, badRequest("unknown parameter %s: GET /_mock/journal takes %s", quoteShort(name), journalParams)
+			}
+			if q.Body == nil {
+				q.Body = map[string]string{}
+			}
+			q.Body[member] = v
 		}
 		if aerr != nil {
 			return nil, aerr
 		}
 	}
-	all, dropped := s.journalSnapshot()
-	entries := filterJournal(all, q)
+	if values.Has("min") && !values.Has("wait") {
+		return nil, badRequest("min goes with wait: write e.g. wait=2s&min=3 to wait until 3 entries match")
+	}
+	ctx, cancel := context.WithTimeout(c.r.Context(), wait)
+	defer cancel()
+	entries, err := s.AwaitJournal(ctx, least, q)
+	_, dropped := s.journalSnapshot()
+	var met *bool // whether wait found min entries; absent without wait
+	if values.Has("wait") {
+		ok := err == nil
+		met = &ok
+	}
 	if count {
 		return struct {
 			State   string `json:"state"`
 			Count   int    `json:"count"`
 			Dropped uint64 `json:"dropped"`
-		}{"SUCCESS", len(entries), dropped}, nil
+			Met     *bool  `json:"met,omitempty"`
+		}{"SUCCESS", len(entries), dropped, met}, nil
 	}
 	return struct {
 		State   string         `json:"state"`
 		Dropped uint64         `json:"dropped"` // before the entries, which may be long
+		Met     *bool          `json:"met,omitempty"`
 		Entries []JournalEntry `json:"entries"`
-	}{"SUCCESS", dropped, entries}, nil
+	}{"SUCCESS", dropped, met, entries}, nil
 }
 
 // faultJSON is a Fault on the wire.
@@ -589,16 +624,16 @@ func decodeField[T any](raw json.RawMessage, p *T, want string) error {
 
 // jobJSON is a JobInfo on the wire.
 type jobJSON struct {
-	QueryID  string           `json:"query_id"`
-	Owner    string           `json:"owner"`
-	State    newssearch.State `json:"state"`
-	Query    string           `json:"query"`
-	Body     string           `json:"body"`
-	Message  string           `json:"message,omitempty"`
-	Created  time.Time        `json:"created"`
-	LastUsed time.Time        `json:"last_used"`
-	Expires  time.Time        `json:"expires"`
-	Polls    int              `json:"polls"`
+	QueryID  string    `json:"query_id"`
+	Owner    string    `json:"owner"`
+	State    JobState  `json:"state"`
+	Query    string    `json:"query"`
+	Body     string    `json:"body"`
+	Message  string    `json:"message,omitempty"`
+	Created  time.Time `json:"created"`
+	LastUsed time.Time `json:"last_used"`
+	Expires  time.Time `json:"expires"`
+	Polls    int       `json:"polls"`
 }
 
 func toJobJSON(j JobInfo) jobJSON {
@@ -648,7 +683,7 @@ func (s *Server) adminForceJob(c *adminCall) (any, *apiError) {
 	if in.State == "" {
 		return nil, badRequest("state is missing: send %s; state is SUCCESS, FAILED or PENDING", example)
 	}
-	info, err := s.ForceJob(c.id, newssearch.State(strings.ToUpper(in.State)), in.Message)
+	info, err := s.ForceJob(c.id, JobState(strings.ToUpper(in.State)), in.Message)
 	switch {
 	case errors.Is(err, ErrUnknownJob):
 		return nil, unknownJob(c.id)
@@ -772,24 +807,40 @@ func (s *Server) adminAddArticles(c *adminCall) (any, *apiError) {
 	return v, aerr
 }
 
-// addArticlesFromBody reads the body and adds its articles. It returns how
-// many bytes it read; nothing of the body is reachable once it returns.
+// addArticlesFromBody adds the articles of the body as it is read: it is
+// never held whole, as AddArticles holds only the articles. It returns how
+// many bytes it read.
 func (s *Server) addArticlesFromBody(c *adminCall) (any, int64, *apiError) {
-	blocks, read, aerr := readBodyBlocks(c.w, c.r, s.maxArticlesBody, articlesTooBig)
-	if aerr != nil {
-		return nil, read, aerr
+	tooBig := &apiError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(articlesTooBig, s.maxArticlesBody)}
+	if c.r.ContentLength > s.maxArticlesBody {
+		c.w.Header().Set("Connection", "close")
+		c.unread = true
+		return nil, 0, tooBig
 	}
-	readers := make([]io.Reader, len(blocks))
-	for i, b := range blocks {
-		readers[i] = bytes.NewReader(b)
-	}
+	body := &countReader{r: http.MaxBytesReader(c.w, c.r.Body, s.maxArticlesBody)}
 	add := s.AddArticles
 	if c.r.Method == http.MethodPut {
 		add = s.replaceArticles
 	}
-	n, err := add(io.MultiReader(readers...))
-	if err != nil {
-		return nil, read, badRequest("%s", strings.TrimPrefix(err.Error(), "mockserver: AddArticles: "))
+	n, err := add(body)
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, body.n, tooBig
+	case err != nil:
+		return nil, body.n, badRequest("%s", strings.TrimPrefix(err.Error(), "mockserver: AddArticles: "))
 	}
-	return s.articleCounts(n), read, nil
+	return s.articleCounts(n), body.n, nil
+}
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

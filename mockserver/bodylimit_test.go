@@ -50,9 +50,9 @@ func do(t *testing.T, s *Server, method, url, body string, headers ...string) re
 // wantFailure checks a refusal: status, exact message, JSON, a request id.
 func wantFailure(t *testing.T, what string, r reply, status int, msg string) {
 	t.Helper()
-	if r.Status != status || string(r.Body) != string(errorBody(msg)) || r.Header.Get("Content-Type") != "application/json" || r.Header.Get("X-Request-Id") == "" {
+	if r.Status != status || string(r.Body) != string(failureBody(msg)) || r.Header.Get("Content-Type") != "application/json" || r.Header.Get("X-Request-Id") == "" {
 		t.Errorf("%s: %d %s (Content-Type %q, X-Request-Id %q)\nwant %d %s", what, r.Status, r.Body,
-			r.Header.Get("Content-Type"), r.Header.Get("X-Request-Id"), status, errorBody(msg))
+			r.Header.Get("Content-Type"), r.Header.Get("X-Request-Id"), status, failureBody(msg))
 	}
 }
 

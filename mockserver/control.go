@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	newssearch "github.com/newssearch/newssearch-go"
 	"math"
 	"strconv"
 	"strings"
@@ -52,10 +51,9 @@ func (s *Server) Faults() []FaultRuleStatus {
 // AddFault appends a fault rule after those in force, keeping their
 // counters. On error nothing changes.
 func (s *Server) AddFault(rule FaultRule) error {
-	n := len(s.faults.Status())
-	compiled, err := compileRule(n, rule)
+	compiled, err := compileRule(rule)
 	if err != nil {
-		return err
+		return fmt.Errorf("mockserver: fault rule %d: %w", len(s.faults.Status()), err)
 	}
 	if err := s.faults.Append(compiled); err != nil {
 		return fmt.Errorf("mockserver: %w", err)
@@ -116,7 +114,7 @@ func (s *Server) removeFault(index int, accept func(FaultRule) bool) (FaultRule,
 
 // faultRuleOf is the FaultRule of a compiled rule.
 func faultRuleOf(r fault.Rule) FaultRule {
-	return FaultRule{Endpoint: r.Endpoint, Every: r.Every, Probability: r.Probability, Times: r.Times, Fault: faultOf(r.Action)}
+	return FaultRule{Endpoint: r.Endpoint, Every: r.Every, Probability: r.Probability, Times: r.Times, Fault: faultOf(r.Action), Optional: r.Optional}
 }
 
 // String returns the rule in the syntax of ParseFaultRule (and newsmock's
@@ -138,6 +136,9 @@ func (r FaultRule) String() string {
 	if f := r.Fault.String(); f != "" {
 		items = append(items, f)
 	}
+	if r.Optional {
+		items = append(items, "optional")
+	}
 	return strings.Join(items, ";")
 }
 
@@ -147,7 +148,7 @@ type JobInfo struct {
 	// Owner is KeyFingerprint of the API key that submitted the job; the key
 	// itself is never kept.
 	Owner string
-	State newssearch.State
+	State JobState
 	// Query is the query text submitted; Body is the whole submitted body,
 	// with api_key redacted as in the journal.
 	Query string
@@ -184,15 +185,28 @@ func (s *Server) Jobs() []JobInfo {
 	return out
 }
 
+// JobState is the state of a job, as get-results reports it.
+type JobState string
+
+// Job states.
+const (
+	// JobPending is a job not ready yet.
+	JobPending JobState = "PENDING"
+	// JobSuccess is a job whose results get-results pages.
+	JobSuccess JobState = "SUCCESS"
+	// JobFailed is a job that failed.
+	JobFailed JobState = "FAILED"
+)
+
 func jobInfo(j jobs.Info[jobQuery]) JobInfo {
-	state := newssearch.StatePending
+	state := JobPending
 	switch j.State {
 	case jobs.Succeeded:
-		state = newssearch.StateSuccess
+		state = JobSuccess
 	case jobs.Failed:
-		state = newssearch.StateFailed
+		state = JobFailed
 	}
-	return JobInfo{QueryID: j.ID, Owner: fingerprint(j.Owner), State: state, Query: j.Query.query.Text, Body: j.Query.body.String(),
+	return JobInfo{QueryID: j.ID, Owner: fingerprint(j.Owner), State: state, Query: j.Query.query.Text, Body: string(redactBody(j.Query.body)),
 		Message: j.Message, Created: j.Created, LastUsed: j.Used, Expires: j.Expires, Polls: j.Polls}
 }
 
@@ -200,27 +214,26 @@ func jobInfo(j jobs.Info[jobQuery]) JobInfo {
 // the server does not hold (never issued, expired or already removed).
 var ErrUnknownJob = errors.New("mockserver: no live job has this query_id: Jobs (GET /_mock/jobs) lists the live ones")
 
-// ForceJob sets the state of job id, whoever owns it:
-// newssearch.StateSuccess makes its next get-results succeed,
-// newssearch.StateFailed makes it answer FAILED with message (a default
-// message when blank), newssearch.StatePending keeps it PENDING until it
-// is forced again or expires. It counts as no use of the job.
-func (s *Server) ForceJob(id string, state newssearch.State, message string) (JobInfo, error) {
+// ForceJob sets the state of job id, whoever owns it: JobSuccess makes its
+// next get-results succeed, JobFailed makes it answer FAILED with message
+// (a default message when blank), JobPending keeps it PENDING until it is
+// forced again or expires. It counts as no use of the job.
+func (s *Server) ForceJob(id string, state JobState, message string) (JobInfo, error) {
 	var st jobs.State
 	switch state {
-	case newssearch.StatePending:
+	case JobPending:
 		st = jobs.Pending
-	case newssearch.StateSuccess:
+	case JobSuccess:
 		st = jobs.Succeeded
-	case newssearch.StateFailed:
+	case JobFailed:
 		st = jobs.Failed
 	default:
-		return JobInfo{}, fmt.Errorf("mockserver: job state %s is unknown: use %q, %q or %q", quoteShort(string(state)), newssearch.StateSuccess, newssearch.StateFailed, newssearch.StatePending)
+		return JobInfo{}, fmt.Errorf("mockserver: job state %s is unknown: use %q, %q or %q", quoteShort(string(state)), JobSuccess, JobFailed, JobPending)
 	}
-	if state != newssearch.StateFailed && message != "" {
-		return JobInfo{}, fmt.Errorf("mockserver: a message goes only with state %q: drop it, or force %q", newssearch.StateFailed, newssearch.StateFailed)
+	if state != JobFailed && message != "" {
+		return JobInfo{}, fmt.Errorf("mockserver: a message goes only with state %q: drop it, or force %q", JobFailed, JobFailed)
 	}
-	if state == newssearch.StateFailed && strings.TrimSpace(message) == "" {
+	if state == JobFailed && strings.TrimSpace(message) == "" {
 		message = "the query job failed because the mock server was told to fail it (POST /_mock/jobs/{id} or ForceJob): submit the query again"
 	}
 	info, ok := s.jobs.Force(id, st, message, s.clock())
@@ -396,61 +409,4 @@ func (s *Server) resetClock() {
 		s.manual.now = s.manual.start
 		s.manual.mu.Unlock()
 	}
-}
-
-// JournalQuery selects journal entries for Journal. The zero value
-// selects every entry.
-type JournalQuery struct {
-	// Path keeps the requests to this path ("/api/v2/query-async") or
-	// endpoint name ("query-async"); "" keeps all.
-	Path string
-	// Status keeps the requests answered with this status; 0 keeps all.
-	// (A dropped request has status 0 and so cannot be selected alone.)
-	Status int
-	// Since keeps the requests with a Seq above it.
-	Since uint64
-	// Limit keeps at most this many entries, the oldest first; 0 = no limit.
-	Limit int
-}
-
-// filterJournal keeps the entries of all that q selects, in place, at most
-// q.Limit of them.
-func filterJournal(all []JournalEntry, q JournalQuery) []JournalEntry {
-	out := all[:0]
-	for _, e := range all {
-		if !q.selects(e) {
-			continue
-		}
-		out = append(out, e)
-		if q.Limit > 0 && len(out) == q.Limit {
-			break
-		}
-	}
-	return out
-}
-
-// selects reports whether q's Path, Status and Since select e (Limit aside).
-func (q JournalQuery) selects(e JournalEntry) bool {
-	path := q.Path
-	if path != "" && !strings.HasPrefix(path, "/") {
-		path = "/api/v2/" + path
-	}
-	return e.Seq > q.Since && (path == "" || e.Path == path) && (q.Status == 0 || e.Status == q.Status)
-}
-
-// compileRule validates and converts the rule at index i.
-func compileRule(i int, r FaultRule) (fault.Rule, error) {
-	name, ok := endpointName(r.Endpoint)
-	if !ok {
-		return fault.Rule{}, fmt.Errorf("mockserver: fault rule %d: Endpoint %s is unknown: use %q, %q, %q, %q or \"\" for all",
-			i, quoteShort(r.Endpoint), EndpointQuery, EndpointQueryAsync, EndpointGetResults, EndpointHeadlines)
-	}
-	if r.Fault.Job != JobNormal && name != "" && name != EndpointQueryAsync {
-		return fault.Rule{}, fmt.Errorf("mockserver: fault rule %d: a job fault applies only to %q: set Endpoint to it or leave it empty", i, EndpointQueryAsync)
-	}
-	out := fault.Rule{Endpoint: name, Every: r.Every, Probability: r.Probability, Times: r.Times, Action: r.Fault.action()}
-	if err := out.Validate(); err != nil {
-		return fault.Rule{}, fmt.Errorf("mockserver: fault rule %d: %w", i, err)
-	}
-	return out, nil
 }

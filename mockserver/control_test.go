@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"encoding/json"
-	newssearch "github.com/newssearch/newssearch-go"
 	"net/http"
 	"strings"
 	"testing"
@@ -136,7 +135,7 @@ func TestControlFaultsBadInputChangesNothing(t *testing.T) {
 		{http.MethodPut, `{"rules": [42]}`, `fault rule 0 is a number: write a rule as an object such as {"endpoint": "query", "fault": {"status": 503}} or a string such as "endpoint=query;status=503"`},
 		{http.MethodPut, `{"rulez": []}`, `unknown field "rulez": the body is {"rules": [rule, ...]}`},
 		{http.MethodPut, `{"rules": {}}`, `"rules" must be an array of rules: send {"rules": [{"endpoint": "query", "fault": {"status": 503}}]} ({"rules": []} removes them all)`},
-		{http.MethodPut, "endpoint=query;sttus=503", `fault rule 0: fault "sttus=503": unknown item "sttus"; accepted syntax: ` + faultSyntaxForTest},
+		{http.MethodPut, "endpoint=query;sttus=503", `fault rule 0: fault rule "endpoint=query;sttus=503": unknown item "sttus"; a rule is items separated by ";": endpoint=<query, query-async, get-results or headlines>, every=<n>, probability=<0..1>, times=<n>, optional, and the fault: ` + faultSyntaxForTest},
 		{http.MethodPost, ``, `the body is empty: send one rule, e.g. {"endpoint": "query", "times": 2, "fault": {"status": 503}} or endpoint=query;times=2;status=503`},
 		{http.MethodPost, `{"times": -1, "fault": {"status": 503}}`, `fault rule 1: field Times is -1: use a positive limit, or 0 for no limit`},
 	} {
@@ -172,9 +171,9 @@ func TestControlJobs(t *testing.T) {
 		t.Fatalf("KeyFingerprint = %q", owner)
 	}
 	want := []jobJSON{
-		{QueryID: a, Owner: owner, State: newssearch.StatePending, Query: "cars", Body: `{"api_key":"[redacted]","query":"cars"}`,
+		{QueryID: a, Owner: owner, State: JobPending, Query: "cars", Body: `{"api_key":"[redacted]","query":"cars"}`,
 			Created: t0, LastUsed: t0, Expires: t0.Add(defaultJobTTL)},
-		{QueryID: b, Owner: owner, State: newssearch.StatePending, Query: "bank", Body: `{"api_key":"[redacted]","page":2,"query":"bank"}`,
+		{QueryID: b, Owner: owner, State: JobPending, Query: "bank", Body: `{"api_key":"[redacted]","page":2,"query":"bank"}`,
 			Created: t0, LastUsed: t0, Expires: t0.Add(defaultJobTTL)},
 	}
 	if diff := cmp.Diff(jobsAnswer{"SUCCESS", want}, decode[jobsAnswer](t, r)); diff != "" {
@@ -186,7 +185,7 @@ func TestControlJobs(t *testing.T) {
 
 	// Force a failure with a message.
 	r = call(t, s, http.MethodPost, "/_mock/jobs/"+a, `{"state": "failed", "message": "upstream timeout"}`)
-	if got := decode[jobAnswer](t, r); r.Status != http.StatusOK || got.Job.State != newssearch.StateFailed || got.Job.Message != "upstream timeout" {
+	if got := decode[jobAnswer](t, r); r.Status != http.StatusOK || got.Job.State != JobFailed || got.Job.Message != "upstream timeout" {
 		t.Fatalf("force FAILED: %d %s", r.Status, r.Body)
 	}
 	res := decode[resultsReply](t, post(t, s, "/api/v2/get-results", map[string]any{"query_id": a}))
@@ -194,7 +193,7 @@ func TestControlJobs(t *testing.T) {
 		t.Fatalf("get-results of the failed job (-want +got):\n%s", diff)
 	}
 	// Force success on a job that would stay pending for 1000 polls.
-	if _, err := s.ForceJob(b, newssearch.StateSuccess, ""); err != nil {
+	if _, err := s.ForceJob(b, JobSuccess, ""); err != nil {
 		t.Fatal(err)
 	}
 	if res := decode[resultsReply](t, post(t, s, "/api/v2/get-results", map[string]any{"query_id": b})); res.State != "SUCCESS" || res.TotalResults == 0 {
@@ -247,7 +246,7 @@ func TestControlJobsBadInput(t *testing.T) {
 			t.Errorf("%s %s %s: status %d, want %d (-want +got):\n%s", tt.method, tt.path, tt.body, r.Status, tt.status, diff)
 		}
 	}
-	if got := s.Jobs(); len(got) != 1 || got[0].State != newssearch.StatePending {
+	if got := s.Jobs(); len(got) != 1 || got[0].State != JobPending {
 		t.Fatalf("bad input changed the job: %+v", got)
 	}
 }

@@ -54,6 +54,7 @@ type Fault struct {
 	Drop       bool          // close the connection without a response
 	Truncate   bool          // send the headers and half the body, then close
 	Job        JobFault      // the fate of the job a query-async request creates
+	Shape      AnswerShape   // the shape of a successful answer, instead of the world's
 }
 
 // String returns the fault in FaultHeader syntax.
@@ -63,6 +64,7 @@ func (f Fault) action() fault.Action {
 	return fault.Action{
 		Latency: f.Latency, Status: f.Status, RetryAfter: f.RetryAfter,
 		Drop: f.Drop, Truncate: f.Truncate, Job: fault.Job(f.Job),
+		Results: f.Shape.Results, Totals: f.Shape.Totals,
 	}
 }
 
@@ -70,6 +72,7 @@ func faultOf(a fault.Action) Fault {
 	return Fault{
 		Latency: a.Latency, Status: a.Status, RetryAfter: a.RetryAfter,
 		Drop: a.Drop, Truncate: a.Truncate, Job: JobFault(a.Job),
+		Shape: AnswerShape{Results: a.Results, Totals: a.Totals},
 	}
 }
 
@@ -116,15 +119,20 @@ type FaultRule struct {
 	// limit), e.g. Times: 2 to fail two attempts and let the retry through.
 	Times int
 	Fault Fault
+	// Optional marks a rule that may never fire: Verify does not report it.
+	Optional bool
 }
 
 // ParseFaultRule parses a rule written as FaultHeader items plus any of
-// endpoint=<name or path>, every=<n>, probability=<0..1> and times=<n>,
-// e.g. "endpoint=query;every=3;status=503". It is meant for command-line
-// flags.
+// endpoint=<name or path>, every=<n>, probability=<0..1>, times=<n> and
+// optional, e.g. "endpoint=query;every=3;status=503". It is meant for
+// command-line flags.
 func ParseFaultRule(s string) (FaultRule, error) {
 	var r FaultRule
 	var rest []string
+	fail := func(format string, args ...any) (FaultRule, error) {
+		return FaultRule{}, fmt.Errorf("mockserver: fault rule %s: %s", quoteShort(s), fmt.Sprintf(format, args...))
+	}
 	for item := range strings.SplitSeq(s, ";") {
 		name, value, _ := strings.Cut(item, "=")
 		name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
@@ -138,25 +146,30 @@ func ParseFaultRule(s string) (FaultRule, error) {
 			r.Probability, err = strconv.ParseFloat(value, 64)
 		case "times":
 			r.Times, err = strconv.Atoi(value)
+		case "optional":
+			r.Optional = true
 		default:
 			rest = append(rest, item)
 			continue
 		}
 		if err != nil {
-			return FaultRule{}, fmt.Errorf("mockserver: fault rule %s: %s=%s is not a number: write e.g. every=3, probability=0.25, times=2",
-				quoteShort(s), name, quoteShort(value))
+			return fail("%s=%s is not a number: write e.g. every=3, probability=0.25, times=2", name, quoteShort(value))
 		}
 	}
-	f, err := ParseFault(strings.Join(rest, ";"))
+	a, err := fault.ParseHeader(strings.Join(rest, ";"))
 	if err != nil {
-		return FaultRule{}, err
+		return fail("%v; a rule is %s", err, ruleSyntax)
 	}
-	r.Fault = f
-	if _, err := compileRules([]FaultRule{r}); err != nil {
-		return FaultRule{}, err
+	r.Fault = faultOf(a)
+	if _, err := compileRule(r); err != nil {
+		return fail("%v", err)
 	}
 	return r, nil
 }
+
+// ruleSyntax describes ParseFaultRule's grammar for messages.
+const ruleSyntax = `items separated by ";": endpoint=<query, query-async, get-results or headlines>, ` +
+	`every=<n>, probability=<0..1>, times=<n>, optional, and the fault: ` + fault.Syntax
 
 // endpointName maps a rule's Endpoint to the internal endpoint name.
 func endpointName(e string) (string, bool) {
@@ -173,11 +186,25 @@ func compileRules(rules []FaultRule) ([]fault.Rule, error) {
 	out := make([]fault.Rule, len(rules))
 	for i, r := range rules {
 		var err error
-		if out[i], err = compileRule(i, r); err != nil {
-			return nil, err
+		if out[i], err = compileRule(r); err != nil {
+			return nil, fmt.Errorf("mockserver: fault rule %d: %w", i, err)
 		}
 	}
 	return out, nil
+}
+
+// compileRule validates and converts a rule.
+func compileRule(r FaultRule) (fault.Rule, error) {
+	name, ok := endpointName(r.Endpoint)
+	if !ok {
+		return fault.Rule{}, fmt.Errorf("Endpoint %s is unknown: use %q, %q, %q, %q or \"\" for all",
+			quoteShort(r.Endpoint), EndpointQuery, EndpointQueryAsync, EndpointGetResults, EndpointHeadlines)
+	}
+	if r.Fault.Job != JobNormal && name != "" && name != EndpointQueryAsync {
+		return fault.Rule{}, fmt.Errorf("a job fault applies only to %q: set Endpoint to it or leave it empty", EndpointQueryAsync)
+	}
+	out := fault.Rule{Endpoint: name, Every: r.Every, Probability: r.Probability, Times: r.Times, Action: r.Fault.action(), Optional: r.Optional}
+	return out, out.Validate()
 }
 
 // SetFaults replaces the fault rules at run time and restarts their

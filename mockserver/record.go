@@ -18,8 +18,6 @@ import (
 	"strings"
 	"time"
 
-	newssearch "github.com/newssearch/newssearch-go"
-	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/internal/redact"
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
@@ -155,7 +153,7 @@ func newRecorder(cfg RecordOptions, keys []string, rules []fault.Rule, clock fun
 	}
 	rec, err := record.Open(record.Config{
 		CorpusPath: cfg.CorpusPath, HeadlinesPath: cfg.HeadlinesPath, RefusedPath: cfg.RefusedPath, Drop: cfg.Drop,
-		Modeled: jsonNames(reflect.TypeFor[newssearch.Article]()), HeadlineModeled: jsonNames(reflect.TypeFor[newssearch.HeadlineArticle]()),
+		Modeled: jsonNames(reflect.TypeFor[articleJSON]()), HeadlineModeled: jsonNames(reflect.TypeFor[headlineArticle]()),
 		Clock: clock,
 	})
 	if err != nil {
@@ -219,21 +217,21 @@ func copyHeaders(dst, src http.Header, drop ...string) {
 // key.
 func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	n := s.reqSeq.Add(1)
-	x := &exchange{started: time.Now(), conn: onewrite.From(w, r), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method}}
+	x := &exchange{started: time.Now(), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method}}
 	x.entry.Time = s.clock()
 	rc := s.rec
 	red := record.Redactor(rc.keys...) // the request's keys are added once its body is read
 	path := func() string { return red.String(r.URL.Path) }
 	x.entry.Path = path()
 	endpoint := func() string {
-		if routes[r.URL.Path] == nil {
+		if endpointsByPath[r.URL.Path] == nil {
 			return path()
 		}
 		return strings.TrimPrefix(r.URL.Path, "/api/v2/")
 	}
 	abort := false
 	defer func() {
-		s.finish(x)
+		s.record(x)
 		if abort {
 			panic(http.ErrAbortHandler)
 		}
@@ -242,12 +240,17 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		rc.rec.Exchange(endpoint(), outcome)
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-Request-Id", x.entry.RequestID)
-		b := errorBody(red.String(msg))
+		b := failureBody(red.String(msg))
 		x.entry.Status = status
-		writeRaw(w, x.conn, status, 0, b, len(b))
+		s.record(x)
+		writeAnswer(w, status, 0, len(b), b)
+		if x.unread {
+			s.drain(w, r)
+		}
 	}
-	body, aerr := readBody(w, r)
+	body, aerr := readBody(w, r, MaxBodyBytes, apiBodyTooBig)
 	if aerr != nil {
+		x.unread = aerr.status == http.StatusRequestEntityTooLarge
 		fail(aerr.status, strconv.Itoa(aerr.status), aerr.msg)
 		return
 	}
@@ -255,7 +258,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	red = record.Redactor(append(keys, rc.keys...)...)
 	x.entry.Path = path()
 	x.body = red.Bytes(body) // the journal's copy; the journal redacts api_key members too
-	if routes[r.URL.Path] != nil && endpoint() == EndpointGetResults {
+	if endpointsByPath[r.URL.Path] != nil && endpoint() == EndpointGetResults {
 		x.entry.QueryID = record.QueryID(x.body, maxEchoedID)
 	}
 
@@ -263,14 +266,14 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	// fault first, then the key, and only then the upstream.
 	var act fault.Action
 	source := ""
-	if ep := routes[r.URL.Path]; ep != nil {
+	if ep := endpointsByPath[r.URL.Path]; ep != nil {
 		var rule int
 		if act, rule = s.faults.Decide(ep.name, false); rule >= 0 { // false: no job outcome applies here
 			source = "rule " + strconv.Itoa(rule)
 			x.entry.Fault = source + ": " + act.String()
 		}
 	}
-	if err := fault.Wait(r.Context(), act.Latency); err != nil {
+	if err := s.wait(r, act.Latency); err != nil {
 		x.entry.Fault += " (request cancelled during the latency)"
 		rc.rec.Exchange(endpoint(), "fault")
 		abort = true
@@ -285,9 +288,9 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		rc.rec.Exchange(endpoint(), "fault")
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-Request-Id", x.entry.RequestID)
-		s.send(w, x, s.errorResponse(&apiError{status: act.Status, retryAfter: act.RetryAfter, msg: fmt.Sprintf(
+		s.send(w, r, x, (&apiError{status: act.Status, retryAfter: act.RetryAfter, msg: fmt.Sprintf(
 			"injected fault (%s): the recording mock server was told to answer %d %s, without passing the request on; retry, or remove the fault",
-			source, act.Status, http.StatusText(act.Status))}), act.Truncate)
+			source, act.Status, http.StatusText(act.Status))}).answer(), act.Truncate)
 		return
 	}
 	if aerr := s.admitAll(keys); aerr != nil {
@@ -350,7 +353,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		if resp.ContentLength > 0 {
 			h.Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
 		}
-		s.finish(x)
+		s.record(x)
 		w.WriteHeader(resp.StatusCode)
 		_, _ = w.Write(answer)
 		_ = http.NewResponseController(w).Flush()
@@ -371,14 +374,14 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.recordWriteError(red, err)
 	}
-	s.finish(x)
+	s.record(x)
 	if act.Truncate { // the headers and half the answer, then the connection cut
-		writeRaw(w, x.conn, resp.StatusCode, 0, answer[:len(answer)/2], len(answer))
+		writeAnswer(w, resp.StatusCode, 0, len(answer), answer[:len(answer)/2])
 		_ = http.NewResponseController(w).Flush()
 		abort = true
 		return
 	}
-	writeRaw(w, x.conn, resp.StatusCode, 0, answer, len(answer))
+	writeAnswer(w, resp.StatusCode, 0, len(answer), answer)
 }
 
 // admitAll checks a recorded request's keys (APIKeys: the string values of

@@ -13,27 +13,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	newssearch "github.com/newssearch/newssearch-go"
-	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 	"github.com/newssearch/newssearch-go/mockserver/internal/record"
 
 	"github.com/newssearch/newssearch-go/internal/splitmix"
-)
-
-// Retry waits Client sets: short, so tests that exercise retries stay fast.
-const (
-	clientRetryWaitMin = time.Millisecond
-	clientRetryWaitMax = 20 * time.Millisecond
-)
-
-// Poll delays Client sets as the client's default PollOptions: short, so
-// tests of code that polls jobs stay fast. A call's own PollOptions win
-// field by field.
-const (
-	clientPollDelayMin = time.Millisecond
-	clientPollDelayMax = 20 * time.Millisecond
 )
 
 // Limits of the socket New opens, as cmd/newsmock's, so that no client can
@@ -75,24 +59,21 @@ type Server struct {
 
 // core is what every world of a server shares.
 type core struct {
-	wallClock       bool                   // the clock is time.Now (config.wallClock)
-	start           *Corpus                // the corpus given at New
-	maxArticlesBody int64                  // Limits.MaxArticlesBody
-	articlesBody    chan struct{}          // held while a POST /_mock/articles reads and adds its body
-	allowedHosts    []string               // WithAllowedHosts, and the host of WithAddr
-	hostSeen        atomic.Pointer[string] // the last Host header checkHost allowed
+	wallClock       bool          // the clock is time.Now (config.wallClock)
+	start           *Corpus       // the corpus given at New
+	maxArticlesBody int64         // Limits.MaxArticlesBody
+	articlesBody    chan struct{} // held while a POST /_mock/articles reads and adds its body
+	allowedHosts    []string      // WithAllowedHosts, and the host of WithAddr
 	shift           time.Duration
 	logger          *slog.Logger
 	seed            uint64
 
 	keyHashes [][32]byte // accepted keys; nil = any non-empty key
 
-	startFaults []fault.Rule // the rules given at New, which Reset restores
-	pending     jobs.Config  // the pending polls and duration of every world's jobs
-	journalSize int
-	journalOn   bool
-	newLimiter  func() *rateLimiter // WithRateLimit's, one per world; nil = no limit
-	rec         *recorder           // nil unless WithRecord
+	startFaults   []fault.Rule // the rules given at New, which Reset restores
+	startSettings Settings     // the settings given at New, which Reset restores
+	journalSize   int
+	rec           *recorder // nil unless WithRecord
 	// panicHook, set by tests of this package only, runs at the start of
 	// every request recovering serves, so that a test can make a handler panic.
 	panicHook func(*http.Request)
@@ -168,9 +149,8 @@ func Start(opts ...Option) (*Server, error) {
 		startFaults:      rules,
 		logger:           cfg.logger,
 		seed:             cfg.seed,
-		pending:          jobs.Config{TTL: cfg.jobTTL, Max: cfg.maxJobs, PendingPolls: cfg.pendingPolls, PendingFor: cfg.pendingFor},
+		startSettings:    cfg.settings,
 		journalSize:      cfg.journalSize,
-		journalOn:        cfg.journalSize > 0,
 		maxArticlesBody:  cfg.maxArticlesBody,
 		articlesBody:     make(chan struct{}, 1),
 		allowedHosts:     cfg.allowedHosts,
@@ -188,9 +168,6 @@ func Start(opts ...Option) (*Server, error) {
 		for _, k := range cfg.keys {
 			cr.keyHashes = append(cr.keyHashes, sha256.Sum256([]byte(k)))
 		}
-	}
-	if cfg.rateSet {
-		cr.newLimiter = func() *rateLimiter { return newRateLimiter(cfg.ratePerSecond, cfg.rateBurst) }
 	}
 	cr.worlds.init(cfg)
 	s := cr.newWorld(key, jobs.Owner{}, inj, cfg.clock, cfg.manual)
@@ -260,7 +237,6 @@ func (s *Server) listen(addr string, allowRemote bool) error {
 		MaxHeaderBytes:    socketMaxHeaderBytes,
 		BaseContext:       func(net.Listener) context.Context { return s.baseCtx },
 		ConnState:         s.conns.track,
-		ConnContext:       onewrite.ConnContext,
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
 	s.transport = &http.Transport{
@@ -274,7 +250,7 @@ func (s *Server) listen(addr string, allowRemote bool) error {
 	s.serveDone = make(chan struct{})
 	go func() {
 		defer close(s.serveDone)
-		if err := s.httpServer.Serve(onewrite.Listener{Listener: ln}); !errors.Is(err, http.ErrServerClosed) {
+		if err := s.httpServer.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			s.logger.Error("mockserver: serving stopped", "error", err)
 		}
 	}()
@@ -307,34 +283,6 @@ func (s *Server) DateShift() time.Duration { return s.shift }
 // with, plus the articles AddArticles added since.
 func (s *Server) Corpus() *Corpus { return s.data.Load() }
 
-// ClientOptions returns the options Client passes to newssearch.NewClient:
-// WithoutEnvironment, WithBaseURL(URL), WithAPIKey(APIKey),
-// WithHTTPClient(HTTPClient), WithRetryWait(clientRetryWaitMin,
-// clientRetryWaitMax) and a *newssearch.PollOptions with clientPollDelayMin
-// and clientPollDelayMax. Use it to handle NewClient's error yourself.
-func (s *Server) ClientOptions() []newssearch.Option {
-	return []newssearch.Option{
-		newssearch.WithoutEnvironment(),
-		newssearch.WithBaseURL(s.url),
-		newssearch.WithAPIKey(s.apiKey),
-		newssearch.WithHTTPClient(s.httpClient),
-		newssearch.WithRetryWait(clientRetryWaitMin, clientRetryWaitMax),
-		&newssearch.PollOptions{MinDelay: clientPollDelayMin, MaxDelay: clientPollDelayMax},
-	}
-}
-
-// Client returns an SDK client pointed at the server with a valid key:
-// ClientOptions followed by opts, so opts win (for example
-// newssearch.WithMaxRetries(0)). It panics if opts are invalid; call
-// newssearch.NewClient with ClientOptions to get the error instead.
-func (s *Server) Client(opts ...newssearch.Option) *newssearch.Client {
-	c, err := newssearch.NewClient(append(s.ClientOptions(), opts...)...)
-	if err != nil {
-		panic(fmt.Sprintf("mockserver: Client: %v", err))
-	}
-	return c
-}
-
 // Reset returns the server to its state after New, as POST /_mock/reset
 // does: it empties the journal (and its dropped count), forgets every job
 // and rate-limit bucket, restarts the request counter, puts back the fault
@@ -351,9 +299,8 @@ func (s *Server) Client(opts ...newssearch.Option) *newssearch.Client {
 func (s *Server) Reset() {
 	s.journal.Reset()
 	s.jobs.Reset()
-	if s.limiter != nil {
-		s.limiter.reset()
-	}
+	s.expect.reset()
+	s.applySettings(s.startSettings)
 	s.reqSeq.Store(0) // jobSeq goes on: query ids are unique for the server's life
 	s.resetArticles()
 	_ = s.faults.Set(s.startFaults) // validated at New; Set restarts the counters
@@ -482,28 +429,17 @@ func (s *Server) Format(f fmt.State, _ rune) {
 // idGen derives request and query ids from the seed and a counter.
 type idGen struct{ seed uint64 }
 
-const hexDigits = "0123456789abcdef"
-
-func appendHex(b []byte, x uint64) []byte {
-	for shift := 60; shift >= 0; shift -= 4 {
-		b = append(b, hexDigits[x>>uint(shift)&0xf])
-	}
-	return b
-}
-
 // request returns the X-Request-Id of the n-th API request: "req-" and 16
 // hex digits, distinct for every n.
 func (g idGen) request(n uint64) string {
-	var b [20]byte
-	return string(appendHex(append(b[:0], "req-"...), mix64(g.seed^mix64(n))))
+	return fmt.Sprintf("req-%016x", mix64(g.seed^mix64(n)))
 }
 
 // query returns the n-th query id: 32 lower-case hex digits, distinct for
 // every n.
 func (g idGen) query(n uint64) string {
 	hi := mix64(g.seed ^ mix64(n^0x51a7e5c0ffee1d00))
-	var b [32]byte
-	return string(appendHex(appendHex(b[:0], hi), mix64(hi^g.seed)))
+	return fmt.Sprintf("%016x%016x", hi, mix64(hi^g.seed))
 }
 
 // mix64 is one SplitMix64 step, a bijection on uint64.

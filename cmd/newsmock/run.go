@@ -161,8 +161,8 @@ func logStart(logger *slog.Logger, cfg *config, mock *mockserver.Server, url str
 			"headlines_file", s.HeadlinesFile, "articles_in_file", s.ArticlesInFile)
 	} else {
 		attrs := []any{"url", url, "articles", mock.Corpus().Len(), "keys", keys, "date_shift", mock.DateShift(), "fault_rules", len(cfg.faults)}
-		if origin := mock.Corpus().Origin(); origin != "" {
-			attrs = append(attrs, "corpus", origin)
+		if cfg.corpusPath == "" {
+			attrs = append(attrs, "corpus", "built in memory at start")
 		}
 		logger.Info("newsmock: serving", attrs...)
 	}
