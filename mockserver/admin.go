@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -84,6 +85,19 @@ var adminRoutes = []adminRoute{
 		s.resetArticles()
 		return s.articleCounts(0), nil
 	}, false},
+	{controlPrefix + "settings", http.MethodGet, (*Server).adminSettings, false},
+	{controlPrefix + "settings", http.MethodPatch, (*Server).adminPatchSettings, false},
+	{controlPrefix + "settings", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) {
+		s.applySettings(s.startSettings)
+		return s.adminSettings(c)
+	}, false},
+	{controlPrefix + "expectations", http.MethodGet, (*Server).adminExpectations, false},
+	{controlPrefix + "expectations", http.MethodPost, (*Server).adminAddExpectations, false},
+	{controlPrefix + "expectations", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) {
+		s.expect.reset()
+		return s.adminExpectations(c)
+	}, false},
+	{controlPrefix + "verify", http.MethodGet, (*Server).adminVerify, false},
 	{controlPrefix + "worlds", http.MethodGet, (*Server).adminWorlds, true},
 	{controlPrefix + "worlds", http.MethodPost, (*Server).adminCreateWorld, true},
 	{controlPrefix + "worlds", http.MethodDelete, (*Server).adminDropWorlds, true},
@@ -328,6 +342,8 @@ type faultJSON struct {
 	Drop       bool   `json:"drop,omitempty"`
 	Truncate   bool   `json:"truncate,omitempty"`
 	Job        string `json:"job,omitempty"`
+	Results    string `json:"results,omitempty"`
+	Totals     string `json:"totals,omitempty"`
 }
 
 // faultRuleJSON is a FaultRuleStatus on the wire.
@@ -338,6 +354,7 @@ type faultRuleJSON struct {
 	Every       int       `json:"every"`
 	Probability float64   `json:"probability"`
 	Times       int       `json:"times"`
+	Optional    bool      `json:"optional,omitempty"`
 	Fault       faultJSON `json:"fault"`
 	Matched     uint64    `json:"matched"`
 	Fired       int       `json:"fired"`
@@ -345,32 +362,31 @@ type faultRuleJSON struct {
 }
 
 func (s *Server) adminFaults(*adminCall) (any, *apiError) {
-	st := s.Faults()
-	rules := make([]faultRuleJSON, len(st))
-	for i, r := range st {
-		f := r.Fault
-		fj := faultJSON{Status: f.Status, RetryAfter: f.RetryAfter, Drop: f.Drop, Truncate: f.Truncate}
-		if f.Latency > 0 {
-			fj.Latency = f.Latency.String()
-		}
-		switch f.Job {
-		case JobFail:
-			fj.Job = "fail"
-		case JobStuck:
-			fj.Job = "stuck"
-		case JobRefuse:
-			fj.Job = "refuse"
-		}
-		rules[i] = faultRuleJSON{Index: i, Text: r.FaultRule.String(), Endpoint: r.Endpoint, Every: r.Every,
-			Probability: r.Probability, Times: r.Times, Fault: fj, Matched: r.Matched, Fired: r.Fired}
-		if r.Remaining >= 0 {
-			rules[i].Remaining = &r.Remaining
-		}
+	rules := []faultRuleJSON{}
+	for _, r := range s.Faults() {
+		rules = append(rules, ruleJSON(r))
 	}
 	return struct {
 		State string          `json:"state"`
 		Rules []faultRuleJSON `json:"rules"`
 	}{"SUCCESS", rules}, nil
+}
+
+// ruleJSON is a rule with its counters on the wire.
+func ruleJSON(r FaultRuleStatus) faultRuleJSON {
+	f := r.Fault
+	fj := faultJSON{Status: f.Status, RetryAfter: f.RetryAfter, Drop: f.Drop, Truncate: f.Truncate,
+		Results: f.Shape.Results, Totals: f.Shape.Totals}
+	if f.Latency > 0 {
+		fj.Latency = f.Latency.String()
+	}
+	fj.Job = [...]string{JobFail: "fail", JobStuck: "stuck", JobRefuse: "refuse", JobNormal: ""}[f.Job]
+	out := faultRuleJSON{Index: r.Index, Text: r.FaultRule.String(), Endpoint: r.Endpoint, Every: r.Every,
+		Probability: r.Probability, Times: r.Times, Optional: r.Optional, Fault: fj, Matched: r.Matched, Fired: r.Fired}
+	if r.Remaining >= 0 {
+		out.Remaining = &r.Remaining
+	}
+	return out
 }
 
 func (s *Server) adminSetFaults(c *adminCall) (any, *apiError) {
@@ -494,10 +510,10 @@ func parseFaultRules(body []byte) ([]FaultRule, error) {
 }
 
 // ruleFields names the fields of a rule object for messages.
-const ruleFields = "endpoint, every, probability, times and fault"
+const ruleFields = "endpoint, every, probability, times, optional and fault"
 
 // faultFields names the fields of a fault object for messages.
-const faultFields = "latency, status, retry_after, drop, truncate and job"
+const faultFields = "latency, status, retry_after, drop, truncate, job, results and totals"
 
 // parseFaultRule reads rule i: a JSON object, a JSON string in -fault
 // syntax, or -fault syntax as it is.
@@ -541,6 +557,8 @@ func parseFaultRuleObject(i int, raw []byte) (FaultRule, error) {
 			err = decodeField(v, &r.Times, "a whole number such as 2")
 		case "fault":
 			r.Fault, err = parseFaultJSON(v)
+		case "optional":
+			err = decodeField(v, &r.Optional, "true or false")
 		case "index", "text", "matched", "fired", "remaining": // as GET lists them, so a listing can be sent back
 		default:
 			return FaultRule{}, fmt.Errorf("fault rule %d: unknown field %s: a rule has %s", i, quoteShort(name), ruleFields)
@@ -604,6 +622,10 @@ func parseFaultJSON(raw json.RawMessage) (Fault, error) {
 					err = fmt.Errorf(` must be "fail", "stuck" or "refuse", not %s`, quoteShort(j))
 				}
 			}
+		case "results":
+			err = decodeField(v, &f.Shape.Results, `"nested" or "top-level"`)
+		case "totals":
+			err = decodeField(v, &f.Shape.Totals, `"both", "totalResults" or "totalArticles"`)
 		default:
 			return Fault{}, fmt.Errorf(" has an unknown field %s: a fault has %s", quoteShort(name), faultFields)
 		}
@@ -843,4 +865,178 @@ func (c *countReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// settingsJSON is Settings on the wire, durations as Go durations ("1h0m0s").
+type settingsJSON struct {
+	PendingPolls int         `json:"pending_polls"`
+	Pending      string      `json:"pending"`
+	RateLimit    float64     `json:"rate_limit"`
+	Burst        int         `json:"burst"`
+	JobTTL       string      `json:"job_ttl"`
+	MaxJobs      int         `json:"max_jobs"`
+	Shape        AnswerShape `json:"shape"`
+}
+
+func (s *Server) adminSettings(*adminCall) (any, *apiError) {
+	st := s.Settings()
+	return struct {
+		State    string       `json:"state"`
+		Settings settingsJSON `json:"settings"`
+	}{"SUCCESS", settingsJSON{st.PendingPolls, st.Pending.String(), st.RateLimit, st.Burst, st.JobTTL.String(), st.MaxJobs, st.Shape}}, nil
+}
+
+// adminPatchSettings answers PATCH /_mock/settings: the fields given
+// change, the others stay.
+func (s *Server) adminPatchSettings(c *adminCall) (any, *apiError) {
+	var in struct {
+		PendingPolls *int     `json:"pending_polls"`
+		Pending      *string  `json:"pending"`
+		RateLimit    *float64 `json:"rate_limit"`
+		Burst        *int     `json:"burst"`
+		JobTTL       *string  `json:"job_ttl"`
+		MaxJobs      *int     `json:"max_jobs"`
+		Shape        *struct {
+			Results *string `json:"results"`
+			Totals  *string `json:"totals"`
+		} `json:"shape"`
+	}
+	const example = `{"pending": "10s", "pending_polls": 2}`
+	if aerr := decodeStrict(c.body, &in, example, "pending_polls, pending, rate_limit, burst, job_ttl, max_jobs and shape"); aerr != nil {
+		return nil, aerr
+	}
+	st := s.Settings()
+	duration := func(name string, v *string, d *time.Duration) *apiError {
+		if v == nil {
+			return nil
+		}
+		p, err := time.ParseDuration(*v)
+		if err != nil {
+			return badRequest("%s %s is not a duration: write e.g. \"10s\" or \"1h30m\"", name, quoteShort(*v))
+		}
+		*d = p
+		return nil
+	}
+	if aerr := cmp.Or(duration("pending", in.Pending, &st.Pending), duration("job_ttl", in.JobTTL, &st.JobTTL)); aerr != nil {
+		return nil, aerr
+	}
+	set := func(v *int, to *int) {
+		if v != nil {
+			*to = *v
+		}
+	}
+	set(in.PendingPolls, &st.PendingPolls)
+	set(in.Burst, &st.Burst)
+	set(in.MaxJobs, &st.MaxJobs)
+	if in.RateLimit != nil {
+		st.RateLimit = *in.RateLimit
+		if *in.RateLimit == 0 {
+			st.Burst = 0
+		}
+	}
+	if in.Shape != nil {
+		if in.Shape.Results != nil {
+			st.Shape.Results = *in.Shape.Results
+		}
+		if in.Shape.Totals != nil {
+			st.Shape.Totals = *in.Shape.Totals
+		}
+	}
+	if err := s.SetSettings(st); err != nil {
+		return nil, controlError(err)
+	}
+	return s.adminSettings(c)
+}
+
+func (s *Server) adminExpectations(*adminCall) (any, *apiError) {
+	return struct {
+		State        string              `json:"state"`
+		Expectations []ExpectationStatus `json:"expectations"`
+	}{"SUCCESS", s.expectations()}, nil
+}
+
+// adminAddExpectations answers POST /_mock/expectations: one expectation
+// or an array of them, each {"endpoint", "body", "times" | "min", "max"}
+// (no count: at least once). On error none is added.
+func (s *Server) adminAddExpectations(c *adminCall) (any, *apiError) {
+	const example = `{"endpoint": "query", "body": {"query": "election"}, "times": 1}`
+	body := bytes.TrimSpace(c.body)
+	var raws []json.RawMessage
+	if len(body) > 0 && body[0] == '[' {
+		if json.Unmarshal(body, &raws) != nil {
+			return nil, badRequest("the body is not a JSON array of expectations: send e.g. [%s]", example)
+		}
+	} else {
+		raws = []json.RawMessage{body}
+	}
+	var es []Expectation
+	for i, raw := range raws {
+		var in struct {
+			Endpoint string                     `json:"endpoint"`
+			Body     map[string]json.RawMessage `json:"body"`
+			Times    *int                       `json:"times"`
+			Min      *int                       `json:"min"`
+			Max      *int                       `json:"max"`
+		}
+		if aerr := decodeStrict(raw, &in, example, "endpoint, body, times, min and max"); aerr != nil {
+			return nil, &apiError{status: aerr.status, msg: fmt.Sprintf("expectation %d: %s", i, aerr.msg)}
+		}
+		e := Expectation{Endpoint: in.Endpoint, Min: 1, Max: -1}
+		switch {
+		case in.Times != nil && (in.Min != nil || in.Max != nil):
+			return nil, badRequest("expectation %d gives times with min or max: give times for an exact count, or min and max for bounds", i)
+		case in.Times != nil:
+			e.Min, e.Max = *in.Times, *in.Times
+		case in.Min != nil || in.Max != nil:
+			e.Min = 0
+			set := func(v *int, to *int) {
+				if v != nil {
+					*to = *v
+				}
+			}
+			set(in.Min, &e.Min)
+			set(in.Max, &e.Max)
+		}
+		for name, v := range in.Body {
+			if e.Body == nil {
+				e.Body = map[string]string{}
+			}
+			var text string
+			if json.Unmarshal(v, &text) != nil {
+				text = string(bytes.TrimSpace(v)) // a number, true, false: as JSON text
+			}
+			e.Body[name] = text
+		}
+		if err := e.check(); err != nil {
+			return nil, badRequest("expectation %d: %s", i, strings.TrimPrefix(err.Error(), "mockserver: expectation: "))
+		}
+		es = append(es, e)
+	}
+	for _, e := range es {
+		_ = s.addExpectation(e) // checked above
+	}
+	return s.adminExpectations(c)
+}
+
+// adminVerify answers GET /_mock/verify: Verify as JSON, with its message.
+func (s *Server) adminVerify(*adminCall) (any, *apiError) {
+	out := struct {
+		State           string              `json:"state"`
+		Met             bool                `json:"met"`
+		Message         string              `json:"message,omitempty"`
+		Unmet           []ExpectationStatus `json:"unmet"`
+		UnfiredFaults   []faultRuleJSON     `json:"unfired_faults"`
+		Unexpected      []JournalEntry      `json:"unexpected"`
+		UnexpectedCount int                 `json:"unexpected_count"`
+	}{State: "SUCCESS", Met: true, Unmet: []ExpectationStatus{}, UnfiredFaults: []faultRuleJSON{}, Unexpected: []JournalEntry{}}
+	var v *VerifyError
+	if err := s.Verify(); errors.As(err, &v) {
+		out.Met, out.Message = false, v.Error()
+		out.Unmet = append(out.Unmet, v.Unmet...)
+		out.Unexpected, out.UnexpectedCount = append(out.Unexpected, v.Unexpected...), v.UnexpectedCount
+		for _, f := range v.UnfiredFaults {
+			out.UnfiredFaults = append(out.UnfiredFaults, ruleJSON(f))
+		}
+	}
+	return out, nil
 }

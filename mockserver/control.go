@@ -22,6 +22,8 @@ import (
 // FaultRuleStatus is a fault rule with its counters, as Faults lists it.
 type FaultRuleStatus struct {
 	FaultRule
+	// Index is the rule's place among the rules in force.
+	Index int
 	// Matched counts the requests the rule matched since it was set (or
 	// since Reset).
 	Matched uint64
@@ -38,7 +40,7 @@ func (s *Server) Faults() []FaultRuleStatus {
 	out := make([]FaultRuleStatus, len(st))
 	for i, r := range st {
 		out[i] = FaultRuleStatus{
-			FaultRule: faultRuleOf(r.Rule),
+			FaultRule: faultRuleOf(r.Rule), Index: i,
 			Matched:   r.Matched, Fired: r.Applied, Remaining: -1,
 		}
 		if r.Rule.Times > 0 {

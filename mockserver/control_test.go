@@ -125,8 +125,8 @@ func TestControlFaultsBadInputChangesNothing(t *testing.T) {
 		{http.MethodPut, `{"rules": [{"fault": {"status": "503"}}]}`, `fault rule 0: fault.status must be a whole number such as 503, not a string`},
 		{http.MethodPut, `{"rules": [{"fault": {"latency": "soon"}}]}`, `fault rule 0: fault.latency must be a duration such as "150ms" or "2s", not "soon"`},
 		{http.MethodPut, `{"rules": [{"fault": {"job": "maybe"}}]}`, `fault rule 0: fault.job must be "fail", "stuck" or "refuse", not "maybe"`},
-		{http.MethodPut, `{"rules": [{"fault": {"statsu": 503}}]}`, `fault rule 0: fault has an unknown field "statsu": a fault has latency, status, retry_after, drop, truncate and job`},
-		{http.MethodPut, `{"rules": [{"falut": {"status": 503}}]}`, `fault rule 0: unknown field "falut": a rule has endpoint, every, probability, times and fault`},
+		{http.MethodPut, `{"rules": [{"fault": {"statsu": 503}}]}`, `fault rule 0: fault has an unknown field "statsu": a fault has latency, status, retry_after, drop, truncate, job, results and totals`},
+		{http.MethodPut, `{"rules": [{"falut": {"status": 503}}]}`, `fault rule 0: unknown field "falut": a rule has endpoint, every, probability, times, optional and fault`},
 		{http.MethodPut, `{"rules": [{"fault": 503}]}`, `fault rule 0: fault must be an object such as {"status": 503} or a string such as "status=503", not a number`},
 		{http.MethodPut, `{"rules": [{"every": 2, "probability": 0.5, "fault": {"status": 503}}]}`, `fault rule 0: fields Every and Probability are both set: set one of them`},
 		{http.MethodPut, `{"rules": [{}]}`, `fault rule 0: the rule has no action: set a latency, status, drop, truncate or job outcome`},
@@ -257,7 +257,7 @@ func TestControlUnknownPathListsEndpoints(t *testing.T) {
 	r := call(t, s, http.MethodGet, "/_mock/nothing", "")
 	want := `there is no endpoint at "/_mock/nothing": the mock's own endpoints are GET /_mock/health, GET /_mock/journal, ` +
 		`DELETE /_mock/journal, GET /_mock/record, POST /_mock/reset, GET /_mock/faults, PUT /_mock/faults, POST /_mock/faults, DELETE /_mock/faults, DELETE /_mock/faults/{index}, GET /_mock/jobs, ` +
-		`GET /_mock/jobs/{id}, POST /_mock/jobs/{id}, DELETE /_mock/jobs/{id}, GET /_mock/clock, POST /_mock/clock, GET /_mock/articles, POST /_mock/articles, PUT /_mock/articles, DELETE /_mock/articles, GET /_mock/worlds, POST /_mock/worlds, DELETE /_mock/worlds, DELETE /_mock/worlds/{id}, GET /_mock/ui (the inspector page)`
+		`GET /_mock/jobs/{id}, POST /_mock/jobs/{id}, DELETE /_mock/jobs/{id}, GET /_mock/clock, POST /_mock/clock, GET /_mock/articles, POST /_mock/articles, PUT /_mock/articles, DELETE /_mock/articles, GET /_mock/settings, PATCH /_mock/settings, DELETE /_mock/settings, GET /_mock/expectations, POST /_mock/expectations, DELETE /_mock/expectations, GET /_mock/verify, GET /_mock/worlds, POST /_mock/worlds, DELETE /_mock/worlds, DELETE /_mock/worlds/{id}, GET /_mock/ui (the inspector page)`
 	if diff := cmp.Diff(failure{"FAILED", want}, decode[failure](t, r)); diff != "" || r.Status != http.StatusNotFound {
 		t.Fatalf("status %d (-want +got):\n%s", r.Status, diff)
 	}

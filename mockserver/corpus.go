@@ -141,14 +141,14 @@ func (c *Corpus) search(q search.Query, offset, limit int) (search.Result, error
 	return c.index().Search(q, offset, limit)
 }
 
-// answerCache is a bounded map of a corpus's recent answers, keyed by
-// everything else they depend on (see pageKey): when its current
+// answerCache is a bounded map of a corpus's recent answers, keyed by a
+// comparable value of everything else they depend on (see pageKey): when its current
 // generation holds answerCacheBytes, it becomes the previous one, so
 // memory stays below two generations and recently used answers survive.
 // Answers are shared and never changed.
 type answerCache struct {
 	mu        sync.Mutex
-	cur, prev map[string][]byte
+	cur, prev map[any][]byte
 	curBytes  int
 	closed    bool // keep nothing more (see Corpus.retire)
 }
@@ -159,7 +159,7 @@ const answerCacheBytes = 4 << 20
 
 // get returns the answer under key, making it with make when it is not
 // cached; a nil answer is not cached.
-func (ac *answerCache) get(key string, make func() []byte) []byte {
+func (ac *answerCache) get(key any, make func() []byte) []byte {
 	ac.mu.Lock()
 	b, ok := ac.cur[key]
 	if !ok {
@@ -180,7 +180,7 @@ func (ac *answerCache) get(key string, make func() []byte) []byte {
 	return b
 }
 
-func (ac *answerCache) putLocked(key string, b []byte) {
+func (ac *answerCache) putLocked(key any, b []byte) {
 	if ac.closed || len(b) > answerCacheBytes/4 { // a page of huge articles: not worth evicting others for
 		return
 	}
@@ -188,7 +188,7 @@ func (ac *answerCache) putLocked(key string, b []byte) {
 		ac.prev, ac.cur, ac.curBytes = ac.cur, nil, 0
 	}
 	if ac.cur == nil {
-		ac.cur = map[string][]byte{}
+		ac.cur = map[any][]byte{}
 	}
 	ac.curBytes += len(b) - len(ac.cur[key])
 	ac.cur[key] = b

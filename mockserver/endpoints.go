@@ -164,7 +164,11 @@ func (s *Server) serveHeadlines(x *exchange, _ fields) answer {
 	from := to.Add(-HeadlineWindow)
 	c := s.Corpus()
 	lo, hi := c.window(from, to)
-	key := fmt.Sprintf("headlines %d %d %d %d %d", lo, hi, s.shift, s.headlineClusters, s.headlineArticles)
+	type headlinesKey struct {
+		lo, hi, clusters, articles int
+		shift                      time.Duration
+	}
+	key := headlinesKey{lo, hi, s.headlineClusters, s.headlineArticles, s.shift}
 	return answer{status: http.StatusOK, body: c.answers.get(key, func() []byte { return s.encodeHeadlines(c, from, to, lo, hi) })}
 }
 
@@ -206,18 +210,37 @@ type pageKey struct {
 	QueryID    string // get-results only
 }
 
+// cacheKey is k as a comparable value, for the corpus's cache.
+func (k pageKey) cacheKey() any {
+	q := k.Query
+	type key struct {
+		text, keyPhrases, sites, language string
+		from, to                          time.Time
+		trafficRank                       int
+		encodedOnly                       bool
+		order                             search.Order
+		page                              int
+		shift                             time.Duration
+		embeddings                        bool
+		shape                             AnswerShape
+		queryID                           string
+	}
+	var sites string
+	if len(q.Sites) > 0 {
+		sites = fmt.Sprintf("%q", q.Sites) // quoted: no two lists give the same text
+	}
+	return key{q.Text, q.KeyPhrases, sites, q.Language, q.From.UTC().Round(0), q.To.UTC().Round(0),
+		q.TrafficRank, q.EncodedOnly, q.Order, k.Page, k.Shift, k.Embeddings, k.Shape, k.QueryID}
+}
+
 // page answers a page of a validated search: query's answer, or
 // get-results' when k.QueryID is set. The corpus is immutable, so its
 // answers are cached (see answerCache): a repeated request (a test polling
 // pages) is answered without searching or encoding again.
 func (s *Server) page(c *Corpus, k pageKey) answer {
 	k.Shift = s.shift
-	key, err := json.Marshal(k)
-	if err != nil {
-		panic("mockserver: encoding a page key: " + err.Error()) // plain values: cannot fail
-	}
 	var failed *apiError
-	body := c.answers.get(string(key), func() []byte {
+	body := c.answers.get(k.cacheKey(), func() []byte {
 		res, err := c.search(k.Query, pageOffset(k.Page), pageSize)
 		if err != nil { // validated queries cannot fail; should one, it is the caller's expression
 			failed = badRequest("%s", err.Error())

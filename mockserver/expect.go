@@ -134,12 +134,12 @@ func (s *Server) expectations() []ExpectationStatus {
 // VerifyError is Verify's error: what was expected and not met, the fault
 // rules that never fired, and the requests no expectation expected.
 type VerifyError struct {
-	Unmet         []ExpectationStatus `json:"unmet"`
-	UnfiredFaults []FaultRuleStatus   `json:"unfired_faults"`
+	Unmet         []ExpectationStatus
+	UnfiredFaults []FaultRuleStatus
 	// Unexpected lists the first requests no expectation matched (when the
 	// world has expectations), and UnexpectedCount counts them all.
-	Unexpected      []JournalEntry `json:"unexpected"`
-	UnexpectedCount int            `json:"unexpected_count"`
+	Unexpected      []JournalEntry
+	UnexpectedCount int
 }
 
 // Error lists what was not met, one item a line.
@@ -156,7 +156,7 @@ func (e *VerifyError) Error() string {
 		}
 	}
 	for _, f := range e.UnfiredFaults {
-		fmt.Fprintf(&b, "\n- fault rule %q never fired (it matched %d requests); mark it optional if it may not fire", f.FaultRule.String(), f.Matched)
+		fmt.Fprintf(&b, "\n- fault rule %d %q never fired (it matched %d requests); mark it optional if it may not fire", f.Index, f.FaultRule.String(), f.Matched)
 	}
 	for _, u := range e.Unexpected {
 		fmt.Fprintf(&b, "\n- unexpected request #%d %s %s", u.Seq, u.Path, u.Body)

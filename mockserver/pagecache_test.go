@@ -145,7 +145,7 @@ func TestPageCacheBounded(t *testing.T) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	total := 0
-	for _, m := range []map[string][]byte{rc.cur, rc.prev} {
+	for _, m := range []map[any][]byte{rc.cur, rc.prev} {
 		for _, p := range m {
 			total += len(p)
 		}

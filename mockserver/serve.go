@@ -250,15 +250,18 @@ func (s *Server) record(x *exchange) {
 	s.journal.Add(newJournalRecord(*e, x.body))
 	s.journalChanged.notify()
 	s.expect.observe(e, x.body)
-	attrs := []slog.Attr{slog.String("method", e.Method), slog.String("path", e.Path), slog.Int("status", e.Status),
-		slog.String("request_id", e.RequestID), slog.Duration("duration", time.Since(x.started))}
-	if e.Fault != "" {
-		attrs = append(attrs, slog.String("fault", e.Fault))
+	if h := s.logger.Handler(); h.Enabled(s.baseCtx, slog.LevelInfo) {
+		line := slog.NewRecord(time.Now(), slog.LevelInfo, "mockserver request", 0)
+		line.AddAttrs(slog.String("method", e.Method), slog.String("path", e.Path), slog.Int("status", e.Status),
+			slog.String("request_id", e.RequestID), slog.Duration("duration", time.Since(x.started)))
+		if e.Fault != "" {
+			line.AddAttrs(slog.String("fault", e.Fault))
+		}
+		if e.QueryID != "" {
+			line.AddAttrs(slog.String("query_id", e.QueryID))
+		}
+		_ = h.Handle(s.baseCtx, line)
 	}
-	if e.QueryID != "" {
-		attrs = append(attrs, slog.String("query_id", e.QueryID))
-	}
-	s.logger.LogAttrs(s.baseCtx, slog.LevelInfo, "mockserver request", attrs...)
 }
 
 // since is the world clock's time since t, at least 0. It is 0 when the

@@ -432,7 +432,7 @@ type idGen struct{ seed uint64 }
 // request returns the X-Request-Id of the n-th API request: "req-" and 16
 // hex digits, distinct for every n.
 func (g idGen) request(n uint64) string {
-	return fmt.Sprintf("req-%016x", mix64(g.seed^mix64(n)))
+	return string(fmt.Appendf(make([]byte, 0, 20), "req-%016x", mix64(g.seed^mix64(n))))
 }
 
 // query returns the n-th query id: 32 lower-case hex digits, distinct for
