@@ -616,8 +616,5 @@ func (l *logLevel) logger(w io.Writer) *slog.Logger {
 	if l.off {
 		return slog.New(slog.DiscardHandler)
 	}
-	if lw, ok := w.(*logWriter); ok {
-		return slog.New(newLogHandler(lw, l.level))
-	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l.level}))
 }

@@ -13,11 +13,9 @@
 //
 // (-url-file also writes the URL to a file). It serves the four endpoints of
 // /api/v2/, the mock's control endpoints under /_mock/ and the service's
-// OpenAPI document at GET /openapi.yaml. Logs go to standard error and never
-// show an API key; their lines are written in batches, at most 100 ms after
-// they are logged (warnings and errors at once), so that the line logged
-// for each request costs no system call of its own. No web page can drive it: requests from pages of other
-// sites, Host names other than localhost, *.localhost, IP addresses and
+// OpenAPI document at GET /openapi.yaml. Logs go to standard error, a line
+// at a time, and never show an API key. No web page can drive it: requests
+// from pages of other sites, Host names other than localhost, *.localhost, IP addresses and
 // those of -allow-host, and control POSTs that are not JSON (or lack the
 // X-Newsmock-Control header) are refused.
 //
@@ -50,6 +48,5 @@ func main() {
 		<-ctx.Done()
 		stop() // a second signal kills the process at once, without draining
 	}()
-	tuneGC() // for the life of the process
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
