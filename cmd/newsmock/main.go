@@ -32,6 +32,12 @@
 // cannot be loaded, an address that cannot be listened on, or requests cut
 // off by the drain timeout exit 1.
 //
+// Every flag can also be set by an environment variable NEWSMOCK_<FLAG>
+// (NEWSMOCK_WORLD_PER_KEY for -world-per-key); a flag on the command line
+// wins, and an unknown or malformed NEWSMOCK_ variable is refused (exit 2).
+// newsmock health asks the newsmock on -addr for GET /_mock/health and
+// exits 0 if it is up: the HEALTHCHECK of its container image.
+//
 // Run newsmock -h for the flags.
 package main
 

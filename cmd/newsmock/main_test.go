@@ -135,7 +135,7 @@ func TestFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-nope"}, "newsmock: flag provided but not defined: -nope"},
-		{[]string{"serve"}, `newsmock: unexpected argument "serve": newsmock takes only flags`},
+		{[]string{"serve"}, `newsmock: unexpected argument "serve": newsmock takes only flags (and the command health first)`},
 		{[]string{"-addr", "8080"}, `newsmock: invalid value "8080" for flag -addr: want host:port, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port`},
 		{[]string{"-addr", "127.0.0.1:http"}, `newsmock: invalid value "127.0.0.1:http" for flag -addr: want host:port, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port`},
 		{[]string{"-pending", "5"}, `newsmock: invalid value "5" for flag -pending: not a duration: write a number with a unit, e.g. 500ms, 2s or 1m`},

@@ -61,9 +61,14 @@ func mockVersion() string {
 
 // run is the whole command: it serves until ctx is done, then drains, and
 // returns the exit code. It writes only the listening line (or the version,
-// or the help) to stdout, and everything else to stderr.
+// the help, or the health) to stdout, and everything else to stderr. With
+// "health" first in args it checks the health of a running newsmock instead.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, fs, err := parseFlags(args)
+	health := len(args) > 0 && args[0] == "health"
+	if health {
+		args = args[1:]
+	}
+	cfg, fs, err := parseFlags(args, os.Environ())
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		printUsage(stdout, fs)
@@ -74,6 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case cfg.version:
 		fmt.Fprintf(stdout, "newsmock %s (%s)\n", mockVersion(), runtime.Version())
 		return exitOK
+	case health:
+		return checkHealth(ctx, cfg, stdout, stderr)
 	}
 	logger := cfg.logLevel.logger(stderr)
 	if err := serve(ctx, cfg, logger, stdout, stderr); err != nil {
