@@ -111,11 +111,7 @@ func (b builder) run(license, out string, args []string) error {
 		if err != nil {
 			return err
 		}
-		size, err := compressedSize(img)
-		if err != nil {
-			return err
-		}
-		fmt.Printf("image: linux/%s %s (%d bytes compressed) in %s\n", arch, digest, size, name)
+		fmt.Printf("image: linux/%s %s in %s\n", arch, digest, name)
 		platform := &v1.Platform{OS: "linux", Architecture: arch}
 		if arch == "arm64" {
 			platform.Variant = "v8"
@@ -196,27 +192,9 @@ func (b builder) image(arch string, exe, license []byte) (v1.Image, error) {
 	return mutate.ConfigFile(img, cf)
 }
 
-// layer is the image's one layer, gzipped: its files in one order, each
-// of time b.created and owned by root.
+// layer is the image's one layer, gzipped.
 func (b builder) layer(exe, license []byte) (v1.Layer, error) {
-	var raw bytes.Buffer
-	tw := tar.NewWriter(&raw)
-	entry := func(name string, mode int64, body []byte) error {
-		h := &tar.Header{Name: name, Mode: mode, ModTime: b.created, Format: tar.FormatUSTAR, Typeflag: tar.TypeReg, Size: int64(len(body))}
-		if strings.HasSuffix(name, "/") {
-			h.Typeflag, h.Size = tar.TypeDir, 0
-		}
-		if err := tw.WriteHeader(h); err != nil {
-			return err
-		}
-		_, err := tw.Write(body)
-		return err
-	}
-	files := []struct {
-		name string
-		mode int64
-		body []byte
-	}{
+	raw, err := b.tarFiles([]file{
 		{"etc/", 0o755, nil},
 		{"etc/group", 0o644, fmt.Appendf(nil, "root:x:0:\nnewsmock:x:%d:\n", uid)},
 		{"etc/passwd", 0o644, fmt.Appendf(nil, "root:x:0:0:root:/:/sbin/nologin\nnewsmock:x:%d:%d:newsmock:/:/sbin/nologin\n", uid, uid)},
@@ -228,13 +206,8 @@ func (b builder) layer(exe, license []byte) (v1.Layer, error) {
 		{"usr/share/doc/", 0o755, nil},
 		{"usr/share/doc/newsmock/", 0o755, nil},
 		{"usr/share/doc/newsmock/LICENSE", 0o444, license},
-	}
-	for _, f := range files {
-		if err := entry(f.name, f.mode, f.body); err != nil {
-			return nil, err
-		}
-	}
-	if err := tw.Close(); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
 	var gz bytes.Buffer
@@ -242,7 +215,7 @@ func (b builder) layer(exe, license []byte) (v1.Layer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := zw.Write(raw.Bytes()); err != nil {
+	if _, err := zw.Write(raw); err != nil {
 		return nil, err
 	}
 	if err := zw.Close(); err != nil {
@@ -250,6 +223,34 @@ func (b builder) layer(exe, license []byte) (v1.Layer, error) {
 	}
 	return tarball.LayerFromOpener(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(gz.Bytes())), nil },
 		tarball.WithMediaType(types.DockerLayer))
+}
+
+// file is a file of a tar archive; a name ending in / is a directory.
+type file struct {
+	name string
+	mode int64
+	body []byte
+}
+
+// tarFiles is a tar archive of files, in their order, each of time
+// b.created and owned by root.
+func (b builder) tarFiles(files []file) ([]byte, error) {
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, f := range files {
+		h := &tar.Header{Name: f.name, Mode: f.mode, ModTime: b.created, Format: tar.FormatUSTAR, Typeflag: tar.TypeReg, Size: int64(len(f.body))}
+		if strings.HasSuffix(f.name, "/") {
+			h.Typeflag = tar.TypeDir
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			return nil, err
+		}
+		if _, err := tw.Write(f.body); err != nil {
+			return nil, err
+		}
+	}
+	err := tw.Close()
+	return buf.Bytes(), err
 }
 
 // writeArchive writes img as a docker-archive (what docker save writes and
@@ -269,11 +270,7 @@ func (b builder) writeArchive(name string, img v1.Image) error {
 	if err != nil {
 		return err
 	}
-	type file struct {
-		name string
-		body []byte
-	}
-	files := []file{{configName.Hex + ".json", config}}
+	files := []file{{configName.Hex + ".json", 0o644, config}}
 	var layerNames []string
 	for _, l := range layers {
 		d, err := l.Digest()
@@ -290,7 +287,7 @@ func (b builder) writeArchive(name string, img v1.Image) error {
 			return err
 		}
 		layerNames = append(layerNames, d.Hex+".tar.gz")
-		files = append(files, file{d.Hex + ".tar.gz", body})
+		files = append(files, file{d.Hex + ".tar.gz", 0o644, body})
 	}
 	manifest, err := json.Marshal([]map[string]any{{
 		"Config":   configName.Hex + ".json",
@@ -300,39 +297,9 @@ func (b builder) writeArchive(name string, img v1.Image) error {
 	if err != nil {
 		return err
 	}
-	files = append(files, file{"manifest.json", manifest})
-
-	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
-	for _, f := range files {
-		h := &tar.Header{Name: f.name, Mode: 0o644, ModTime: b.created, Format: tar.FormatUSTAR, Typeflag: tar.TypeReg, Size: int64(len(f.body))}
-		if err := tw.WriteHeader(h); err != nil {
-			return err
-		}
-		if _, err := tw.Write(f.body); err != nil {
-			return err
-		}
-	}
-	if err := tw.Close(); err != nil {
+	archive, err := b.tarFiles(append(files, file{"manifest.json", 0o644, manifest}))
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(name, buf.Bytes(), 0o644)
-}
-
-// compressedSize is what pulling img downloads: its manifest, config and
-// compressed layers.
-func compressedSize(img v1.Image) (int64, error) {
-	m, err := img.Manifest()
-	if err != nil {
-		return 0, err
-	}
-	raw, err := img.RawManifest()
-	if err != nil {
-		return 0, err
-	}
-	n := int64(len(raw)) + m.Config.Size
-	for _, l := range m.Layers {
-		n += l.Size
-	}
-	return n, nil
+	return os.WriteFile(name, archive, 0o644)
 }
