@@ -1,8 +1,10 @@
 package mockserver
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -266,4 +268,97 @@ func (x *expectations) reset() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.list, x.unexpected, x.unexpectedCount = nil, nil, 0
+}
+
+func (s *Server) adminExpectations(*adminCall) (any, *apiError) {
+	return struct {
+		State        string              `json:"state"`
+		Expectations []ExpectationStatus `json:"expectations"`
+	}{"SUCCESS", s.expectations()}, nil
+}
+
+// adminAddExpectations answers POST /_mock/expectations: one expectation
+// or an array of them, each {"endpoint", "body", "times" | "min", "max"}
+// (no count: at least once). On error none is added.
+func (s *Server) adminAddExpectations(c *adminCall) (any, *apiError) {
+	const example = `{"endpoint": "query", "body": {"query": "election"}, "times": 1}`
+	body := bytes.TrimSpace(c.body)
+	var raws []json.RawMessage
+	if len(body) > 0 && body[0] == '[' {
+		if json.Unmarshal(body, &raws) != nil {
+			return nil, badRequest("the body is not a JSON array of expectations: send e.g. [%s]", example)
+		}
+	} else {
+		raws = []json.RawMessage{body}
+	}
+	var es []Expectation
+	for i, raw := range raws {
+		var in struct {
+			Endpoint string                     `json:"endpoint"`
+			Body     map[string]json.RawMessage `json:"body"`
+			Times    *int                       `json:"times"`
+			Min      *int                       `json:"min"`
+			Max      *int                       `json:"max"`
+		}
+		if aerr := decodeStrict(raw, &in, example, "endpoint, body, times, min and max"); aerr != nil {
+			return nil, &apiError{status: aerr.status, msg: fmt.Sprintf("expectation %d: %s", i, aerr.msg)}
+		}
+		e := Expectation{Endpoint: in.Endpoint, Min: 1, Max: -1}
+		switch {
+		case in.Times != nil && (in.Min != nil || in.Max != nil):
+			return nil, badRequest("expectation %d gives times with min or max: give times for an exact count, or min and max for bounds", i)
+		case in.Times != nil:
+			e.Min, e.Max = *in.Times, *in.Times
+		case in.Min != nil || in.Max != nil:
+			e.Min = 0
+			set := func(v *int, to *int) {
+				if v != nil {
+					*to = *v
+				}
+			}
+			set(in.Min, &e.Min)
+			set(in.Max, &e.Max)
+		}
+		for name, v := range in.Body {
+			if e.Body == nil {
+				e.Body = map[string]string{}
+			}
+			var text string
+			if json.Unmarshal(v, &text) != nil {
+				text = string(bytes.TrimSpace(v)) // a number, true, false: as JSON text
+			}
+			e.Body[name] = text
+		}
+		if err := e.check(); err != nil {
+			return nil, badRequest("expectation %d: %s", i, strings.TrimPrefix(err.Error(), "mockserver: expectation: "))
+		}
+		es = append(es, e)
+	}
+	for _, e := range es {
+		_ = s.addExpectation(e) // checked above
+	}
+	return s.adminExpectations(c)
+}
+
+// adminVerify answers GET /_mock/verify: Verify as JSON, with its message.
+func (s *Server) adminVerify(*adminCall) (any, *apiError) {
+	out := struct {
+		State           string              `json:"state"`
+		Met             bool                `json:"met"`
+		Message         string              `json:"message,omitempty"`
+		Unmet           []ExpectationStatus `json:"unmet"`
+		UnfiredFaults   []faultRuleJSON     `json:"unfired_faults"`
+		Unexpected      []JournalEntry      `json:"unexpected"`
+		UnexpectedCount int                 `json:"unexpected_count"`
+	}{State: "SUCCESS", Met: true, Unmet: []ExpectationStatus{}, UnfiredFaults: []faultRuleJSON{}, Unexpected: []JournalEntry{}}
+	var v *VerifyError
+	if err := s.Verify(); errors.As(err, &v) {
+		out.Met, out.Message = false, v.Error()
+		out.Unmet = append(out.Unmet, v.Unmet...)
+		out.Unexpected, out.UnexpectedCount = append(out.Unexpected, v.Unexpected...), v.UnexpectedCount
+		for _, f := range v.UnfiredFaults {
+			out.UnfiredFaults = append(out.UnfiredFaults, ruleJSON(f))
+		}
+	}
+	return out, nil
 }

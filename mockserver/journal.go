@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -257,4 +260,108 @@ func (n *notifier) notify() {
 		close(n.ch)
 		n.ch = nil
 	}
+}
+
+// journalParams are the query parameters GET /_mock/journal accepts.
+const journalParams = "path, status, since, limit, count, body.<member>, wait and min"
+
+// maxJournalWait bounds GET /_mock/journal's wait.
+const maxJournalWait = time.Minute
+
+func (s *Server) adminJournal(c *adminCall) (any, *apiError) {
+	var q JournalQuery
+	count := false
+	var wait time.Duration
+	least := 1
+	values := c.r.URL.Query()
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		vs := values[name]
+		if len(vs) > 1 {
+			return nil, badRequest("the parameter %s is given %d times: give it once", quoteShort(name), len(vs))
+		}
+		v := vs[0]
+		number := func(min int64) (int64, *apiError) {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if errors.Is(err, strconv.ErrRange) && n > 0 {
+				err = nil // n is math.MaxInt64, above any seq, status or count it meets
+			}
+			if err != nil || n < min {
+				return 0, badRequest("%s=%s is not a whole number from %d: write e.g. %s=%d", name, quoteShort(v), min, name, max(min, 2))
+			}
+			return n, nil
+		}
+		var aerr *apiError
+		var n int64
+		switch name {
+		case "path":
+			if _, ok := endpointName(v); !ok && !strings.HasPrefix(v, "/") {
+				return nil, badRequest("path=%s is not an endpoint: use a path such as /api/v2/query-async or a name: query, query-async, get-results or headlines", quoteShort(v))
+			}
+			q.Path = v
+		case "status":
+			n, aerr = number(0)
+			q.Status = int(min(n, 999))
+		case "since":
+			n, aerr = number(0)
+			q.Since = uint64(n)
+		case "limit":
+			n, aerr = number(0)
+			q.Limit = int(min(n, 1<<31-1))
+		case "min":
+			n, aerr = number(1)
+			least = int(min(n, 1<<31-1))
+		case "wait":
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 || d > maxJournalWait {
+				return nil, badRequest("wait=%s is not a duration from 0 to %v: write e.g. wait=2s", quoteShort(v), maxJournalWait)
+			}
+			wait = d
+		case "count":
+			switch strings.ToLower(v) {
+			case "", "1", "true":
+				count = true
+			case "0", "false":
+			default:
+				return nil, badRequest("count=%s is not a boolean: write count=true, or leave it out for the entries", quoteShort(v))
+			}
+		default:
+			member, ok := strings.CutPrefix(name, "body.")
+			if !ok || member == "" {
+				return nil, badRequest("unknown parameter %s: GET /_mock/journal takes %s", quoteShort(name), journalParams)
+			}
+			if q.Body == nil {
+				q.Body = map[string]string{}
+			}
+			q.Body[member] = v
+		}
+		if aerr != nil {
+			return nil, aerr
+		}
+	}
+	if values.Has("min") && !values.Has("wait") {
+		return nil, badRequest("min goes with wait: write e.g. wait=2s&min=3 to wait until 3 entries match")
+	}
+	ctx, cancel := context.WithTimeout(c.r.Context(), wait)
+	defer cancel()
+	entries, err := s.AwaitJournal(ctx, least, q)
+	_, dropped := s.journalSnapshot()
+	var met *bool // whether wait found min entries; absent without wait
+	if values.Has("wait") {
+		ok := err == nil
+		met = &ok
+	}
+	if count {
+		return struct {
+			State   string `json:"state"`
+			Count   int    `json:"count"`
+			Dropped uint64 `json:"dropped"`
+			Met     *bool  `json:"met,omitempty"`
+		}{"SUCCESS", len(entries), dropped, met}, nil
+	}
+	return struct {
+		State   string         `json:"state"`
+		Dropped uint64         `json:"dropped"` // before the entries, which may be long
+		Met     *bool          `json:"met,omitempty"`
+		Entries []JournalEntry `json:"entries"`
+	}{"SUCCESS", dropped, met, entries}, nil
 }

@@ -37,68 +37,28 @@ type RecordOptions struct {
 	// CorpusPath is the JSON Lines file the articles go to, in the form
 	// LoadCorpus reads.
 	CorpusPath string
-	// HeadlinesPath is the file headline answers go to, one JSON object per
-	// line ({"recorded_at": …, "answer": …}), which WithHeadlines replays;
-	// "" is CorpusPath with ".jsonl" replaced by ".headlines.jsonl".
+	// HeadlinesPath and RefusedPath are where headline answers and refused
+	// exchanges go; "" is CorpusPath with ".jsonl" replaced by
+	// ".headlines.jsonl" and ".refused.jsonl".
 	HeadlinesPath string
-	// RefusedPath is the file the exchanges the upstream refused go to
-	// (answers of status 400 or more, and answers whose state is FAILED),
-	// one JSON object per line, for reading: a replay does not serve them;
-	// "" is CorpusPath with ".jsonl" replaced by ".refused.jsonl".
-	RefusedPath string
-	// Drop names article members to leave out of the corpus written, such
-	// as "bodyText" and "embeddings", to keep it small. The members the
-	// corpus needs (_id, title, url, site and datePublished) cannot be
-	// dropped. Summaries still count what was sent.
+	RefusedPath   string
+	// Drop names article members to leave out, such as "bodyText"; _id,
+	// title, url, site and datePublished cannot be dropped.
 	Drop []string
-	// Client is the HTTP client the upstream is reached with. nil uses the
-	// environment's proxy settings, never follows redirects (they are
-	// passed on) and sets no overall time limit beyond the caller's own.
+	// Client reaches the upstream; nil uses the environment's proxy and
+	// passes redirects on.
 	Client *http.Client
 }
 
 // WithRecord makes the server a recording proxy in front of the service at
-// opts.Upstream: every request to it other than the /_mock/ endpoints and
-// /openapi.yaml goes upstream with its method, path, query, headers and
-// body unchanged (the API key included), and upstream's answer comes back
-// unchanged: status, headers (but hop-by-hop ones) and body. An upstream
-// that drops the connection or cuts its answer short is passed on the same
-// way; one that cannot be reached, or answers more than 64 MiB, is answered
-// 502.
-//
-// Every article of a successful search, get-results or headlines answer is
-// added to the JSON Lines corpus at opts.CorpusPath, unless an article with
-// its _id is there already. Each article is kept with every member the
-// service sent, unknown ones too, but those named by opts.Drop. An article
-// of a headline cluster, which has no _id, is kept under a made-up one (24
-// hex digits of a hash of its URL) until the same URL comes in a search
-// answer, whose article then replaces it. An article the corpus loader
-// would refuse is left out and listed in the summary. Headline answers go
-// to a file of their own (opts.HeadlinesPath) that WithHeadlines replays.
-//
-// The files are only ever replaced whole, by writing a new file beside
-// them and renaming it over the old one, so they hold whole lines at every
-// instant, even if the process is killed; an existing file is added to, and
-// its articles are not recorded again. The API key never reaches the files,
-// the journal, the log or the summary: every api_key member is redacted,
-// and every occurrence of the request's keys (its top-level api_key
-// members, even in a malformed body) of at least 8 characters is replaced
-// by "[redacted]", in the files and in the names and examples the summary
-// lists. The exchanges the upstream refuses go to a third file
-// (opts.RefusedPath), for reading.
-//
-// Fault rules (WithFaults, SetFaults) apply to a recording server's
-// answers as to the mock's own, to requests to the four API endpoints: a
-// latency waits before the request goes upstream; drop and status answer
-// without reaching the upstream; truncate cuts the upstream's answer (which
-// is recorded whole). A rule with a job outcome cannot apply, since the
-// jobs are the upstream's: Start refuses one, and one set later never
-// fires. With WithAPIKeys, a request is passed on only if every api_key
-// member of its body is an accepted key; otherwise it is answered 401 and
-// nothing reaches the upstream. A recording server applies no rate limit,
-// and the X-Mock-Fault header is not read but passed on like any other, so
-// a mock upstream can be told to fail. RecordSummary (and GET
-// /_mock/record) tells what was recorded.
+// opts.Upstream: requests go upstream unchanged (the API key included) and
+// answers come back unchanged, while the articles of successful answers are
+// added to the JSON Lines corpus at opts.CorpusPath (a corpus LoadCorpusFile
+// serves), headline answers to opts.HeadlinesPath (for WithHeadlines) and
+// refused exchanges to opts.RefusedPath. Files are added to and replaced
+// whole, never half written; the API key never reaches them, the journal or
+// the log. Fault rules and WithAPIKeys apply as to the mock's own answers.
+// RecordSummary says what was recorded; docs/record.md has the details.
 func WithRecord(opts RecordOptions) Option {
 	return func(c *config) {
 		u, err := url.Parse(opts.Upstream)

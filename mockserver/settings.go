@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -197,4 +198,85 @@ func (l *rateLimiter) prune(now time.Time) {
 	if len(l.keys) >= maxBuckets { // every key is busy: start afresh
 		clear(l.keys)
 	}
+}
+
+// settingsJSON is Settings on the wire, durations as Go durations ("1h0m0s").
+type settingsJSON struct {
+	PendingPolls int         `json:"pending_polls"`
+	Pending      string      `json:"pending"`
+	RateLimit    float64     `json:"rate_limit"`
+	Burst        int         `json:"burst"`
+	JobTTL       string      `json:"job_ttl"`
+	MaxJobs      int         `json:"max_jobs"`
+	Shape        AnswerShape `json:"shape"`
+}
+
+func (s *Server) adminSettings(*adminCall) (any, *apiError) {
+	st := s.Settings()
+	return struct {
+		State    string       `json:"state"`
+		Settings settingsJSON `json:"settings"`
+	}{"SUCCESS", settingsJSON{st.PendingPolls, st.Pending.String(), st.RateLimit, st.Burst, st.JobTTL.String(), st.MaxJobs, st.Shape}}, nil
+}
+
+// adminPatchSettings answers PATCH /_mock/settings: the fields given
+// change, the others stay.
+func (s *Server) adminPatchSettings(c *adminCall) (any, *apiError) {
+	var in struct {
+		PendingPolls *int     `json:"pending_polls"`
+		Pending      *string  `json:"pending"`
+		RateLimit    *float64 `json:"rate_limit"`
+		Burst        *int     `json:"burst"`
+		JobTTL       *string  `json:"job_ttl"`
+		MaxJobs      *int     `json:"max_jobs"`
+		Shape        *struct {
+			Results *string `json:"results"`
+			Totals  *string `json:"totals"`
+		} `json:"shape"`
+	}
+	const example = `{"pending": "10s", "pending_polls": 2}`
+	if aerr := decodeStrict(c.body, &in, example, "pending_polls, pending, rate_limit, burst, job_ttl, max_jobs and shape"); aerr != nil {
+		return nil, aerr
+	}
+	st := s.Settings()
+	duration := func(name string, v *string, d *time.Duration) *apiError {
+		if v == nil {
+			return nil
+		}
+		p, err := time.ParseDuration(*v)
+		if err != nil {
+			return badRequest("%s %s is not a duration: write e.g. \"10s\" or \"1h30m\"", name, quoteShort(*v))
+		}
+		*d = p
+		return nil
+	}
+	if aerr := cmp.Or(duration("pending", in.Pending, &st.Pending), duration("job_ttl", in.JobTTL, &st.JobTTL)); aerr != nil {
+		return nil, aerr
+	}
+	set := func(v *int, to *int) {
+		if v != nil {
+			*to = *v
+		}
+	}
+	set(in.PendingPolls, &st.PendingPolls)
+	set(in.Burst, &st.Burst)
+	set(in.MaxJobs, &st.MaxJobs)
+	if in.RateLimit != nil {
+		st.RateLimit = *in.RateLimit
+		if *in.RateLimit == 0 {
+			st.Burst = 0
+		}
+	}
+	if in.Shape != nil {
+		if in.Shape.Results != nil {
+			st.Shape.Results = *in.Shape.Results
+		}
+		if in.Shape.Totals != nil {
+			st.Shape.Totals = *in.Shape.Totals
+		}
+	}
+	if err := s.SetSettings(st); err != nil {
+		return nil, controlError(err)
+	}
+	return s.adminSettings(c)
 }
