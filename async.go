@@ -48,7 +48,7 @@ func (p *AsyncSearchParams) validateAsync() error {
 // been made (see the retry policy on Client); after a connection reset or
 // a 503 the error is returned: poll the job only if a QueryID is known, or
 // submit again knowingly.
-func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...Option) (*QueryJob, error) {
+func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...CallOption) (*QueryJob, error) {
 	if err := params.validateAsync(); err != nil {
 		return nil, err
 	}
@@ -96,7 +96,7 @@ type getResultsBody struct {
 // no articles and the true totals. A job the service reports as failed is
 // a *JobFailedError, as Poll and Results report it. An empty queryID or a
 // negative page fails with a *ValidationError before any request.
-func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts ...Option) (*Page, error) {
+func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts ...CallOption) (*Page, error) {
 	if strings.TrimSpace(queryID) == "" {
 		return nil, &ValidationError{Field: "queryID", Problem: "the query ID is empty: pass the QueryID of the job SubmitQuery returned"}
 	}

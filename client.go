@@ -219,7 +219,6 @@ func NewClient(opts ...Option) (*Client, error) {
 	cfg.red = redact.New(apiKey).WithMark(redacted)
 	// Only what a call may override is kept, the key not among it.
 	cfg.defaults = *s.forCall()
-	cfg.defaults.call = false
 	cfg.httpClient = safeHTTPClient(hc, &clientTransport{lim: lim, waitMax: s.waitMax,
 		next: &attemptGuard{next: next, defaults: &cfg.defaults}})
 	return &Client{cfg: cfg}, nil

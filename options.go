@@ -11,55 +11,45 @@ import (
 	"time"
 )
 
-// Option configures a Client, when given to NewClient, or one call, when
-// given to a method. Every method takes options after its required
-// arguments; the settings a call does not give are the Client's. Options
-// apply in order: a later one overrides an earlier one, except that
-// WithHeader adds to the headers a call (or the Client) sets itself. A nil
-// Option, and a nil options struct, are ignored.
-//
-// The With functions and the three options structs implement Option:
-//   - *PollOptions: how Poll, Results and SearchRange wait for a job. Its
-//     zero fields keep the values set before (by the Client, or by an
-//     earlier PollOptions of the same call), field by field;
-//   - *PageOptions: how SearchAll and Results walk pages;
-//   - *RangeOptions: how SearchRange and SearchRangeSeq split a range.
-//
-// A PageOptions or RangeOptions replaces an earlier one whole.
-//
-// Some options configure what every call of a Client shares and are
-// accepted only by NewClient: WithHTTPClient, WithMiddleware, WithRateLimit
-// and WithoutEnvironment, and WithAPIKey and WithBaseURL, which name the
-// account and the service (make one Client per key). Given to a call, any
-// of them fails the call with a *ValidationError naming the option, before
-// any request. WithResponseInto describes one call; NewClient rejects it.
+// Option configures a Client: NewClient takes Options. An Option that is
+// also a CallOption configures a call too; see CallOption. The options that
+// configure what every call shares are Options only, so the compiler
+// refuses them in a call: WithAPIKey, WithBaseURL, WithHTTPClient,
+// WithMiddleware, WithRateLimit and WithoutEnvironment (make one Client
+// per key or service). A nil Option is ignored.
 type Option interface {
 	apply(*settings)
 }
 
-// optionFunc is an Option accepted by NewClient and by every call.
+// CallOption is an Option that every method also takes, after its required
+// arguments, to configure that call: given to NewClient, it sets the
+// default of every call; given to a call, it overrides that default for
+// the call. Options apply in order, a later one over an earlier one,
+// except that WithHeader adds to the headers set before. The other With
+// functions return CallOptions, and so do the three options structs:
+// *PollOptions (how to wait for a job), *PageOptions (how to walk pages)
+// and *RangeOptions (how to split a range). A call's PollOptions override
+// the fields set before one by one; a PageOptions or RangeOptions replaces
+// the one set before whole. A nil CallOption is ignored.
+type CallOption interface {
+	Option
+	callOption()
+}
+
+// optionFunc is a CallOption.
 type optionFunc func(*settings)
 
 func (f optionFunc) apply(s *settings) { f(s) }
+func (optionFunc) callOption()         {}
 
-// clientOption is an Option only NewClient accepts.
-type clientOption struct {
-	name string
-	f    func(*settings)
-}
+// clientOption is an Option only NewClient takes.
+type clientOption func(*settings)
 
-func (o clientOption) apply(s *settings) {
-	if s.call {
-		s.fail(o.name, "it configures the Client as a whole, not one call: pass it to NewClient")
-		return
-	}
-	o.f(s)
-}
+func (f clientOption) apply(s *settings) { f(s) }
 
 // settings is what the options ask for: the Client's, made by NewClient,
 // and a copy of them for each call, over which the call's options apply.
 type settings struct {
-	call    bool             // applying a call's options
 	problem *ValidationError // the first invalid option
 	own     map[string]bool  // header names set at this level (client or call)
 
@@ -114,7 +104,6 @@ func clientDefaults() settings {
 // forCall returns a copy of s over which a call's options apply.
 func (s *settings) forCall() *settings {
 	c := &settings{
-		call:           true,
 		maxRetries:     s.maxRetries,
 		waitMin:        s.waitMin,
 		waitMax:        s.waitMax,
@@ -156,7 +145,7 @@ type responseSink struct {
 // NEWSSEARCH_API_KEY environment variable. Surrounding white space is
 // trimmed; an empty key counts as not given. NewClient only.
 func WithAPIKey(key string) Option {
-	return clientOption{"WithAPIKey", func(s *settings) { s.apiKey = strings.TrimSpace(key) }}
+	return clientOption(func(s *settings) { s.apiKey = strings.TrimSpace(key) })
 }
 
 // WithBaseURL sets the base URL of the service, e.g. "https://app.runathena.com"
@@ -165,13 +154,13 @@ func WithAPIKey(key string) Option {
 // so pasting an endpoint root works too. It wins over the NEWSSEARCH_BASE_URL
 // environment variable. An empty value counts as not given. NewClient only.
 func WithBaseURL(baseURL string) Option {
-	return clientOption{"WithBaseURL", func(s *settings) { s.baseURL = strings.TrimSpace(baseURL) }}
+	return clientOption(func(s *settings) { s.baseURL = strings.TrimSpace(baseURL) })
 }
 
 // WithoutEnvironment makes NewClient ignore the NEWSSEARCH_API_KEY and
 // NEWSSEARCH_BASE_URL environment variables. NewClient only.
 func WithoutEnvironment() Option {
-	return clientOption{"WithoutEnvironment", func(s *settings) { s.ignoreEnv = true }}
+	return clientOption(func(s *settings) { s.ignoreEnv = true })
 }
 
 // WithHTTPClient sets the HTTP client used for every attempt. The Client uses
@@ -187,13 +176,13 @@ func WithoutEnvironment() Option {
 // http.DefaultTransport, such as httpmock.Activate after NewClient.
 // NewClient only.
 func WithHTTPClient(hc *http.Client) Option {
-	return clientOption{"WithHTTPClient", func(s *settings) {
+	return clientOption(func(s *settings) {
 		if hc == nil {
 			s.fail("WithHTTPClient", "the client is nil: pass a non-nil *http.Client or leave the option out")
 			return
 		}
 		s.httpClient, s.httpSet = hc, true
-	}}
+	})
 }
 
 // WithRateLimit makes the Client send at most perSecond requests a second
@@ -216,14 +205,14 @@ func WithHTTPClient(hc *http.Client) Option {
 // (at most the maximum of WithRetryWait away): no request of the Client
 // starts before then.
 func WithRateLimit(perSecond float64, burst int) Option {
-	return clientOption{"WithRateLimit", func(s *settings) {
+	return clientOption(func(s *settings) {
 		if math.IsNaN(perSecond) || math.IsInf(perSecond, 0) || perSecond < 0 || (perSecond > 0 && burst < 1) {
 			s.fail("WithRateLimit", "("+strconv.FormatFloat(perSecond, 'g', -1, 64)+", "+strconv.Itoa(burst)+
 				"): pass a rate of requests per second >= 0 (0 turns pacing off) and, with a positive rate, a burst >= 1")
 			return
 		}
 		s.rate, s.burst, s.rateSet = perSecond, burst, true
-	}}
+	})
 }
 
 // WithMiddleware wraps every HTTP attempt of the Client in mw, for tracing,
@@ -236,18 +225,18 @@ func WithRateLimit(perSecond float64, burst int) Option {
 // log or record bodies. A nil mw, or a mw returning nil, is rejected by
 // NewClient. NewClient only.
 func WithMiddleware(mw func(next http.RoundTripper) http.RoundTripper) Option {
-	return clientOption{"WithMiddleware", func(s *settings) {
+	return clientOption(func(s *settings) {
 		if mw == nil {
 			s.fail("WithMiddleware", "middleware "+strconv.Itoa(len(s.middleware)+1)+" is nil: pass a function that wraps the next http.RoundTripper")
 			return
 		}
 		s.middleware = append(s.middleware, mw)
-	}}
+	})
 }
 
 // withJitterSeed makes the jitter source deterministic (tests only).
 func withJitterSeed(a, b uint64) Option {
-	return clientOption{"withJitterSeed", func(s *settings) { s.seed, s.seeded = [2]uint64{a, b}, true }}
+	return clientOption(func(s *settings) { s.seed, s.seeded = [2]uint64{a, b}, true })
 }
 
 // WithMaxRetries sets how many times a failed attempt is retried (0 disables
@@ -255,7 +244,7 @@ func withJitterSeed(a, b uint64) Option {
 // Which failures are retried is the retry policy described on Client.
 // Given to a call, it bounds that call's retries (and SearchRange's
 // resubmissions).
-func WithMaxRetries(n int) Option {
+func WithMaxRetries(n int) CallOption {
 	return optionFunc(func(s *settings) {
 		if n < 0 {
 			s.fail("WithMaxRetries", strconv.Itoa(n)+" is negative: pass 0 to disable retries")
@@ -269,7 +258,7 @@ func WithMaxRetries(n int) Option {
 // wait (max); see Client for the retry policy. The defaults are
 // DefaultRetryWaitMin and DefaultRetryWaitMax. Zero waits are allowed
 // (retry at once); negative ones, or min above max, are rejected.
-func WithRetryWait(min, max time.Duration) Option {
+func WithRetryWait(min, max time.Duration) CallOption {
 	return optionFunc(func(s *settings) {
 		switch {
 		case min < 0 || max < 0:
@@ -286,7 +275,7 @@ func WithRetryWait(min, max time.Duration) Option {
 // (Debug) and each retry with its wait (Info) to l. Log records carry the
 // method, endpoint path, attempt number, wait and HTTP status; never a body
 // or the API key. A nil logger (the default) disables logging.
-func WithLogger(l *slog.Logger) Option {
+func WithLogger(l *slog.Logger) CallOption {
 	return optionFunc(func(s *settings) { s.logger = l })
 }
 
@@ -301,7 +290,7 @@ func WithLogger(l *slog.Logger) Option {
 // Transfer-Encoding and Connection cannot be set. An invalid name or value
 // is rejected with a *ValidationError before any request; the message never
 // repeats the value.
-func WithHeader(name, value string) Option {
+func WithHeader(name, value string) CallOption {
 	return optionFunc(func(s *settings) {
 		canon := http.CanonicalHeaderKey(strings.TrimSpace(name))
 		switch {
@@ -356,7 +345,7 @@ func validHeaderName(name string) bool {
 // It is a limit on silence, not on the length of an attempt: a large
 // response that keeps arriving is never cut by it. WithAttemptTimeout
 // bounds the whole attempt; bound a whole call with a context deadline.
-func WithStallTimeout(d time.Duration) Option {
+func WithStallTimeout(d time.Duration) CallOption {
 	return optionFunc(func(s *settings) {
 		if d < 0 {
 			s.fail("WithStallTimeout", d.String()+" is negative: pass a duration such as 30*time.Second, or 0 to turn it off")
@@ -378,7 +367,7 @@ func WithStallTimeout(d time.Duration) Option {
 // an attempt ends at whichever runs out first, so to let an attempt stay
 // silent longer, raise that too. The Timeout of an *http.Client given with
 // WithHTTPClient also applies, since the Client never changes that client.
-func WithAttemptTimeout(d time.Duration) Option {
+func WithAttemptTimeout(d time.Duration) CallOption {
 	return optionFunc(func(s *settings) {
 		if d <= 0 {
 			s.fail("WithAttemptTimeout", d.String()+" is not a timeout: pass a positive duration such as 10*time.Second")
@@ -393,14 +382,10 @@ func WithAttemptTimeout(d time.Duration) Option {
 // making several requests (Poll, the iterators, the range searches) stores
 // each successful one in turn, so after the call *dst describes the last to
 // complete. A call that fails before any request succeeds leaves *dst
-// unchanged. A nil dst is ignored. It describes one call: NewClient rejects
-// it.
-func WithResponseInto(dst *Response) Option {
+// unchanged. Given to NewClient, every call stores there (the last exchange
+// to complete wins; read *dst when no call runs). A nil dst stores nothing.
+func WithResponseInto(dst *Response) CallOption {
 	return optionFunc(func(s *settings) {
-		if !s.call {
-			s.fail("WithResponseInto", "it records one call's exchange: pass it to the call, not to NewClient")
-			return
-		}
 		if dst == nil {
 			s.into = nil
 			return
@@ -415,7 +400,7 @@ type callKey struct{}
 // begin applies a method's options over the Client's settings (or, for a
 // method called by another, over the outer call's) and returns ctx
 // carrying them. A nil ctx is returned as it is, for exchange to report.
-func (c *Client) begin(ctx context.Context, opts []Option) (context.Context, *settings, error) {
+func (c *Client) begin(ctx context.Context, opts []CallOption) (context.Context, *settings, error) {
 	if c == nil || c.cfg == nil {
 		return ctx, nil, errNoClient
 	}

@@ -74,7 +74,9 @@ type pageSource struct {
 	prefetch int
 }
 
-// apply makes o an Option: it replaces the page settings given before.
+func (*PageOptions) callOption() {}
+
+// apply makes o a CallOption: it replaces the page settings given before.
 func (o *PageOptions) apply(s *settings) {
 	if o == nil {
 		return
@@ -309,7 +311,7 @@ func articlesOf(pages iter.Seq2[*Page, error], onPage func(*Page)) iter.Seq2[Art
 // service repeats a page) is yielded once as (Article{}, err) and ends the
 // loop. Leaving the loop early cancels the requests still in flight (see
 // PageOptions.Prefetch) and waits for them; no request starts after it.
-func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...Option) iter.Seq2[Article, error] {
+func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...CallOption) iter.Seq2[Article, error] {
 	if err := c.checkCall(ctx, "SearchAll"); err != nil {
 		return failedArticles(err)
 	}
@@ -344,7 +346,7 @@ func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...Opt
 // does (with the PollOptions opts may hold), and yields a poll's error
 // (*JobFailedError, *PollTimeoutError, ...) like any other. It stops,
 // prefetches, shows pages and reports errors as SearchAll does.
-func (c *Client) Results(ctx context.Context, queryID string, opts ...Option) iter.Seq2[Article, error] {
+func (c *Client) Results(ctx context.Context, queryID string, opts ...CallOption) iter.Seq2[Article, error] {
 	if err := c.checkCall(ctx, "Results"); err != nil {
 		return failedArticles(err)
 	}

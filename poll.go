@@ -181,7 +181,9 @@ type pollConfig struct {
 	onPoll                      func(PollEvent)
 }
 
-// apply makes o an Option: its non-zero fields override, one by one, the
+func (*PollOptions) callOption() {}
+
+// apply makes o a CallOption: its non-zero fields override, one by one, the
 // poll settings given before (by the Client, or earlier in the call).
 func (o *PollOptions) apply(s *settings) {
 	if o == nil {
@@ -312,7 +314,7 @@ func (c *Client) checkCall(ctx context.Context, method string) error {
 // A transport failure of a request is retried through an outage shorter
 // than MaxWait (see the outage rule on Client). Poll starts no goroutine
 // and leaves no timer behind.
-func (c *Client) Poll(ctx context.Context, queryID string, opts ...Option) (*Page, error) {
+func (c *Client) Poll(ctx context.Context, queryID string, opts ...CallOption) (*Page, error) {
 	if err := c.checkCall(ctx, "Poll"); err != nil {
 		return nil, err
 	}

@@ -113,7 +113,7 @@ func (p *SearchParams) body(apiKey string) searchBody {
 //
 // Invalid parameters fail with a *ValidationError before any request. A
 // failure reported by the service is an *APIError; see Client for retries.
-func (c *Client) Search(ctx context.Context, params SearchParams, opts ...Option) (*Page, error) {
+func (c *Client) Search(ctx context.Context, params SearchParams, opts ...CallOption) (*Page, error) {
 	if err := params.validate("SearchParams"); err != nil {
 		return nil, err
 	}

@@ -181,7 +181,9 @@ type rangeConfig struct {
 	done        []WindowResult
 }
 
-// apply makes o an Option: it replaces the range settings given before.
+func (*RangeOptions) callOption() {}
+
+// apply makes o a CallOption: it replaces the range settings given before.
 func (o *RangeOptions) apply(s *settings) {
 	if o == nil {
 		return
@@ -320,7 +322,7 @@ func doneWindows(windows []window, done []WindowResult) (map[int]*WindowResult, 
 // RangeOptions.Done to search only the missing windows later. Invalid
 // parameters or options fail with a *ValidationError before any request.
 // SearchRange returns only after every goroutine it started has ended.
-func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts ...Option) ([]Article, error) {
+func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts ...CallOption) ([]Article, error) {
 	r, err := c.startRange(ctx, "SearchRange", params, opts)
 	if err != nil {
 		return nil, err
@@ -403,7 +405,7 @@ func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts
 // Articles may be nil) as RangeOptions.Done to resume. Validation errors
 // are yielded once, before any request, as a *ValidationError. Leaving the
 // loop early cancels the windows in flight and waits for them.
-func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, opts ...Option) iter.Seq2[WindowResult, error] {
+func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, opts ...CallOption) iter.Seq2[WindowResult, error] {
 	r, err := c.startRange(ctx, "SearchRangeSeq", params, opts)
 	if err != nil {
 		return func(yield func(WindowResult, error) bool) { yield(WindowResult{}, err) }

@@ -309,9 +309,9 @@ func (s *Server) Corpus() *Corpus { return s.data.Load() }
 
 // ClientOptions returns the options Client passes to newssearch.NewClient:
 // WithoutEnvironment, WithBaseURL(URL), WithAPIKey(APIKey),
-// WithHTTPClient(HTTPClient), WithRetryWait(clientRetryWaitMin,
-// clientRetryWaitMax) and a *newssearch.PollOptions with clientPollDelayMin
-// and clientPollDelayMax. Use it to handle NewClient's error yourself.
+// WithHTTPClient(HTTPClient), retry waits of 1 to 20 ms and a
+// *newssearch.PollOptions polling every 1 to 20 ms. Use it to handle
+// NewClient's error yourself.
 func (s *Server) ClientOptions() []newssearch.Option {
 	return []newssearch.Option{
 		newssearch.WithoutEnvironment(),
