@@ -216,7 +216,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		cfg.rng = rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])))
 	}
 	lim.spread = cfg.spread
-	cfg.red = redact.New(apiKey).WithMark(redacted)
+	cfg.red = redact.New(apiKey).WithMark(redacted).Glued(minGluedKey)
 	// Only what a call may override is kept, the key not among it.
 	cfg.defaults = *s.forCall()
 	cfg.httpClient = safeHTTPClient(hc, &clientTransport{lim: lim, waitMax: s.waitMax,

@@ -595,7 +595,7 @@ func (c *Client) decodeError(endpoint string, resp *http.Response, body []byte, 
 	if isHTML(resp, body) {
 		// A captive portal, a proxy's login page, a wrong base URL.
 		e.Message = "the answer is an HTML page, not the service's JSON: check the base URL or a proxy (Content-Type " +
-			strconv.Quote(c.scrub(excerpt([]byte(resp.Header.Get("Content-Type"))))) + ", page " + quoteShort(e.Message) + ")"
+			strconv.Quote(excerpt(c.cfg.red, []byte(resp.Header.Get("Content-Type")), maxMessageLen)) + ", page " + strconv.Quote(excerpt(c.cfg.red, []byte(e.Message), maxPageLen)) + ")"
 		return e
 	}
 	e.Message = c.scrub(cause.Error()) + ": the service's answer does not have the documented shape; report it with the request id"

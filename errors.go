@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/newssearch/newssearch-go/internal/redact"
 	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
@@ -143,6 +144,7 @@ func (e *ValidationError) Is(target error) bool { return target == ErrBadRequest
 const (
 	maxErrorBody  = 64 << 10 // bytes of an error body kept in APIError.Body
 	maxMessageLen = 512      // bytes of a message derived from a non-JSON body
+	maxPageLen    = 60       // bytes of an HTML page's title quoted in an error
 	// errorBodySlack is read beyond maxErrorBody, so that a key straddling
 	// the cut, in any of its escaped forms, is redacted before the cut.
 	errorBodySlack = 4 << 10
@@ -150,6 +152,11 @@ const (
 
 // redacted replaces the API key wherever it would otherwise be shown.
 const redacted = "[REDACTED]"
+
+// minGluedKey is the length from which a key is redacted even glued to
+// other text ("rrr" + key + "zz"); a shorter one only where it stands
+// alone, so that the key "test" leaves "latest" be.
+const minGluedKey = 8
 
 // newAPIError builds the error for a failed response from its status,
 // headers and (already capped) body.
@@ -175,10 +182,10 @@ func (c *Client) newAPIError(endpoint string, resp *http.Response, body []byte) 
 		e.State = env.State
 		e.Message = cmp.Or(env.Message, env.Error, env.Detail)
 	} else {
-		e.Message = excerpt(e.Body)
+		e.Message = excerpt(c.cfg.red, e.Body, maxMessageLen)
 	}
 	if loc := resp.Header.Get("Location"); e.Message == "" && resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
-		e.Message = "the service redirected the request to " + excerpt([]byte(loc)) + ", on another host: the client " +
+		e.Message = "the service redirected the request to " + excerpt(c.cfg.red, []byte(loc), maxMessageLen) + ", on another host: the client " +
 			"does not follow it, because the API key travels in the request body; if you trust that address, pass it to WithBaseURL"
 	}
 	e.Message = c.scrub(e.Message)
@@ -203,14 +210,16 @@ func (cfg *config) requestID(resp *http.Response) string {
 	return id
 }
 
-// scrub removes the API key from s wherever it stands as a token, in any
-// of the forms text carries it (plain, JSON-escaped, URL-encoded): see
+// scrub removes the API key from s in any of the forms text carries it
+// (plain, JSON-escaped, URL-encoded), glued to other text or not (a key
+// shorter than minGluedKey only where it stands alone): see
 // internal/redact.
 func (c *Client) scrub(s string) string { return c.cfg.red.String(s) }
 
 // excerpt makes a one-line message from a body that is not JSON: an HTML
-// page's title, else its first line, shortened to maxMessageLen bytes.
-func excerpt(body []byte) string {
+// page's title, else the body, on one line, redacted by red and then
+// shortened to limit bytes, so that no part of a key is left at the cut.
+func excerpt(red *redact.Redactor, body []byte, limit int) string {
 	s := string(body)
 	// Lower-case ASCII only: strings.ToLower would turn invalid UTF-8 into
 	// longer U+FFFD runes, and the indexes would no longer fit s.
@@ -222,8 +231,9 @@ func excerpt(body []byte) string {
 		}
 	}
 	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
-	if len(s) > maxMessageLen {
-		s = strings.ToValidUTF8(s[:maxMessageLen], "") + "..."
+	s, dropped := red.Clip(s, limit)
+	if dropped > 0 {
+		s += "..."
 	}
 	return s
 }
