@@ -15,15 +15,13 @@ import (
 	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
-// Sentinel errors classifying failed calls. Test for them with errors.Is; an
-// *APIError (reached with errors.As) carries the details.
+// Sentinel errors classifying failed calls, for errors.Is.
 var (
-	// ErrBadRequest matches a request the service rejected as invalid (HTTP
-	// 400, 413 or 422) and a *ValidationError found before any request.
+	// ErrBadRequest matches HTTP 400, 413 and 422, and a *ValidationError.
 	ErrBadRequest = errors.New("newssearch: bad request")
-	// ErrUnauthorized matches HTTP 401 and 403: a missing or unknown API key.
+	// ErrUnauthorized matches HTTP 401 and 403.
 	ErrUnauthorized = errors.New("newssearch: unauthorized")
-	// ErrNotFound matches HTTP 404, e.g. an unknown or expired query ID.
+	// ErrNotFound matches HTTP 404, e.g. an unknown query ID.
 	ErrNotFound = errors.New("newssearch: not found")
 	// ErrRateLimited matches HTTP 429 (after any retries).
 	ErrRateLimited = errors.New("newssearch: rate limited")
@@ -31,25 +29,21 @@ var (
 	ErrServer = errors.New("newssearch: server error")
 )
 
-// APIError describes a call the service answered with a failure: an HTTP
-// status outside 2xx, or a 2xx response whose state is a failure (StatusCode
-// is then 200) or whose body cannot be decoded. It never contains the API
-// key: Message, RequestID and Body are scrubbed of it.
+// APIError describes a failure the service answered: a status outside 2xx,
+// or a 2xx answer with a failure state or that cannot be decoded. Message,
+// RequestID and Body are scrubbed of the API key.
 type APIError struct {
-	// StatusCode is the HTTP status of the (last) response.
+	// StatusCode is the HTTP status of the last answer.
 	StatusCode int
 	// State is the response's "state" field, if it had one.
 	State State
-	// Message is the service's explanation ("message" in the body); for a
-	// body that is not JSON, a short excerpt of it (an HTML page's title).
+	// Message is the service's explanation, or an excerpt of a non-JSON body.
 	Message string
 	// Endpoint is the path called, e.g. "/api/v2/query".
 	Endpoint string
-	// RequestID is the response's X-Request-Id header; quote it when
-	// reporting a problem to the service.
+	// RequestID is the X-Request-Id: quote it when reporting a problem.
 	RequestID string
-	// RetryAfter is the wait the response's Retry-After header asked for
-	// (seconds or an HTTP date), or 0.
+	// RetryAfter is the wait Retry-After asked for, or 0.
 	RetryAfter time.Duration
 	// Body is the start of the response body (at most 64 KiB).
 	Body []byte
