@@ -21,9 +21,10 @@ const (
 )
 
 // ClientOptions returns the options Client passes to newssearch.NewClient:
-// no environment, the server's URL, APIKey and HTTPClient, and retry waits
-// and poll delays of 1 to 20 ms. Use it to handle NewClient's error
-// yourself.
+// WithoutEnvironment, WithBaseURL(URL), WithAPIKey(APIKey),
+// WithHTTPClient(HTTPClient), retry waits of 1 to 20 ms and a
+// *newssearch.PollOptions polling every 1 to 20 ms. Use it to handle
+// NewClient's error yourself.
 func (s *Server) ClientOptions() []newssearch.Option {
 	return []newssearch.Option{
 		newssearch.WithoutEnvironment(),
