@@ -137,7 +137,7 @@ func (s *Server) adminAddArticles(c *adminCall) (any, *apiError) {
 func (s *Server) addArticlesFromBody(c *adminCall) (any, int64, *apiError) {
 	tooBig := &apiError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(articlesTooBig, s.maxArticlesBody)}
 	if c.r.ContentLength > s.maxArticlesBody {
-		c.w.Header().Set("Connection", "close")
+		refuseBody(c.w, c.r)
 		c.unread = true
 		return nil, 0, tooBig
 	}

@@ -156,6 +156,7 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		unread := false
 		if r.Method == http.MethodPost {
 			if msg := checkControlBody(r, route.pattern); msg != "" {
+				refuseBody(w, r)
 				aerr, unread = &apiError{status: http.StatusUnsupportedMediaType, msg: msg}, true
 			}
 		}

@@ -257,7 +257,7 @@ func (s *Server) page(c *Corpus, k pageKey) answer {
 // encodePage writes a page of results in the answer shape k asks for.
 func encodePage(k pageKey, total int, articles []articleJSON) []byte {
 	totals := func(which string) *int {
-		if k.Shape.Totals == "" || k.Shape.Totals == ShapeBothTotals || k.Shape.Totals == which {
+		if k.Shape.Totals == "" || k.Shape.Totals == fault.ShapeBothTotals || k.Shape.Totals == which {
 			return &total
 		}
 		return nil
@@ -270,13 +270,13 @@ func encodePage(k pageKey, total int, articles []articleJSON) []byte {
 			TotalArticles *int          `json:"totalArticles,omitempty"`
 			Articles      []articleJSON `json:"articles"`
 			State         string        `json:"state"`
-		}{k.QueryID, k.Page, totals(ShapeTotalResults), totals(ShapeTotalArticles), articles, "SUCCESS"})
+		}{k.QueryID, k.Page, totals(fault.ShapeTotalResults), totals(fault.ShapeTotalArticles), articles, "SUCCESS"})
 	}
 	type results struct {
 		TotalResults int           `json:"totalResults"`
 		Articles     []articleJSON `json:"articles"`
 	}
-	if k.Shape.Results == ShapeTopLevel {
+	if k.Shape.Results == fault.ShapeTopLevel {
 		return encodeJSON(struct {
 			results
 			State string `json:"state"`

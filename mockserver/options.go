@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 )
 
 // DefaultAPIKey is the key Client and APIKey use when WithAPIKeys is not
@@ -365,4 +367,16 @@ func build(opts []Option) (config, error) {
 		c.fail("WithAddr and WithoutListener contradict each other: drop one")
 	}
 	return c, errors.Join(c.errs...)
+}
+
+// WithAnswerShape sets the shape of the answers (see AnswerShape); a world
+// changes its own with SetSettings.
+func WithAnswerShape(sh AnswerShape) Option {
+	return func(c *config) {
+		if err := (fault.Action{Results: sh.Results, Totals: sh.Totals}).Validate(); err != nil {
+			c.fail("WithAnswerShape: %v", err)
+			return
+		}
+		c.settings.Shape = sh
+	}
 }

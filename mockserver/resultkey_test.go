@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
@@ -50,8 +51,8 @@ func TestPageKeysDistinct(t *testing.T) {
 		with("page", func(p *page) { p.page = 2 }),
 		with("shift", func(p *page) { p.shift = time.Hour }),
 		with("embeddings", func(p *page) { p.embeddings = true }),
-		with("shape", func(p *page) { p.shape.Results = ShapeTopLevel }),
-		with("totals", func(p *page) { p.shape.Totals = ShapeTotalArticles }),
+		with("shape", func(p *page) { p.shape.Results = fault.ShapeTopLevel }),
+		with("totals", func(p *page) { p.shape.Totals = fault.ShapeTotalArticles }),
 		with("query id", func(p *page) { p.queryID = "0123" }),
 		with("sites with a separator", func(p *page) { p.q.Sites = []string{"a.com\x00b.com"} }),
 	}

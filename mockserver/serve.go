@@ -301,7 +301,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, tooBig string
 	}
 	tooLarge := &apiError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(tooBig, limit)}
 	if r.ContentLength > limit {
-		w.Header().Set("Connection", "close")
+		refuseBody(w, r)
 		return nil, tooLarge
 	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
@@ -370,9 +370,22 @@ func (s *Server) drain(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// refuseBody readies the answer to a request whose body is refused
+// unread, for drain: the answer closes the connection, and net/http leaves
+// the body alone (full duplex; it would otherwise read some of it itself).
+func refuseBody(w http.ResponseWriter, r *http.Request) {
+	_ = http.NewResponseController(w).EnableFullDuplex()
+	if r.ProtoMajor == 1 {
+		w.Header().Set("Connection", "close")
+	}
+}
+
 // refuse answers a request that is refused before it reaches an endpoint
 // with a failure of its own request id.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, id, msg string) {
+	if r.ContentLength > 0 {
+		refuseBody(w, r)
+	}
 	h := w.Header()
 	h.Set("X-Request-Id", id)
 	h.Set("Content-Type", "application/json")

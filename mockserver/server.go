@@ -21,12 +21,7 @@ import (
 )
 
 // Limits of the socket New opens, as cmd/newsmock's, so that no client can
-// hold it: a request's header must arrive within socketReadHeaderTimeout
-// and the whole request within socketReadTimeout; a whole exchange must end
-// within socketWriteTimeout, which leaves 30 s beyond the longest latency
-// fault; an idle keep-alive connection is closed after socketIdleTimeout;
-// headers over socketMaxHeaderBytes are refused with a 431 (net/http's,
-// with a plain-text body).
+// hold it; the write timeout leaves 30 s beyond the longest latency fault.
 const (
 	socketReadHeaderTimeout = 10 * time.Second
 	socketReadTimeout       = 30 * time.Second
@@ -36,21 +31,14 @@ const (
 )
 
 // closeConnWait bounds how long Close waits for the socket's connection
-// goroutines to end. net/http keeps one up to 500 ms after a 413 or 431
-// (so that the client reads the answer before the connection resets); the
-// bound only matters if net/http ever keeps one longer.
+// goroutines to end (net/http keeps one up to 500 ms after a 431).
 const closeConnWait = 5 * time.Second
 
 // Server is a running mock of the news search service. Create one with New
 // (or Start) and Close it when done. A Server is safe for concurrent use.
-//
-// A Server is also a handle on one world (see World): New returns the
-// default world's, and World returns another's. Every handle shares the
-// socket, the options and the corpus it started with; the methods that
-// read or change what a test can change (faults, clock, articles, jobs,
-// journal, Reset) act on the handle's own world.
-//
-// Printing a Server shows its URL, never an API key.
+// It is also a handle on one world (see World): the methods that read or
+// change what a test can change act on the handle's world. Printing a
+// Server shows its URL, never an API key.
 type Server struct {
 	*core
 	*world
@@ -91,7 +79,7 @@ type core struct {
 	url        string
 	httpServer *http.Server
 	serveDone  chan struct{}
-	conns      connCounter     // the socket's connections whose goroutine runs
+	conns      sync.WaitGroup  // the socket's connections whose goroutine runs
 	transport  *http.Transport // the socket client's; nil WithoutListener
 	httpClient *http.Client
 
@@ -104,14 +92,9 @@ type core struct {
 }
 
 // New starts a Server configured by opts, listening on a free loopback port
-// unless WithoutListener is given. It is meant for tests and panics if an
-// option is invalid or no socket can be opened; Start returns the error
-// instead.
-//
-// The first New in a process loads the default corpus and its search index
-// from a cache file, or builds them (and writes the file) when there is none
-// (see "Corpus and dates" in the package documentation); later ones share
-// them and start in microseconds.
+// unless WithoutListener is given. It panics if an option is invalid or no
+// socket can be opened; Start returns the error instead. The first New in
+// a process builds the default corpus in memory; later ones share it.
 func New(opts ...Option) *Server {
 	s, err := Start(opts...)
 	if err != nil {
@@ -236,7 +219,7 @@ func (s *Server) listen(addr string, allowRemote bool) error {
 		IdleTimeout:       socketIdleTimeout,
 		MaxHeaderBytes:    socketMaxHeaderBytes,
 		BaseContext:       func(net.Listener) context.Context { return s.baseCtx },
-		ConnState:         s.conns.track,
+		ConnState:         s.trackConn,
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
 	s.transport = &http.Transport{
@@ -258,7 +241,7 @@ func (s *Server) listen(addr string, allowRemote bool) error {
 }
 
 // URL returns the base URL of the server, e.g. "http://127.0.0.1:54321",
-// or noListenerURL for a server started WithoutListener.
+// or "http://mockserver.invalid" for one started WithoutListener.
 func (s *Server) URL() string { return s.url }
 
 // Handler returns the server's HTTP handler, to mount in a server of your
@@ -274,28 +257,20 @@ func (s *Server) HTTPClient() *http.Client { return s.httpClient }
 // DefaultAPIKey; on a handle from World, the world's key.
 func (s *Server) APIKey() string { return s.apiKey }
 
-// DateShift returns how far every corpus date is moved forward for this
-// server (0 WithoutDateShift): request bounds have it subtracted, dates in
-// answers have it added.
+// DateShift returns how far every corpus date is moved forward (0
+// WithoutDateShift).
 func (s *Server) DateShift() time.Duration { return s.shift }
 
 // Corpus returns the corpus the server searches now: the one it started
 // with, plus the articles AddArticles added since.
 func (s *Server) Corpus() *Corpus { return s.data.Load() }
 
-// Reset returns the server to its state after New, as POST /_mock/reset
-// does: it empties the journal (and its dropped count), forgets every job
-// and rate-limit bucket, restarts the request counter, puts back the fault
-// rules given to WithFaults with fresh counters (those set since by
-// SetFaults or AddFault are dropped), sets a manual clock (WithManualClock)
-// back to its start, and drops every article AddArticles added. A replayed
-// sequence of requests then gets the same request ids and faults again.
-// Query ids are never issued twice by one Server: those issued before
-// Reset become unknown (get-results answers 404) and new jobs get new
-// ones, so an old id can never read a new job. The date shift stays.
-//
-// On a handle from World, Reset returns that world alone to its start; on
-// the Server New returned, the default world alone.
+// Reset returns the handle's world to its state after New, as POST
+// /_mock/reset does: an empty journal, no jobs, expectations or added
+// articles, the start-up fault rules (with fresh counters), settings and
+// clock, and the request counter at 0, so a replayed sequence of requests
+// gets the same request ids and faults again. Query ids are never issued
+// twice: those issued before are unknown after.
 func (s *Server) Reset() {
 	s.journal.Reset()
 	s.jobs.Reset()
@@ -309,13 +284,9 @@ func (s *Server) Reset() {
 
 // Close stops the server: it closes the socket and every connection,
 // cancels requests still running (injected latency ends at once) and waits
-// for them and for every connection goroutine the socket started, so that
-// goleak finds none of them. After a 413 or 431 that can take up to 500 ms:
-// net/http keeps the connection open that long so that the client reads
-// the answer. Later requests through Transport fail. Close is idempotent.
-//
-// On a handle from World, Close drops that world instead and the server
-// goes on (see World).
+// for them and for the socket's connection goroutines, so that goleak finds
+// none. Close is idempotent. On a handle from World, Close drops that world
+// instead and the server goes on.
 func (s *Server) Close() {
 	if s.world != s.worlds.def {
 		s.dropWorld(s.world)
@@ -346,62 +317,25 @@ func (s *Server) Close() {
 // awaitConns waits, at most closeConnWait, until every connection
 // goroutine of the socket has ended.
 func (s *Server) awaitConns() {
-	timer := time.NewTimer(closeConnWait)
-	defer timer.Stop()
+	done := make(chan struct{})
+	go func() { s.conns.Wait(); close(done) }()
 	select {
-	case <-s.conns.closed():
-	case <-timer.C:
-		s.logger.Warn("mockserver: Close stopped waiting for connection goroutines of net/http",
-			"open", s.conns.open(), "waited", closeConnWait)
+	case <-done:
+	case <-time.After(closeConnWait):
+		s.logger.Warn("mockserver: Close stopped waiting for connection goroutines of net/http", "waited", closeConnWait)
 	}
 }
 
-// connCounter counts a socket's connections from http.StateNew to
-// http.StateClosed (or StateHijacked), the last thing their goroutine does.
-type connCounter struct {
-	mu   sync.Mutex
-	n    int
-	zero chan struct{} // closed when n drops to 0; set by closed
-}
-
-// track is the http.Server's ConnState hook.
-func (c *connCounter) track(_ net.Conn, state http.ConnState) {
-	if state == http.StateActive || state == http.StateIdle {
-		return // twice per request: nothing to count, so no lock to take
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// trackConn is the http.Server's ConnState hook: it counts the socket's
+// connections from StateNew to StateClosed or StateHijacked, the last thing
+// their goroutine does.
+func (s *Server) trackConn(_ net.Conn, state http.ConnState) {
 	switch state {
 	case http.StateNew:
-		c.n++
+		s.conns.Add(1)
 	case http.StateClosed, http.StateHijacked:
-		c.n--
-		if c.n == 0 && c.zero != nil {
-			close(c.zero)
-			c.zero = nil
-		}
+		s.conns.Done()
 	}
-}
-
-// closed returns a channel that is closed once no connection is open. It
-// has one caller, Close, once no connection can be added.
-func (c *connCounter) closed() <-chan struct{} {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := make(chan struct{})
-	if c.n == 0 {
-		close(ch)
-	} else {
-		c.zero = ch
-	}
-	return ch
-}
-
-// open returns the number of connections open.
-func (c *connCounter) open() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n
 }
 
 // enter registers a request in flight; false once the server is closed.

@@ -40,26 +40,12 @@ type Settings struct {
 // tested. The zero value is the mock's usual shape.
 type AnswerShape struct {
 	// Results is where /api/v2/query writes articles and totalResults:
-	// ShapeNested (default, inside "results") or ShapeTopLevel.
+	// "nested" (default, inside "results") or "top-level".
 	Results string `json:"results,omitempty"`
-	// Totals is which counts get-results writes: ShapeBothTotals (default),
-	// ShapeTotalResults or ShapeTotalArticles alone.
+	// Totals is which counts get-results writes: "both" (default),
+	// "totalResults" or "totalArticles" alone.
 	Totals string `json:"totals,omitempty"`
 }
-
-// Values of AnswerShape's fields.
-const (
-	// ShapeNested puts query's articles and totalResults in "results".
-	ShapeNested = fault.ShapeNested
-	// ShapeTopLevel puts query's articles and totalResults at the top level.
-	ShapeTopLevel = fault.ShapeTopLevel
-	// ShapeBothTotals has get-results write totalResults and totalArticles.
-	ShapeBothTotals = fault.ShapeBothTotals
-	// ShapeTotalResults has get-results write totalResults alone.
-	ShapeTotalResults = fault.ShapeTotalResults
-	// ShapeTotalArticles has get-results write totalArticles alone.
-	ShapeTotalArticles = fault.ShapeTotalArticles
-)
 
 // check reports what is wrong with st, naming the JSON fields.
 func (st Settings) check() error {

@@ -33,6 +33,7 @@ type config struct {
 	pending          time.Duration
 	pendingPolls     int
 	seed             uint64
+	shape            mockserver.AnswerShape
 	rateLimit        float64
 	burst            int
 	faults           []mockserver.FaultRule
@@ -85,6 +86,7 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	fs.Var(uintValue{&cfg.seed}, "seed", "`seed` of request ids, query ids and probabilistic faults")
 	fs.Var(floatValue{&cfg.rateLimit}, "rate-limit", "`requests` per second allowed per API key; 0 means no limit")
 	fs.Var(intValue{&cfg.burst, 0}, "burst", "`requests` a key may make at once under -rate-limit; 0 means the rate rounded up")
+	fs.Var(shapeValue{&cfg.shape}, "shape", "answer `shape` the spec allows: results=nested|top-level (query) and totals=both|totalResults|totalArticles (get-results), \";\"-separated")
 	fs.Var(faultsValue{&cfg.faults}, "fault", "inject faults by `rule`, e.g. \"endpoint=query;every=3;status=503\"; repeatable (or one rule a line)")
 	fs.BoolVar(&cfg.noDateShift, "no-date-shift", false, "serve corpus dates as stored instead of moving the newest article to now")
 	fs.Var(durationValue{&cfg.jobTTL, time.Millisecond}, "job-ttl", "`duration` a query_id lives after its last use")
@@ -295,6 +297,7 @@ func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
 		mockserver.WithPendingPolls(c.pendingPolls),
 		mockserver.WithSeed(c.seed),
 		mockserver.WithJournalSize(c.journalSize),
+		mockserver.WithAnswerShape(c.shape),
 		mockserver.WithLimits(mockserver.Limits{
 			JobTTL: c.jobTTL, MaxJobs: c.maxJobs, HeadlineClusters: c.headlineClusters, HeadlineArticles: c.headlineArticles,
 			MaxWorlds: c.maxWorlds,
@@ -596,6 +599,20 @@ func clockBound(s string) time.Time {
 		panic(err)
 	}
 	return t
+}
+
+type shapeValue struct{ p *mockserver.AnswerShape }
+
+func (v shapeValue) String() string { return "" }
+
+// Set takes the shape items of a fault, and nothing else.
+func (v shapeValue) Set(s string) error {
+	f, err := mockserver.ParseFault(s)
+	if err == nil && (f != mockserver.Fault{Shape: f.Shape}) {
+		err = fmt.Errorf("%q sets more than a shape: give only results= and totals=", s)
+	}
+	*v.p = f.Shape
+	return err
 }
 
 type faultsValue struct{ p *[]mockserver.FaultRule }
