@@ -238,15 +238,19 @@ func (a *app) printJob(cmd *cobra.Command, c *newssearch.Client, queryID string,
 }
 
 func (a *app) headlinesCommand() *cobra.Command {
-	return &cobra.Command{
+	var limit int
+	cmd := &cobra.Command{
 		Use:   "headlines",
 		Short: "Print the current headline clusters (BETA endpoint)",
 		Long: `headlines prints the current headline clusters (POST /api/v2/headlines, a
 BETA endpoint of the service). Tables and CSV print one row per article with
 its cluster's topic and count; json and jsonl print whole clusters unless
---fields is given.`,
+--fields is given. --limit N prints the first N clusters.`,
 		Args: argsBetween(0, 0, "headlines takes no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if limit < 0 {
+				return usagef("--limit %d is negative: pass the most clusters to print, or 0 for all", limit)
+			}
 			c, err := a.client(nil)
 			if err != nil {
 				return err
@@ -254,6 +258,9 @@ its cluster's topic and count; json and jsonl print whole clusters unless
 			resp, err := c.Headlines(cmd.Context())
 			if err != nil {
 				return err
+			}
+			if limit > 0 && limit < len(resp.Headlines) {
+				resp.Headlines = resp.Headlines[:limit]
 			}
 			format := a.outputFormat()
 			if len(a.fields) == 0 && (format == "json" || format == "jsonl") {
@@ -283,6 +290,8 @@ its cluster's topic and count; json and jsonl print whole clusters unless
 			return out.close()
 		},
 	}
+	cmd.Flags().IntVar(&limit, "limit", 0, "print at most this many clusters (0: no limit)")
+	return cmd
 }
 
 // version is the release version, stamped by tools/dist/build with
