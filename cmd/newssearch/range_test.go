@@ -85,6 +85,9 @@ func TestRangeInterruptAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for i := range sdk {
+		sdk[i].DatePublished = machineDate(sdk[i].DatePublished) // the CLI prints dates in RFC 3339
+	}
 	if diff := cmp.Diff(sdk, want); diff != "" {
 		t.Errorf("the CLI's range differs from SearchRange (-want +got):\n%s", diff)
 	}
