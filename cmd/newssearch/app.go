@@ -180,8 +180,7 @@ func (a *app) hintFor(err error) string {
 	var netErr net.Error
 	switch {
 	case errors.Is(err, newssearch.ErrServer):
-		errors.As(err, &apiErr)
-		return a.serverHint(apiErr, a.attempts.attemptsOf(apiErr))
+		return a.serverHint(a.attempts.serverAttempts(err))
 	case !errors.As(err, &apiErr) && errors.As(err, &netErr):
 		base := cmpOr(a.baseURL, a.env.getenv(newssearch.EnvBaseURL), newssearch.DefaultBaseURL)
 		if netErr.Timeout() {
