@@ -201,7 +201,7 @@ var flagExamples = map[string]string{
 	"format": "table", "fields": "date,site,title", "base-url": newssearch.DefaultBaseURL, "api-key-file": "key.txt",
 	"key-phrases": shellQuote("'elon' or 'musk'"), "sort": "date", "window": "7d", "resume": "run.checkpoint",
 	"query": "election", "traffic-rank": "95", "limit": "10", "page": "2", "concurrency": "4", "max-retries": "3",
-	"max-wait": "10m", "timeout": "30s",
+	"max-wait": "10m", "timeout": "30s", "now": "2026-01-15T12:00:00Z",
 }
 
 var (

@@ -45,11 +45,11 @@ in a checkpoint file in the user's cache directory for it).`,
   newssearch range "central bank" --from 2024-01-01 --to 2024-12-31 --window 1d --concurrency 4`,
 		Args: argsBetween(1, 1<<20, "pass the search text, e.g. newssearch range \"central bank\" --since 90d"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			now := a.env.clock()
-			p, d, err := f.params(strings.Join(args, " "), now)
+			p, d, err := f.params(strings.Join(args, " "), a.env.clock())
 			if err != nil {
 				return err
 			}
+			now := d.now
 			if p.StartDate.IsZero() {
 				return usagef("range needs a start: pass --from DATE or --since SPAN (e.g. --since 90d)")
 			}
@@ -102,7 +102,7 @@ in a checkpoint file in the user's cache directory for it).`,
 				return err
 			}
 			if len(articles) == 0 && failed == nil {
-				a.nothingMatched(describeSearch(r.params))
+				a.nothingMatched(cmd.Context(), r.params, d)
 			}
 			if perr := a.printArticles(cmd.OutOrStdout(), articles, f.limit); perr != nil {
 				return perr
