@@ -127,7 +127,9 @@ func run(ctx context.Context, e *env, args []string) int {
 	var ve *newssearch.ValidationError
 	if ns, ok := err.(*nextStepError); ok {
 		err = ns.err
-		defer fmt.Fprintln(e.stderr, ns.next)
+		if ns.next != "" {
+			defer fmt.Fprintln(e.stderr, ns.next)
+		}
 	}
 	switch {
 	case errors.As(err, &ie):

@@ -233,8 +233,7 @@ func (r *rangeRun) failure(failed []*newssearch.RangeError, finished []newssearc
 	switch {
 	case r.ck != nil:
 		err.next = r.stoppedText()
-	case r.done == 0:
-		err.next = fmt.Sprintf("none of the %d windows finished: run the same command again to search them", len(r.windows))
+	case r.done == 0: // nothing to keep: the hint says what to do
 	default:
 		path, kerr := r.keep(finished)
 		if kerr != nil {
