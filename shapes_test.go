@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -101,6 +102,16 @@ func runShapes(t *testing.T, client *newssearch.Client) shapeRun {
 	return run
 }
 
+// newShapeMock returns a mock on a fixed clock, so that every one shifts
+// the corpus's dates alike.
+func newShapeMock(t *testing.T) *mockserver.Server {
+	t.Helper()
+	now := time.Date(2026, time.January, 15, 12, 0, 0, 0, time.UTC)
+	srv := mockserver.New(mockserver.WithoutListener(), mockserver.WithClock(func() time.Time { return now }))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 // shapeClient returns srv's client, with opts, whose answers rec sees.
 func shapeClient(srv *mockserver.Server, rec *shapeRecorder, opts ...newssearch.Option) *newssearch.Client {
 	rec.next, rec.seen = srv.HTTPClient().Transport, map[string][]string{}
@@ -116,8 +127,7 @@ func shapeClient(srv *mockserver.Server, rec *shapeRecorder, opts ...newssearch.
 // for is the one the SDK read.
 func TestAnswerShapes(t *testing.T) {
 	t.Parallel()
-	usual := mockserver.New(mockserver.WithoutListener())
-	t.Cleanup(usual.Close)
+	usual := newShapeMock(t)
 	rec := &shapeRecorder{}
 	want := runShapes(t, shapeClient(usual, rec))
 	if want.Search1.TotalResults <= newssearch.PageSize || len(want.All) != want.Search1.TotalResults || len(want.Results) != want.Polled.TotalResults {
@@ -144,8 +154,7 @@ func TestAnswerShapes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			srv := mockserver.New(mockserver.WithoutListener())
-			t.Cleanup(srv.Close)
+			srv := newShapeMock(t)
 			rec := &shapeRecorder{}
 			var client *newssearch.Client
 			switch tc.how {
