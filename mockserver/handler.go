@@ -281,7 +281,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, c *onewrite.Co
 	if source != "" {
 		e.Fault = source + ": " + x.fault.String()
 	}
-	if err := fault.Wait(r.Context(), x.fault.Latency); err != nil {
+	if err := fault.Wait(r.Context(), s.baseCtx.Done(), x.fault.Latency); err != nil {
 		e.Fault += " (request cancelled during the latency)"
 		s.finish(x)
 		panic(http.ErrAbortHandler)
