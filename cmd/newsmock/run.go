@@ -136,6 +136,11 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout, stderr
 		_ = lw.Flush() // the start-up lines, at once
 	}
 
+	if cfg.exitWithParent {
+		var stop context.CancelFunc
+		ctx, stop = exitWithParent(ctx, os.Stdin, logger)
+		defer stop()
+	}
 	select {
 	case err := <-served: // Serve only returns early on an accept error
 		return fmt.Errorf("serving stopped: %w", err)
