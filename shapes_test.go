@@ -144,13 +144,13 @@ func TestAnswerShapes(t *testing.T) {
 		shape mockserver.AnswerShape
 		how   string // "settings", "rules", "header" or "world"
 	}{
-		{"settings top-level, totalArticles", shape(mockserver.ShapeTopLevel, mockserver.ShapeTotalArticles), "settings"},
-		{"settings nested, totalResults", shape(mockserver.ShapeNested, mockserver.ShapeTotalResults), "settings"},
-		{"settings top-level, both", shape(mockserver.ShapeTopLevel, mockserver.ShapeBothTotals), "settings"},
-		{"rules top-level, totalResults", shape(mockserver.ShapeTopLevel, mockserver.ShapeTotalResults), "rules"},
-		{"rules nested, totalArticles", shape(mockserver.ShapeNested, mockserver.ShapeTotalArticles), "rules"},
-		{"header top-level, totalArticles", shape(mockserver.ShapeTopLevel, mockserver.ShapeTotalArticles), "header"},
-		{"a key's world top-level, totalArticles", shape(mockserver.ShapeTopLevel, mockserver.ShapeTotalArticles), "world"},
+		{"settings top-level, totalArticles", shape("top-level", "totalArticles"), "settings"},
+		{"settings nested, totalResults", shape("nested", "totalResults"), "settings"},
+		{"settings top-level, both", shape("top-level", "both"), "settings"},
+		{"rules top-level, totalResults", shape("top-level", "totalResults"), "rules"},
+		{"rules nested, totalArticles", shape("nested", "totalArticles"), "rules"},
+		{"header top-level, totalArticles", shape("top-level", "totalArticles"), "header"},
+		{"a key's world top-level, totalArticles", shape("top-level", "totalArticles"), "world"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -203,12 +203,12 @@ func TestAnswerShapes(t *testing.T) {
 func checkShape(t *testing.T, rec *shapeRecorder, shape mockserver.AnswerShape) {
 	t.Helper()
 	query := "results,state"
-	if shape.Results == mockserver.ShapeTopLevel {
+	if shape.Results == "top-level" {
 		query = "articles,state,totalResults"
 	}
 	results := map[string]string{
-		"": "articles,page,query_id,state,totalArticles,totalResults", mockserver.ShapeBothTotals: "articles,page,query_id,state,totalArticles,totalResults",
-		mockserver.ShapeTotalResults: "articles,page,query_id,state,totalResults", mockserver.ShapeTotalArticles: "articles,page,query_id,state,totalArticles",
+		"": "articles,page,query_id,state,totalArticles,totalResults", "both": "articles,page,query_id,state,totalArticles,totalResults",
+		"totalResults": "articles,page,query_id,state,totalResults", "totalArticles": "articles,page,query_id,state,totalArticles",
 	}[shape.Totals]
 	for path, want := range map[string]string{"/api/v2/query": query, "/api/v2/get-results": results} {
 		seen := rec.seen[path]

@@ -20,7 +20,7 @@ import (
 // (this binary, as main) with its own arguments, standard input and
 // standard error, copies newsmock's first line to its standard output, and
 // exits, leaving newsmock behind.
-const parentEnv = "NEWSMOCK_TEST_PARENT"
+const parentEnv = "GO_TEST_NEWSMOCK_PARENT"
 
 func init() {
 	if os.Getenv(parentEnv) != "1" {
