@@ -287,16 +287,18 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, tooBig string
 	if r.Body == nil {
 		return nil, nil
 	}
-	tooLarge := &apiError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(tooBig, limit)}
+	tooLarge := func() *apiError {
+		return &apiError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(tooBig, limit)}
+	}
 	if r.ContentLength > limit {
 		refuseBody(w, r)
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
-		return nil, tooLarge
+		return nil, tooLarge()
 	case err == nil && r.ContentLength > int64(len(b)): // a handler called directly with a wrong length
 		err = io.ErrUnexpectedEOF
 		fallthrough

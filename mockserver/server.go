@@ -3,6 +3,8 @@ package mockserver
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -366,14 +368,21 @@ type idGen struct{ seed uint64 }
 // request returns the X-Request-Id of the n-th API request: "req-" and 16
 // hex digits, distinct for every n.
 func (g idGen) request(n uint64) string {
-	return string(fmt.Appendf(make([]byte, 0, 20), "req-%016x", mix64(g.seed^mix64(n))))
+	return "req-" + hex16(mix64(g.seed^mix64(n)))
+}
+
+// hex16 writes x as 16 lower-case hex digits.
+func hex16(x uint64) string {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], x)
+	return hex.EncodeToString(b[:])
 }
 
 // query returns the n-th query id: 32 lower-case hex digits, distinct for
 // every n.
 func (g idGen) query(n uint64) string {
 	hi := mix64(g.seed ^ mix64(n^0x51a7e5c0ffee1d00))
-	return fmt.Sprintf("%016x%016x", hi, mix64(hi^g.seed))
+	return hex16(hi) + hex16(mix64(hi^g.seed))
 }
 
 // mix64 is one SplitMix64 step, a bijection on uint64.
