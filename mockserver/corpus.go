@@ -14,7 +14,6 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/cluster"
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
-	"github.com/newssearch/newssearch-go/mockserver/internal/snapshot"
 )
 
 // Corpus is an immutable set of articles a Server searches. Its search
@@ -84,20 +83,15 @@ func (c *Corpus) setLanguages(langs []corpus.Language) {
 	c.langList = strings.Join(names, ", ")
 }
 
-// defaultCorpus is made once per process and shared by every Server:
-// mapped from the cache file of an earlier process, or built (and then
-// stored there); see package snapshot.
+// defaultCorpus is built once per process and shared by every Server.
 var defaultCorpus = sync.OnceValue(func() *Corpus {
-	c, ix, source, err := snapshot.Default()
-	pc := newCorpus(c)
-	pc.index = func() *search.Index { return ix }
-	pc.origin = snapshot.Describe(source, err)
+	pc := newCorpus(corpus.Default())
+	pc.origin = "built" // TODO(lead): Origin no longer varies; keep it or retire it
 	return pc
 })
 
 // DefaultCorpus returns the embedded corpus every Server uses unless
-// WithCorpus says otherwise. It and its index are made once per process:
-// mapped from a cache file, or built (see Corpus.Origin).
+// WithCorpus says otherwise. It and its index are built once per process.
 func DefaultCorpus() *Corpus { return defaultCorpus() }
 
 // LoadCorpus reads a corpus in JSON Lines form, one article per line, for
@@ -125,12 +119,9 @@ func LoadCorpusFile(path string) (*Corpus, error) {
 	return newCorpus(c), nil
 }
 
-// Origin says where the default corpus came from in this process:
-// "mapped from <file>" (the cache file of an earlier process), "built, then
-// stored in <file>", or "built: <why the cache was not used>" (see "Corpus
-// and dates" in the package documentation). It is "" for a corpus from
-// LoadCorpus or LoadCorpusFile. A corpus with added articles answers its
-// start-up corpus's.
+// Origin says where the default corpus came from: "built" (generated in
+// this process). It is "" for a corpus from LoadCorpus or LoadCorpusFile.
+// A corpus with added articles answers its start-up corpus's.
 func (c *Corpus) Origin() string { return c.root.origin }
 
 // Len returns the number of articles.

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,7 +179,6 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.guard(w, r, c) {
 		return
 	}
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true)) // see recover.go
 	if strings.HasPrefix(r.URL.Path, adminPrefix) || r.URL.Path == OpenAPIPath {
 		s.recovering(w, r, s.serveAdmin)
 		return

@@ -20,9 +20,6 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(cacheChildEnv); mode != "" {
-		os.Exit(cacheChild(mode)) // cache_test.go
-	}
 	goleak.VerifyTestMain(m)
 }
 

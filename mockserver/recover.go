@@ -6,7 +6,6 @@ import (
 	"runtime/debug"
 
 	"github.com/newssearch/newssearch-go/internal/onewrite"
-	"github.com/newssearch/newssearch-go/mockserver/internal/snapshot"
 )
 
 // Every handler of the server recovers from a panic: serveAPI itself (it
@@ -18,21 +17,10 @@ import (
 // use to cut a connection, is passed on as it is. (guard, which refuses
 // requests from other sites before any handler runs, writes only fixed
 // answers.)
-//
-// serveHTTP also asks the runtime to turn a memory fault into a panic
-// (debug.SetPanicOnFault) while it serves: the default corpus lives in a
-// mapped cache file, and if that file is truncated in place while the
-// server runs, reading a lost page would otherwise kill the process with
-// SIGBUS. Such a request gets a 500 that says what happened instead.
 
 // internalErrorMessage is the message of the 500 that p, a recovered
 // panic, gets.
 func internalErrorMessage(requestID string, p any) string {
-	if path, ok := snapshot.Faulted(p); ok {
-		return "internal error in the mock server (request " + requestID + "): the corpus cache file " + path +
-			" was truncated or rewritten in place while this server had it mapped, so part of the corpus is gone; " +
-			"restart the server (it rebuilds the file), and replace the file only by renaming a new one over it, or delete it"
-	}
 	return "internal error in the mock server (request " + requestID + "): this is a bug in mockserver, not in your request; " +
 		"the server's log has the panic and its stack under this request id (newsmock: its standard error; Go: the logger given to WithLogger), " +
 		"please report it; the server goes on serving"
