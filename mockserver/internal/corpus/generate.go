@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -168,18 +169,19 @@ type generator struct {
 	start, end int64
 
 	sites      []genSite
-	langSites  [numLangs][]int
-	langCum    [numLangs][]float64 // cumulative site weights per language
-	langCumAll []float64           // cumulative language weights
+	v          *vocabulary
+	langSites  [][]int
+	langCum    [][]float64 // cumulative site weights per language
+	langCumAll []float64   // cumulative language weights
 
 	persons     []person
-	langPersons [numLangs][]int
+	langPersons [][]int
 	orgs        []named
 	products    []named
 	placeIDs    []string
-	langPlaces  [numLangs][]int
+	langPlaces  [][]int
 	intlPlaces  []int
-	groupTopics map[int][]int
+	groupTopics map[string][]int
 
 	events []event
 	slots  []slot
@@ -188,19 +190,26 @@ type generator struct {
 
 // newGenerator draws the corpus's sites and names.
 func newGenerator(cfg Config) *generator {
+	v := vocab()
+	n := len(v.packs)
 	g := &generator{
 		cfg:         cfg,
 		end:         cfg.End.Unix(),
-		groupTopics: map[int][]int{},
+		v:           v,
+		langSites:   make([][]int, n),
+		langCum:     make([][]float64, n),
+		langPersons: make([][]int, n),
+		langPlaces:  make([][]int, n),
+		groupTopics: map[string][]int{},
 		salt:        mix64(uint64(cfg.Seed) ^ 0x1d5a17),
 	}
 	g.start = g.end - int64(cfg.Days)*secondsPerDay
 	r := newRNG(cfg.Seed, 0)
 	g.makeSites(r)
 	g.makePeople(r)
-	g.orgs = combine(r, orgBrands, orgSectors, numOrgs, "ORGANIZATION")
-	g.products = combine(r, productBrands, productModels, numProducts, "PRODUCT")
-	for i, p := range places {
+	g.orgs = combine(r, v.OrgBrands, v.OrgSectors, v.Orgs, "ORGANIZATION")
+	g.products = combine(r, v.ProductBrands, v.ProductModels, v.Products, "PRODUCT")
+	for i, p := range v.places {
 		g.placeIDs = append(g.placeIDs, wikidataID("LOCATION", p.name))
 		if p.lang < 0 {
 			g.intlPlaces = append(g.intlPlaces, i)
@@ -208,12 +217,12 @@ func newGenerator(cfg Config) *generator {
 			g.langPlaces[p.lang] = append(g.langPlaces[p.lang], i)
 		}
 	}
-	for i, t := range topics {
+	for i, t := range v.topics {
 		g.groupTopics[t.group] = append(g.groupTopics[t.group], i)
 	}
 	total := 0.0
-	for _, pk := range packs {
-		total += pk.weight
+	for _, pk := range v.packs {
+		total += pk.Weight
 		g.langCumAll = append(g.langCumAll, total)
 	}
 	return g
@@ -223,10 +232,10 @@ func newGenerator(cfg Config) *generator {
 // (skewed towards small sites) and URL habits.
 func (g *generator) makeSites(r *rng) {
 	seen := map[string]bool{}
-	for lang, pk := range packs {
+	for lang, pk := range g.v.packs {
 		cum := 0.0
-		for len(g.langSites[lang]) < pk.sites {
-			domain := pick(r, pk.sitePrefixes) + pick(r, pk.siteSuffixes) + pick(r, pk.tlds)
+		for len(g.langSites[lang]) < pk.Sites {
+			domain := pick(r, pk.SitePrefixes) + pick(r, pk.SiteSuffixes) + pick(r, pk.TLDs)
 			if seen[domain] {
 				continue
 			}
@@ -262,10 +271,10 @@ func (g *generator) makeSites(r *rng) {
 // makePeople draws every language's people from its name pools.
 func (g *generator) makePeople(r *rng) {
 	seen := map[string]bool{}
-	for lang, pk := range packs {
-		for len(g.langPersons[lang]) < pk.persons {
-			last := pick(r, pk.lastNames)
-			full := pick(r, pk.firstNames) + " " + last
+	for lang, pk := range g.v.packs {
+		for len(g.langPersons[lang]) < pk.Persons {
+			last := pick(r, pk.LastNames)
+			full := pick(r, pk.FirstNames) + " " + last
 			if seen[full] {
 				continue
 			}
@@ -370,23 +379,24 @@ func (g *generator) appendArticleID(buf []byte, when int64, n uint64) []byte {
 // newEvent draws an event: its language, kind, names, numbers and tone.
 func (g *generator) newEvent(r *rng) event {
 	lang := searchCum(g.langCumAll, r.float())
-	kind := r.intn(numKinds)
-	ki := &kinds[kind]
-	kt := &packs[lang].kinds[kind]
+	v := g.v
+	kind := r.intn(len(v.Kinds))
+	ki := &v.Kinds[kind]
+	kt := &v.packs[lang].kinds[kind]
 	ev := event{
 		lang:      lang,
 		kind:      kind,
 		person:    g.pickPerson(r, lang),
 		org:       r.intn(len(g.orgs)),
 		product:   r.intn(len(g.products)),
-		topic:     pick(r, g.groupTopics[ki.group]),
+		topic:     pick(r, g.groupTopics[ki.Topics]),
 		num:       strconv.Itoa(r.between(2, 60)),
 		amount:    strconv.Itoa(r.between(40, 950)),
 		count:     strconv.Itoa(r.between(300, 9000)),
-		tone:      clamp(ki.tone + (r.float()-0.5)*0.4),
-		category:  pick(r, ki.categories),
-		titleTurn: r.intn(len(kt.titles)),
-		descTurn:  r.intn(len(kt.descs)),
+		tone:      clamp(ki.Tone + (r.float()-0.5)*0.4),
+		category:  pick(r, ki.Categories),
+		titleTurn: r.intn(len(kt.Titles)),
+		descTurn:  r.intn(len(kt.Descs)),
 	}
 	for ev.person2 = ev.person; ev.person2 == ev.person; {
 		ev.person2 = g.pickPerson(r, lang)
@@ -399,11 +409,11 @@ func (g *generator) newEvent(r *rng) event {
 	} else {
 		ev.place = pick(r, g.intlPlaces)
 	}
-	if ki.slots&slotEvent != 0 {
-		ev.eventName = places[ev.place].name + " " + titleCase(topics[ev.topic].names[langEN])
+	if strings.Contains(ki.Mentions, "E") { // named in the first language, English
+		ev.eventName = v.places[ev.place].name + " " + titleCase(v.topics[ev.topic].names[0])
 		ev.eventID = wikidataID("EVENT", ev.eventName)
 	}
-	ev.topics = []string{topics[ev.topic].label, ki.label, places[ev.place].region}
+	ev.topics = []string{v.topics[ev.topic].label, ki.Label, v.places[ev.place].region}
 	return ev
 }
 
