@@ -9,7 +9,7 @@ import (
 
 // values holds the strings an article's template slots expand to.
 type values struct {
-	P, p, Q, q, O, R, L, X, T, N, M, K, D string
+	P, p, Q, q, O, R, L, X, T, S, N, M, K, F, D string
 }
 
 // get returns the value of the slot named by letter c.
@@ -33,12 +33,16 @@ func (v *values) get(c byte) string {
 		return v.X
 	case 'T':
 		return v.T
+	case 'S':
+		return v.S
 	case 'N':
 		return v.N
 	case 'M':
 		return v.M
 	case 'K':
 		return v.K
+	case 'F':
+		return v.F
 	default: // 'D'; the template test pins the letters in use
 		return v.D
 	}
@@ -61,7 +65,11 @@ func (g *generator) article(i int, buf []byte, arena *textArena) (Article, []byt
 		L: g.v.places[ev.place].name, X: g.products[ev.product].name,
 		T: g.v.topics[ev.topic].names[ev.lang],
 		N: ev.num, M: ev.amount, K: ev.count,
+		F: ev.figure[:1] + pk.Decimal + ev.figure[1:], // 1.0 to 5.9
 		D: pk.Weekdays[published.Weekday()],
+	}
+	if ev.subject >= 0 {
+		v.S = g.v.subjects[ev.subject].names[ev.lang]
 	}
 
 	// Title, description and body are rendered together, and URL and image
@@ -161,6 +169,9 @@ func (g *generator) entities(ev *event, r *rng) ([]Entity, []Relationship) {
 	if strings.Contains(ki.Mentions, "R") {
 		mentioned = append(mentioned, slotted{'R', g.orgs[ev.org2]})
 	}
+	if strings.Contains(ki.Mentions, "S") {
+		mentioned = append(mentioned, slotted{'S', g.subjectIDs[ev.subject]})
+	}
 	mentioned = append(mentioned, slotted{'L', named{g.v.places[ev.place].name, g.placeIDs[ev.place]}})
 	if strings.Contains(ki.Mentions, "X") {
 		mentioned = append(mentioned, slotted{'X', g.products[ev.product]})
@@ -180,7 +191,7 @@ func (g *generator) entities(ev *event, r *rng) ([]Entity, []Relationship) {
 	for i, m := range mentioned {
 		ents[i] = Entity{
 			Name:       m.name,
-			Type:       entityType(m.slot),
+			Type:       g.entityType(ev, m.slot),
 			WikidataID: m.wikidata,
 			Sentiment:  round(clamp(ev.tone+(r.float()-0.5)*0.6), 3),
 			Confidence: round(0.55+0.44*r.float(), 3),
@@ -198,9 +209,11 @@ func (g *generator) entities(ev *event, r *rng) ([]Entity, []Relationship) {
 	return ents, rels
 }
 
-// entityType names the entity type of a slot.
-func entityType(slot byte) string {
+// entityType names the entity type of an event's slot.
+func (g *generator) entityType(ev *event, slot byte) string {
 	switch slot {
+	case 'S':
+		return g.v.subjects[ev.subject].typ
 	case 'P', 'Q':
 		return "PERSON"
 	case 'O', 'R':

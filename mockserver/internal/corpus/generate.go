@@ -148,8 +148,8 @@ type event struct {
 	label                               int32 // story label, -1 for a one-off
 	lang, kind                          int
 	person, person2, org, org2, product int
-	place, topic                        int
-	num, amount, count                  string
+	place, topic, subject               int // subject: -1 for none
+	num, amount, count, figure          string
 	tone                                float64
 	category, eventName, eventID        string
 	topics                              []string
@@ -173,6 +173,7 @@ type generator struct {
 	langSites  [][]int
 	langCum    [][]float64 // cumulative site weights per language
 	langCumAll []float64   // cumulative language weights
+	kindCum    []float64   // cumulative kind weights
 
 	persons     []person
 	langPersons [][]int
@@ -182,6 +183,8 @@ type generator struct {
 	langPlaces  [][]int
 	intlPlaces  []int
 	groupTopics map[string][]int
+	groupSubs   map[string][]int
+	subjectIDs  []named // by subject: its English name and id
 
 	events []event
 	slots  []slot
@@ -201,6 +204,7 @@ func newGenerator(cfg Config) *generator {
 		langPersons: make([][]int, n),
 		langPlaces:  make([][]int, n),
 		groupTopics: map[string][]int{},
+		groupSubs:   map[string][]int{},
 		salt:        mix64(uint64(cfg.Seed) ^ 0x1d5a17),
 	}
 	g.start = g.end - int64(cfg.Days)*secondsPerDay
@@ -220,10 +224,19 @@ func newGenerator(cfg Config) *generator {
 	for i, t := range v.topics {
 		g.groupTopics[t.group] = append(g.groupTopics[t.group], i)
 	}
+	for i, s := range v.subjects {
+		g.groupSubs[s.group] = append(g.groupSubs[s.group], i)
+		g.subjectIDs = append(g.subjectIDs, named{s.label, wikidataID(s.typ, s.label)})
+	}
 	total := 0.0
 	for _, pk := range v.packs {
 		total += pk.Weight
 		g.langCumAll = append(g.langCumAll, total)
+	}
+	total = 0
+	for _, k := range v.Kinds {
+		total += k.Weight
+		g.kindCum = append(g.kindCum, total)
 	}
 	return g
 }
@@ -380,7 +393,7 @@ func (g *generator) appendArticleID(buf []byte, when int64, n uint64) []byte {
 func (g *generator) newEvent(r *rng) event {
 	lang := searchCum(g.langCumAll, r.float())
 	v := g.v
-	kind := r.intn(len(v.Kinds))
+	kind := searchCum(g.kindCum, r.float()*g.kindCum[len(g.kindCum)-1])
 	ki := &v.Kinds[kind]
 	kt := &v.packs[lang].kinds[kind]
 	ev := event{
@@ -393,6 +406,8 @@ func (g *generator) newEvent(r *rng) event {
 		num:       strconv.Itoa(r.between(2, 60)),
 		amount:    strconv.Itoa(r.between(40, 950)),
 		count:     strconv.Itoa(r.between(300, 9000)),
+		figure:    strconv.Itoa(r.between(10, 59)),
+		subject:   -1,
 		tone:      clamp(ki.Tone + (r.float()-0.5)*0.4),
 		category:  pick(r, ki.Categories),
 		titleTurn: r.intn(len(kt.Titles)),
@@ -404,7 +419,10 @@ func (g *generator) newEvent(r *rng) event {
 	for ev.org2 = ev.org; ev.org2 == ev.org; {
 		ev.org2 = r.intn(len(g.orgs))
 	}
-	if r.chance(homePlaceBias) {
+	if ki.Subjects != "" {
+		ev.subject = pick(r, g.groupSubs[ki.Subjects])
+	}
+	if !ki.Abroad && r.chance(homePlaceBias) {
 		ev.place = pick(r, g.langPlaces[lang])
 	} else {
 		ev.place = pick(r, g.intlPlaces)

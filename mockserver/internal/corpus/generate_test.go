@@ -347,8 +347,8 @@ func TestTemplates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slotRe := regexp.MustCompile(`\{[PpQqORLXTNMKD]\}`)
-	altRe := regexp.MustCompile(`\[[^\[\]{}]*(\{[PpQqORLXTNMKD]\}[^\[\]{}]*)*\]`)
+	slotRe := regexp.MustCompile(`\{[PpQqORLXTSNMKFD]\}`)
+	altRe := regexp.MustCompile(`\[[^\[\]{}]*(\{[PpQqORLXTSNMKFD]\}[^\[\]{}]*)*\]`)
 	check := func(where, tmpl string) {
 		rest := altRe.ReplaceAllStringFunc(tmpl, func(alt string) string {
 			if !strings.Contains(alt, "|") {

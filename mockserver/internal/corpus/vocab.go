@@ -27,10 +27,13 @@ type kindInfo struct {
 	Label      string   // the kind's topic label, one of an article's three topics
 	Categories []string // article categories the kind is filed under
 	Topics     string   // the topic group {T} is drawn from
+	Subjects   string   // the subject group {S} is drawn from, "" for none
 	Tone       float64  // typical sentiment of the coverage
+	Weight     float64  // share of the corpus's events, relative to other kinds
+	Abroad     bool     // whether its stories happen in international places only
 	// Mentions lists the entity slots the kind's articles name besides P
-	// and L, by template letter: Q, O, R, X, or E (the event itself, such
-	// as "Madrid Marathon").
+	// and L, by template letter: Q, O, R, X, S, or E (the event itself,
+	// such as "Madrid Marathon").
 	Mentions  string
 	Relations [][3]string // source slot, target slot, relation
 }
@@ -40,14 +43,17 @@ type kindInfo struct {
 //
 // Templates use these slots: {P} and {Q} full names of the story's two
 // people, {p} and {q} their surnames, {O} and {R} its two organisations, {L}
-// its place, {X} its product, {T} its topic phrase, {N} a small number, {M}
-// an amount in millions, {K} a head count and {D} the weekday of publication.
+// its place, {X} its product, {T} its topic phrase, {S} its subject (a
+// central bank, a country, a company...), {N} a small number, {F} a figure
+// with one decimal (1.0 to 5.9), {M} an amount in millions, {K} a head
+// count and {D} the weekday of publication.
 // [a|b|c] picks one alternative at random. The first letter of every
 // rendered sentence is capitalised.
 type langPack struct {
-	code   string
-	Weight float64 // share of the corpus's events
-	Sites  int     // number of news sites
+	code    string
+	Weight  float64 // share of the corpus's events
+	Decimal string  // the decimal mark of {F}
+	Sites   int     // number of news sites
 
 	// Site domains are a prefix, a suffix and a top-level domain.
 	SitePrefixes, SiteSuffixes, TLDs []string
@@ -56,10 +62,11 @@ type langPack struct {
 	FirstNames, LastNames []string
 	Persons               int
 
-	Weekdays [7]string   // Sunday first, as time.Weekday
-	Generic  []string    // closing sentences that fit any story
-	Places   [][2]string // cities the language's stories prefer: name, region
-	Topics   map[string]string
+	Weekdays [7]string         // Sunday first, as time.Weekday
+	Generic  []string          // closing sentences that fit any story
+	Places   [][2]string       // cities the language's stories prefer: name, region
+	Topics   map[string]string // phrase by topic label
+	Subjects map[string]string // phrase by subject label
 	Kinds    map[string]kindText
 
 	kinds []kindText // Kinds in the order of vocabulary.Kinds
@@ -77,6 +84,13 @@ type topic struct {
 	names        []string // by language, in the order of vocabulary.packs
 }
 
+// subject is a named entity stories of a kind are about: its English name,
+// entity type, group and its phrase in every language.
+type subject struct {
+	label, typ, group string
+	names             []string // by language, in the order of vocabulary.packs
+}
+
 // place is a city stories happen in. lang is the index in packs of the
 // language whose stories prefer it, or -1 for a city any language may use.
 type place struct {
@@ -89,6 +103,7 @@ type vocabulary struct {
 	Languages []string
 	Kinds     []kindInfo
 	Topics    [][2]string // label, group
+	Subjects  [][3]string // label, entity type, group
 	Places    [][2]string // international cities: name, region
 
 	// Organisation and product names are an invented brand word and a
@@ -98,9 +113,10 @@ type vocabulary struct {
 	ProductBrands, ProductModels []string
 	Products                     int
 
-	packs  []*langPack
-	topics []topic
-	places []place
+	packs    []*langPack
+	topics   []topic
+	subjects []subject
+	places   []place
 }
 
 // vocab returns the embedded vocabulary, read on first use.
@@ -144,17 +160,34 @@ func readVocabulary(fsys fs.FS) (*vocabulary, error) {
 		v.places = append(v.places, place{p[0], p[1], -1})
 	}
 	for _, t := range v.Topics {
-		tp := topic{label: t[0], group: t[1]}
-		for _, pk := range v.packs {
-			name, ok := pk.Topics[tp.label]
-			if !ok {
-				return nil, fmt.Errorf("data/%s.json: no phrase for topic %q", pk.code, tp.label)
-			}
-			tp.names = append(tp.names, name)
+		names, err := v.phrases("topic", t[0], func(pk *langPack) map[string]string { return pk.Topics })
+		if err != nil {
+			return nil, err
 		}
-		v.topics = append(v.topics, tp)
+		v.topics = append(v.topics, topic{t[0], t[1], names})
+	}
+	for _, sj := range v.Subjects {
+		names, err := v.phrases("subject", sj[0], func(pk *langPack) map[string]string { return pk.Subjects })
+		if err != nil {
+			return nil, err
+		}
+		v.subjects = append(v.subjects, subject{sj[0], sj[1], sj[2], names})
 	}
 	return v, nil
+}
+
+// phrases returns the phrase of every language for a topic or subject
+// label, from the map of each language's file that of returns.
+func (v *vocabulary) phrases(what, label string, of func(*langPack) map[string]string) ([]string, error) {
+	var names []string
+	for _, pk := range v.packs {
+		name, ok := of(pk)[label]
+		if !ok {
+			return nil, fmt.Errorf("data/%s.json: no phrase for %s %q", pk.code, what, label)
+		}
+		names = append(names, name)
+	}
+	return names, nil
 }
 
 // readJSON decodes a file of fsys into v, refusing unknown members.
