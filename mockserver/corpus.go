@@ -86,7 +86,7 @@ func (c *Corpus) setLanguages(langs []corpus.Language) {
 // defaultCorpus is built once per process and shared by every Server.
 var defaultCorpus = sync.OnceValue(func() *Corpus {
 	pc := newCorpus(corpus.Default())
-	pc.origin = "built" // TODO(lead): Origin no longer varies; keep it or retire it
+	pc.origin = "built in this process" // TODO(lead): Origin no longer varies; keep it or retire it
 	return pc
 })
 
@@ -119,8 +119,8 @@ func LoadCorpusFile(path string) (*Corpus, error) {
 	return newCorpus(c), nil
 }
 
-// Origin says where the default corpus came from: "built" (generated in
-// this process). It is "" for a corpus from LoadCorpus or LoadCorpusFile.
+// Origin says where the default corpus came from: "built in this process"
+// (it is generated at start-up; nothing is read from or written to disk). It is "" for a corpus from LoadCorpus or LoadCorpusFile.
 // A corpus with added articles answers its start-up corpus's.
 func (c *Corpus) Origin() string { return c.root.origin }
 

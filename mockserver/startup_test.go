@@ -54,8 +54,8 @@ func residentSize() string {
 func TestCorpusOrigin(t *testing.T) {
 	t.Parallel()
 	origin := DefaultCorpus().Origin()
-	if origin != "built" {
-		t.Errorf("DefaultCorpus().Origin() = %q, want \"built\"", origin)
+	if origin != "built in this process" {
+		t.Errorf("DefaultCorpus().Origin() = %q, want \"built in this process\"", origin)
 	}
 	loaded, err := LoadCorpus(strings.NewReader(`{"_id": "000000000000000000000001", "title": "t", "url": "https://a.example/1", "site": "a.example", "datePublished": "2025-03-01T08:00:00Z"}`))
 	if err != nil {

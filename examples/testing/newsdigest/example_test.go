@@ -23,9 +23,9 @@ func ExampleTopSites() {
 		fmt.Printf("%s: %d articles\n", s.Site, s.Articles)
 	}
 	// Output:
-	// metrostandard.ie: 2 articles
-	// oakchronicle.co.nz: 2 articles
-	// rivernews.net: 2 articles
+	// capitalrecord.co.nz: 2 articles
+	// citizencourier.co.nz: 2 articles
+	// pioneerwire.com: 2 articles
 }
 
 // The client retries a 503. A fault rule makes the server answer the first
@@ -66,7 +66,7 @@ func ExampleLatest() {
 		fmt.Println(title)
 	}
 	// Output:
-	// Cape Town battered by an earthquake, thousands forced from their homes
-	// Cape Town announces emergency after an earthquake
-	// 667 evacuated in Cape Town after an earthquake
+	// Edinburgh announces emergency after an earthquake
+	// Amman announces emergency after an earthquake
+	// 4624 evacuated in Amman after an earthquake
 }
