@@ -29,7 +29,7 @@ const (
 	idCounterMask = MaxArticles - 1 // the counter part of an article id
 	defaultSeed   = 20260630        // seed of the default corpus
 	defaultDays   = 400             // span of the default corpus
-	defaultCount  = 24000           // articles of the default corpus
+	defaultCount  = 12000           // articles of the default corpus
 	idTimeBytes   = 4               // id bytes holding the publication time
 	idSaltBytes   = 5               // id bytes derived from the seed and article number
 	idCountBytes  = 3               // id bytes holding the article counter
@@ -59,7 +59,7 @@ type Config struct {
 	Days int
 }
 
-// DefaultConfig returns the configuration of Default: 24,000 articles
+// DefaultConfig returns the configuration of Default: 12,000 articles
 // published in the 400 days up to 2026-06-30 23:59:59 UTC.
 func DefaultConfig() Config {
 	return Config{
@@ -168,12 +168,13 @@ type generator struct {
 	cfg        Config
 	start, end int64
 
-	sites      []genSite
-	v          *vocabulary
-	langSites  [][]int
-	langCum    [][]float64 // cumulative site weights per language
-	langCumAll []float64   // cumulative language weights
-	kindCum    []float64   // cumulative kind weights
+	sites     []genSite
+	v         *vocabulary
+	langSites [][]int
+	langCum   [][]float64 // cumulative site weights per language
+	langs     *rotation   // of languages, by weight
+	kinds     []*rotation // per language, of kinds, by weight
+	turns     []int       // per language and kind, the events drawn
 
 	persons     []person
 	langPersons [][]int
@@ -228,16 +229,18 @@ func newGenerator(cfg Config) *generator {
 		g.groupSubs[s.group] = append(g.groupSubs[s.group], i)
 		g.subjectIDs = append(g.subjectIDs, named{s.label, wikidataID(s.typ, s.label)})
 	}
-	total := 0.0
+	var langWeights, kindWeights []float64
 	for _, pk := range v.packs {
-		total += pk.Weight
-		g.langCumAll = append(g.langCumAll, total)
+		langWeights = append(langWeights, pk.Weight)
 	}
-	total = 0
 	for _, k := range v.Kinds {
-		total += k.Weight
-		g.kindCum = append(g.kindCum, total)
+		kindWeights = append(kindWeights, k.Weight)
 	}
+	g.langs = newRotation(langWeights)
+	for range v.packs {
+		g.kinds = append(g.kinds, newRotation(kindWeights))
+	}
+	g.turns = make([]int, len(v.packs)*len(v.Kinds))
 	return g
 }
 
@@ -325,42 +328,51 @@ func wikidataID(kind, name string) string {
 	return "Q" + strconv.FormatUint(100000+h%120000000, 10)
 }
 
-// plan draws the events and the article slots until cfg.Articles slots
-// exist, then orders the slots as the corpus orders articles.
+// plan draws the events until they hold cfg.Articles articles, spreads
+// them over the span in the order they were drawn, and orders the articles'
+// slots as the corpus orders articles. Languages, kinds, topics and subjects
+// are dealt in rotation (see rotation), and events are placed at evenly
+// spaced quantiles of a density growing exponentially towards End, so every
+// stretch of time holds its share of each: the newest week of a small corpus
+// still has central bank decisions, storms and elections in every language.
 func (g *generator) plan(r *rng) {
 	n := g.cfg.Articles
-	g.slots = make([]slot, 0, n)
 	// An event has about four articles on average: room for the events of
-	// n articles, with a margin, spares regrowing the slice.
+	// n articles, with a margin, spares regrowing the slices.
 	g.events = make([]event, 0, n/3+16)
+	sizes := make([]int, 0, n/3+16)
 	stories := int32(0)
-	span := float64(g.end - g.start)
-	for len(g.slots) < n {
+	for total := 0; total < n; {
 		ev := g.newEvent(r)
 		size := 1
 		if !r.chance(oneOffShare) {
 			size = 2 + int(float64(maxStorySize-1)*math.Pow(r.float(), 1.8))
 		}
-		size = min(size, len(g.langSites[ev.lang]), n-len(g.slots))
+		size = min(size, len(g.langSites[ev.lang]), n-total)
 		ev.label = -1
 		if size > 1 {
 			ev.label = stories
 			stories++
 		}
-		// Event times follow a density growing exponentially towards End.
-		x := math.Log1p(r.float()*math.Expm1(densityGrowth)) / densityGrowth
+		g.events = append(g.events, ev)
+		sizes = append(sizes, size)
+		total += size
+	}
+	g.slots = make([]slot, 0, n)
+	span := float64(g.end - g.start)
+	for e, ev := range g.events {
+		q := (float64(e) + r.float()) / float64(len(g.events))
+		x := math.Log1p(q*math.Expm1(densityGrowth)) / densityGrowth
 		anchor := g.start + int64(x*span)
 		window := float64(min(storyWindow, g.end-anchor))
-		sites := g.pickSites(r, ev.lang, size)
-		for pos, site := range sites {
+		for pos, site := range g.pickSites(r, ev.lang, sizes[e]) {
 			when := anchor
 			if pos > 0 {
 				u := r.float()
 				when += int64(window * u * u)
 			}
-			g.slots = append(g.slots, slot{event: len(g.events), pos: pos, site: site, when: when})
+			g.slots = append(g.slots, slot{event: e, pos: pos, site: site, when: when})
 		}
-		g.events = append(g.events, ev)
 	}
 	var ids textArena
 	var buf []byte
@@ -371,6 +383,35 @@ func (g *generator) plan(r *rng) {
 	slices.SortFunc(g.slots, func(a, b slot) int {
 		return cmp.Or(cmp.Compare(a.when, b.when), cmp.Compare(a.id, b.id))
 	})
+}
+
+// rotation deals indexes in proportion to their weights, each as evenly
+// spread over the sequence as the weights allow (smooth weighted
+// round-robin): any stretch of it holds about its share of every index.
+type rotation struct {
+	weights, credits []float64
+	total            float64
+}
+
+func newRotation(weights []float64) *rotation {
+	ro := &rotation{weights: weights, credits: make([]float64, len(weights))}
+	for _, w := range weights {
+		ro.total += w
+	}
+	return ro
+}
+
+// next returns the next index of the rotation.
+func (ro *rotation) next() int {
+	best := 0
+	for i, w := range ro.weights {
+		ro.credits[i] += w
+		if ro.credits[i] > ro.credits[best] {
+			best = i
+		}
+	}
+	ro.credits[best] -= ro.total
+	return best
 }
 
 // appendArticleID appends a 24-hex id in the manner of a database object
@@ -391,9 +432,11 @@ func (g *generator) appendArticleID(buf []byte, when int64, n uint64) []byte {
 
 // newEvent draws an event: its language, kind, names, numbers and tone.
 func (g *generator) newEvent(r *rng) event {
-	lang := searchCum(g.langCumAll, r.float())
 	v := g.v
-	kind := searchCum(g.kindCum, r.float()*g.kindCum[len(g.kindCum)-1])
+	lang := g.langs.next()
+	kind := g.kinds[lang].next()
+	turn := g.turns[lang*len(v.Kinds)+kind] // this language's events of this kind so far
+	g.turns[lang*len(v.Kinds)+kind]++
 	ki := &v.Kinds[kind]
 	kt := &v.packs[lang].kinds[kind]
 	ev := event{
@@ -402,7 +445,7 @@ func (g *generator) newEvent(r *rng) event {
 		person:    g.pickPerson(r, lang),
 		org:       r.intn(len(g.orgs)),
 		product:   r.intn(len(g.products)),
-		topic:     pick(r, g.groupTopics[ki.Topics]),
+		topic:     cycle(g.groupTopics[ki.Topics], turn),
 		num:       strconv.Itoa(r.between(2, 60)),
 		amount:    strconv.Itoa(r.between(40, 950)),
 		count:     strconv.Itoa(r.between(300, 9000)),
@@ -420,7 +463,7 @@ func (g *generator) newEvent(r *rng) event {
 		ev.org2 = r.intn(len(g.orgs))
 	}
 	if ki.Subjects != "" {
-		ev.subject = pick(r, g.groupSubs[ki.Subjects])
+		ev.subject = cycle(g.groupSubs[ki.Subjects], turn)
 	}
 	if !ki.Abroad && r.chance(homePlaceBias) {
 		ev.place = pick(r, g.langPlaces[lang])
@@ -434,6 +477,10 @@ func (g *generator) newEvent(r *rng) event {
 	ev.topics = []string{v.topics[ev.topic].label, ki.Label, v.places[ev.place].region}
 	return ev
 }
+
+// cycle returns the element of s that the turn-th event takes when events
+// go round s in order.
+func cycle(s []int, turn int) int { return s[turn%len(s)] }
 
 // pickPerson draws a person, usually one named in lang.
 func (g *generator) pickPerson(r *rng, lang int) int {
