@@ -23,9 +23,9 @@ func ExampleTopSites() {
 		fmt.Printf("%s: %d articles\n", s.Site, s.Articles)
 	}
 	// Output:
-	// capitalrecord.co.nz: 2 articles
-	// citizencourier.co.nz: 2 articles
-	// pioneerwire.com: 2 articles
+	// highlandpost.org: 2 articles
+	// morningreview.com.au: 2 articles
+	// baybulletin.com: 1 articles
 }
 
 // The client retries a 503. A fault rule makes the server answer the first
@@ -66,7 +66,7 @@ func ExampleLatest() {
 		fmt.Println(title)
 	}
 	// Output:
-	// Edinburgh announces emergency after an earthquake
-	// Amman announces emergency after an earthquake
-	// 4624 evacuated in Amman after an earthquake
+	// 2659 evacuated in Manchester after an earthquake
+	// 2816 evacuated in Vancouver after an earthquake
+	// Vancouver announces emergency after an earthquake
 }
