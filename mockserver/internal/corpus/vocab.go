@@ -6,18 +6,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"strings"
 	"sync"
 )
 
-// The generator's vocabularies are data, embedded from data/: common.json
-// holds what does not depend on language (event kinds, topic labels,
-// international places, organisation and product name parts), and one
-// file per language (data/en.json, ...) its sites, people, places, topic
-// phrases and templates. Every name is invented for the mock, except
-// places (real cities) and the few public figures, institutions and events
-// that news is about; no text is taken from real articles.
+// The package's word lists are data, embedded from data/: common.json
+// holds what does not depend on language (event kinds, topic and subject
+// labels, international places, organisation and product name parts), one
+// file per language (en.json, ...) its sites, people, places, phrases and
+// templates, languages.txt the ISO 639-1 names and stopwords.txt the words
+// embeddings leave out. Every name is invented for the mock, except places
+// (real cities) and the few public figures, institutions and events that
+// news is about; no text is taken from real articles.
 //
-//go:embed data/*.json
+//go:embed data
 var dataFiles embed.FS
 
 // kindInfo describes an event kind independently of language. Every
@@ -202,4 +204,20 @@ func readJSON(fsys fs.FS, name string, v any) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
+}
+
+// dataLines returns the lines of a text file of data/, without blank lines
+// and # comments.
+func dataLines(name string) []string {
+	b, err := dataFiles.ReadFile(name)
+	if err != nil {
+		panic("corpus: embedded data: " + err.Error())
+	}
+	var lines []string
+	for line := range strings.Lines(string(b)) {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			lines = append(lines, line)
+		}
+	}
+	return lines
 }
