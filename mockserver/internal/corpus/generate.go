@@ -430,7 +430,9 @@ func (g *generator) appendArticleID(buf []byte, when int64, n uint64) []byte {
 	return hex.AppendEncode(buf, b[:])
 }
 
-// newEvent draws an event: its language, kind, names, numbers and tone.
+// newEvent makes the next event: its language and kind in rotation, its
+// topic and subject in turn (the language's events of a kind go round the
+// kind's lists), and its names, numbers and tone drawn from r.
 func (g *generator) newEvent(r *rng) event {
 	v := g.v
 	lang := g.langs.next()
