@@ -77,8 +77,9 @@ type docSearch struct {
 }
 
 // findDocSearches reads every search of the files: a query alone, a
-// key_phrases expression alone (with query "*"), and a command line's
-// query with its --key-phrases.
+// key_phrases expression alone (with query "*"), and a key_phrases
+// expression with the query of its line, or of a line at most 8 above (a
+// Go struct's Query and KeyPhrases fields).
 func findDocSearches(t *testing.T, files []string) []docSearch {
 	t.Helper()
 	var found []docSearch
@@ -95,10 +96,8 @@ func findDocSearches(t *testing.T, files []string) []docSearch {
 		if err != nil {
 			t.Fatal(err)
 		}
-		text := string(b)
-		if strings.HasSuffix(file, ".go") {
-			text = strings.ReplaceAll(text, `\"`, `"`) // help text in Go strings
-		}
+		text := strings.ReplaceAll(string(b), `\"`, `"`) // Go strings, JSON in shell strings
+		lastQuery, lastLine := "", -10
 		for n, line := range strings.Split(text, "\n") {
 			where := file + ":" + strconv.Itoa(n+1)
 			var queries, phrases []string
@@ -118,6 +117,10 @@ func findDocSearches(t *testing.T, files []string) []docSearch {
 			}
 			for _, q := range queries {
 				add(docSearch{where: where, query: q})
+				lastQuery, lastLine = q, n
+			}
+			if len(queries) == 0 && n-lastLine <= 8 {
+				queries = []string{lastQuery} // a KeyPhrases field a few lines below its Query
 			}
 			for _, p := range phrases {
 				add(docSearch{where: where, query: "*", keyPhrases: p})
