@@ -7,19 +7,13 @@ import (
 	"time"
 )
 
-// AsyncSearchParams are the parameters of an asynchronous query: the search
-// parameters plus the fields only /api/v2/query-async accepts. As in
-// SearchParams, a zero value means "service default" and is left out of the
-// request. A job holds every page of its results, so the embedded Page is
-// not part of the submission (it is sent as 1, whatever it holds); pass the
-// page wanted to GetResults. SearchRange requires it to be 0 or 1.
+// AsyncSearchParams are the parameters of an asynchronous query. Page is
+// not sent (a job holds every page): pass the page wanted to GetResults.
 type AsyncSearchParams struct {
 	SearchParams
-	// KeyPhrases refines the results with single-quoted phrases combined by
-	// lower-case and, or, not and parentheses, e.g.
-	// "('elon' or 'musk') and not 'sam altman'". "" means none. A
-	// malformed expression (an unclosed quote or parenthesis, a missing
-	// phrase or operator, a bare word) is rejected before any request.
+	// KeyPhrases refines the results with quoted phrases, and, or, not and
+	// parentheses: "('elon' or 'musk') and not 'sam altman'". A malformed one
+	// is a *ValidationError before any request.
 	KeyPhrases string
 	// SortOrder orders the results; "" is SortRelevance.
 	SortOrder SortOrder
@@ -39,16 +33,11 @@ func (p *AsyncSearchParams) validateAsync() error {
 	return nil
 }
 
-// SubmitQuery starts an asynchronous search (POST /api/v2/query-async) and
-// returns its job: wait for it with Poll (which returns page 1), then fetch
-// other pages with GetResults, or read every article with Results (which
-// waits too). It suits large queries over long date ranges.
-//
-// A submission creates a job, so it is retried only where no job can have
-// been made (see the retry policy on Client); after a connection reset or
-// a 503 the error is returned: poll the job only if a QueryID is known, or
-// submit again knowingly.
-func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...Option) (*QueryJob, error) {
+// SubmitQuery starts an asynchronous search (POST /api/v2/query-async) for
+// long date ranges. Wait for its job with Poll or Results; GetResults
+// fetches any page. It is retried only where no job can have been made:
+// after a reset or a 503 the error is returned.
+func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...CallOption) (*QueryJob, error) {
 	if err := params.validateAsync(); err != nil {
 		return nil, err
 	}
@@ -88,15 +77,10 @@ type getResultsBody struct {
 	Page    int    `json:"page"`
 }
 
-// GetResults fetches one page (from 1; 0 means 1) of an asynchronous query's
-// results (POST /api/v2/get-results).
-//
-// While the job runs the page's State is pending (State.IsPending) and it
-// has no articles: call again later, or use Poll. A page past the end has
-// no articles and the true totals. A job the service reports as failed is
-// a *JobFailedError, as Poll and Results report it. An empty queryID or a
-// negative page fails with a *ValidationError before any request.
-func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts ...Option) (*Page, error) {
+// GetResults fetches one page (0 means 1) of a job's results (POST
+// /api/v2/get-results). While the job runs the page is pending, with no
+// articles; a failed job is a *JobFailedError.
+func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts ...CallOption) (*Page, error) {
 	if strings.TrimSpace(queryID) == "" {
 		return nil, &ValidationError{Field: "queryID", Problem: "the query ID is empty: pass the QueryID of the job SubmitQuery returned"}
 	}

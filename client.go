@@ -24,8 +24,7 @@ const Version = "0.1.0"
 // WithBaseURL nor the NEWSSEARCH_BASE_URL environment variable gives one.
 const DefaultBaseURL = "https://app.runathena.com"
 
-// Environment variables read by NewClient unless WithoutEnvironment is given.
-// An explicit option always wins over the environment.
+// Environment variables NewClient reads unless WithoutEnvironment is given.
 const (
 	// EnvAPIKey names the environment variable holding the API key.
 	EnvAPIKey = "NEWSSEARCH_API_KEY"
@@ -33,19 +32,16 @@ const (
 	EnvBaseURL = "NEWSSEARCH_BASE_URL"
 )
 
-// Defaults of the retry policy; see WithMaxRetries and WithRetryWait.
+// Defaults of the retry policy (docs/retries.md).
 const (
 	// DefaultMaxRetries is the number of retries after the first attempt.
 	DefaultMaxRetries = 3
-	// DefaultRetryWaitMin is the wait before the first retry; it doubles on
-	// every further retry.
+	// DefaultRetryWaitMin is the wait before the first retry.
 	DefaultRetryWaitMin = 500 * time.Millisecond
-	// DefaultRetryWaitMax caps every wait between attempts, including one
-	// asked for by a Retry-After header.
+	// DefaultRetryWaitMax caps every wait between attempts.
 	DefaultRetryWaitMax = 8 * time.Second
-	// DefaultAttemptTimeout bounds one attempt (connect, request, whole
-	// response) of a Client made without WithHTTPClient, unless
-	// WithAttemptTimeout replaces it. Running out reports ErrAttemptTimeout.
+	// DefaultAttemptTimeout bounds one attempt of a Client made without
+	// WithHTTPClient.
 	DefaultAttemptTimeout = 2 * time.Minute
 )
 
@@ -60,56 +56,14 @@ const (
 // Client calls the news search service. Create one with NewClient and share
 // it: a Client is safe for concurrent use by multiple goroutines.
 //
-// Retries. This is the retry policy of every method; the other docs link
-// here. An attempt that fails is retried, up to WithMaxRetries times
-// (default DefaultMaxRetries), when retrying cannot repeat an effect:
-//   - Search, GetResults and Headlines change nothing on the service, so
-//     they are retried after a transport failure (a connection refused or
-//     reset, a response body that breaks off mid-read, an attempt abandoned
-//     by the stall or attempt timeout, see ErrAttemptTimeout), 408 Request
-//     Timeout, 429 Too Many Requests and any 5xx status but 501 Not
-//     Implemented.
-//   - SubmitQuery creates a job, so it is retried only where no job can
-//     have been made: a failure to connect, 408 (the service did not
-//     receive the whole request) and 429 (turned away before any work).
-//     Never a 503, which a proxy may send after forwarding the request, nor
-//     a reset or a body that breaks off: the job may exist, and the error
-//     is returned. So a retried submission never creates a second job.
-//   - SearchRange and SearchRangeSeq resubmit a window whose submission
-//     ended in that unknown state (a reset, a 5xx), up to the same count,
-//     since they never read the lost job's results; see
-//     RangeProgress.Resubmitted.
-//   - Poll, Results and the range searches wait for a job with their own
-//     schedule (PollOptions); each of their requests follows the rules
-//     above.
-//
-// Outages. The calls that wait on the caller's behalf (Poll, Results,
-// SearchAll and the range searches, paging included) ride out an outage:
-// each of their requests retries a transport failure (a connection
-// refused, reset or stalled) for as long as the failures last less than
-// PollOptions.MaxWait (default 10 minutes) and ctx is live, however many
-// attempts that takes, with waits growing to the maximum of WithRetryWait.
-// Only the retries of other failures count against WithMaxRetries, and
-// WithMaxRetries(0) turns this off too. The rule of each endpoint stands:
-// a submission of a range's window is retried through an outage only while
-// connecting fails; one whose outcome is unknown is resubmitted as above.
-// A range the outage outlasts returns the windows it finished with a
-// *RangeError naming the others. SubmitQuery, GetResults, Search and
-// Headlines called on their own make a fixed number of attempts.
-//
-// Waits start at the minimum of WithRetryWait (default
-// DefaultRetryWaitMin), double on every retry up to the maximum (default
-// DefaultRetryWaitMax), and lose up to 25% to random jitter; a Retry-After
-// header on a 429 or 503 replaces the computed wait, capped at the maximum,
-// and pauses every request of the Client until then; each paused request
-// then waits up to a tenth longer (at most 1 s), at random, so that they do
-// not all start at once, and none starts before the header says. A done
-// context ends any wait at once. When retries run out, the last response
-// is reported as an *APIError with its body, or the last transport error,
-// wrapped.
-//
-// Limits. A successful response body may hold at most 32 MiB (more is an
-// error, never retried); at most 64 KiB of an error body is read.
+// A failed attempt is retried, up to WithMaxRetries times, when retrying
+// cannot repeat an effect: reads (Search, GetResults, Headlines) after a
+// transport failure, 408, 429 or a 5xx but 501; SubmitQuery only where no
+// job can have been made (never after a 503 or a reset). Waits grow from
+// the minimum of WithRetryWait to its maximum, with jitter; Retry-After
+// replaces the wait and pauses the whole Client. The calls that wait for a
+// job ride out transport failures for up to PollOptions.MaxWait. The full
+// policy is in docs/retries.md.
 //
 // Printing a Client (with any fmt verb) never shows the API key.
 type Client struct {
@@ -141,12 +95,10 @@ type config struct {
 	rng *rand.Rand
 }
 
-// NewClient returns a Client configured by opts. The API key and base URL
-// fall back to the NEWSSEARCH_API_KEY and NEWSSEARCH_BASE_URL environment
-// variables (unless WithoutEnvironment is given), and the base URL to
-// DefaultBaseURL. An invalid option is a *ValidationError naming it; any
-// other configuration problem is an error that names the problem and its
-// fix. NewClient never panics.
+// NewClient returns a Client configured by opts. The key and base URL fall
+// back to NEWSSEARCH_API_KEY and NEWSSEARCH_BASE_URL, and the base URL to
+// DefaultBaseURL. A bad option is a *ValidationError; NewClient never
+// panics.
 func NewClient(opts ...Option) (*Client, error) {
 	s := clientDefaults()
 	for _, opt := range opts {
@@ -216,10 +168,9 @@ func NewClient(opts ...Option) (*Client, error) {
 		cfg.rng = rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])))
 	}
 	lim.spread = cfg.spread
-	cfg.red = redact.New(apiKey).WithMark(redacted)
+	cfg.red = redact.New(apiKey).WithMark(redacted).Glued(minGluedKey)
 	// Only what a call may override is kept, the key not among it.
 	cfg.defaults = *s.forCall()
-	cfg.defaults.call = false
 	cfg.httpClient = safeHTTPClient(hc, &clientTransport{lim: lim, waitMax: s.waitMax,
 		next: &attemptGuard{next: next, defaults: &cfg.defaults}})
 	return &Client{cfg: cfg}, nil

@@ -44,8 +44,6 @@ func TestNewClientErrors(t *testing.T) {
 			"newssearch: invalid WithHTTPClient: the client is nil: pass a non-nil *http.Client or leave the option out"},
 		{"two-line user agent", []Option{key, WithHeader("User-Agent", "a\r\nX: y")},
 			`newssearch: invalid WithHeader: the value of header User-Agent holds a line break or NUL byte: pass a value on one line`},
-		{"response of a call", []Option{key, WithResponseInto(new(Response))},
-			`newssearch: invalid WithResponseInto: it records one call's exchange: pass it to the call, not to NewClient`},
 		{"invalid poll options", []Option{key, &PollOptions{MinDelay: -time.Second}},
 			`newssearch: invalid PollOptions.MinDelay: -1s is negative: pass a positive wait, or 0 for the default 100ms`},
 	}

@@ -365,9 +365,8 @@ func decodeArticleTolerant(elem []byte, a *Article) error {
 	})
 }
 
-// UnmarshalJSON decodes an article as the service sends it. Members Article
-// has no field for, and members of an unexpected JSON type, are kept in
-// Extra instead of failing; only JSON that is not an object is an error.
+// UnmarshalJSON decodes an article tolerantly (see Article); only JSON that
+// is not an object is an error.
 func (a *Article) UnmarshalJSON(b []byte) error {
 	if bytes.Equal(b, nullJSON) {
 		return nil
@@ -387,9 +386,7 @@ func (a *Article) UnmarshalJSON(b []byte) error {
 }
 
 // MarshalJSON encodes the article with its Extra members, so that a decoded
-// article encodes back to the members it was decoded from. Extra members
-// replace known members of the same name and follow the known ones in
-// sorted order.
+// article encodes back to what it was decoded from.
 func (a Article) MarshalJSON() ([]byte, error) {
 	known, err := json.Marshal(articleFast(a))
 	if err != nil || len(a.Extra) == 0 {
@@ -595,7 +592,7 @@ func (c *Client) decodeError(endpoint string, resp *http.Response, body []byte, 
 	if isHTML(resp, body) {
 		// A captive portal, a proxy's login page, a wrong base URL.
 		e.Message = "the answer is an HTML page, not the service's JSON: check the base URL or a proxy (Content-Type " +
-			strconv.Quote(c.scrub(excerpt([]byte(resp.Header.Get("Content-Type"))))) + ", page " + quoteShort(e.Message) + ")"
+			strconv.Quote(excerpt(c.cfg.red, []byte(resp.Header.Get("Content-Type")), maxMessageLen)) + ", page " + strconv.Quote(excerpt(c.cfg.red, []byte(e.Message), maxPageLen)) + ")"
 		return e
 	}
 	e.Message = c.scrub(cause.Error()) + ": the service's answer does not have the documented shape; report it with the request id"

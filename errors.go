@@ -11,18 +11,17 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/newssearch/newssearch-go/internal/redact"
 	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
-// Sentinel errors classifying failed calls. Test for them with errors.Is; an
-// *APIError (reached with errors.As) carries the details.
+// Sentinel errors classifying failed calls, for errors.Is.
 var (
-	// ErrBadRequest matches a request the service rejected as invalid (HTTP
-	// 400, 413 or 422) and a *ValidationError found before any request.
+	// ErrBadRequest matches HTTP 400, 413 and 422, and a *ValidationError.
 	ErrBadRequest = errors.New("newssearch: bad request")
-	// ErrUnauthorized matches HTTP 401 and 403: a missing or unknown API key.
+	// ErrUnauthorized matches HTTP 401 and 403.
 	ErrUnauthorized = errors.New("newssearch: unauthorized")
-	// ErrNotFound matches HTTP 404, e.g. an unknown or expired query ID.
+	// ErrNotFound matches HTTP 404, e.g. an unknown query ID.
 	ErrNotFound = errors.New("newssearch: not found")
 	// ErrRateLimited matches HTTP 429 (after any retries).
 	ErrRateLimited = errors.New("newssearch: rate limited")
@@ -30,25 +29,21 @@ var (
 	ErrServer = errors.New("newssearch: server error")
 )
 
-// APIError describes a call the service answered with a failure: an HTTP
-// status outside 2xx, or a 2xx response whose state is a failure (StatusCode
-// is then 200) or whose body cannot be decoded. It never contains the API
-// key: Message, RequestID and Body are scrubbed of it.
+// APIError describes a failure the service answered: a status outside 2xx,
+// or a 2xx answer with a failure state or that cannot be decoded. Message,
+// RequestID and Body are scrubbed of the API key.
 type APIError struct {
-	// StatusCode is the HTTP status of the (last) response.
+	// StatusCode is the HTTP status of the last answer.
 	StatusCode int
 	// State is the response's "state" field, if it had one.
 	State State
-	// Message is the service's explanation ("message" in the body); for a
-	// body that is not JSON, a short excerpt of it (an HTML page's title).
+	// Message is the service's explanation, or an excerpt of a non-JSON body.
 	Message string
 	// Endpoint is the path called, e.g. "/api/v2/query".
 	Endpoint string
-	// RequestID is the response's X-Request-Id header; quote it when
-	// reporting a problem to the service.
+	// RequestID is the X-Request-Id: quote it when reporting a problem.
 	RequestID string
-	// RetryAfter is the wait the response's Retry-After header asked for
-	// (seconds or an HTTP date), or 0.
+	// RetryAfter is the wait Retry-After asked for, or 0.
 	RetryAfter time.Duration
 	// Body is the start of the response body (at most 64 KiB).
 	Body []byte
@@ -143,6 +138,7 @@ func (e *ValidationError) Is(target error) bool { return target == ErrBadRequest
 const (
 	maxErrorBody  = 64 << 10 // bytes of an error body kept in APIError.Body
 	maxMessageLen = 512      // bytes of a message derived from a non-JSON body
+	maxPageLen    = 60       // bytes of an HTML page's title quoted in an error
 	// errorBodySlack is read beyond maxErrorBody, so that a key straddling
 	// the cut, in any of its escaped forms, is redacted before the cut.
 	errorBodySlack = 4 << 10
@@ -150,6 +146,11 @@ const (
 
 // redacted replaces the API key wherever it would otherwise be shown.
 const redacted = "[REDACTED]"
+
+// minGluedKey is the length from which a key is redacted even glued to
+// other text ("rrr" + key + "zz"); a shorter one only where it stands
+// alone, so that the key "test" leaves "latest" be.
+const minGluedKey = 8
 
 // newAPIError builds the error for a failed response from its status,
 // headers and (already capped) body.
@@ -175,10 +176,10 @@ func (c *Client) newAPIError(endpoint string, resp *http.Response, body []byte) 
 		e.State = env.State
 		e.Message = cmp.Or(env.Message, env.Error, env.Detail)
 	} else {
-		e.Message = excerpt(e.Body)
+		e.Message = excerpt(c.cfg.red, e.Body, maxMessageLen)
 	}
 	if loc := resp.Header.Get("Location"); e.Message == "" && resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
-		e.Message = "the service redirected the request to " + excerpt([]byte(loc)) + ", on another host: the client " +
+		e.Message = "the service redirected the request to " + excerpt(c.cfg.red, []byte(loc), maxMessageLen) + ", on another host: the client " +
 			"does not follow it, because the API key travels in the request body; if you trust that address, pass it to WithBaseURL"
 	}
 	e.Message = c.scrub(e.Message)
@@ -203,14 +204,16 @@ func (cfg *config) requestID(resp *http.Response) string {
 	return id
 }
 
-// scrub removes the API key from s wherever it stands as a token, in any
-// of the forms text carries it (plain, JSON-escaped, URL-encoded): see
+// scrub removes the API key from s in any of the forms text carries it
+// (plain, JSON-escaped, URL-encoded), glued to other text or not (a key
+// shorter than minGluedKey only where it stands alone): see
 // internal/redact.
 func (c *Client) scrub(s string) string { return c.cfg.red.String(s) }
 
 // excerpt makes a one-line message from a body that is not JSON: an HTML
-// page's title, else its first line, shortened to maxMessageLen bytes.
-func excerpt(body []byte) string {
+// page's title, else the body, on one line, redacted by red and then
+// shortened to limit bytes, so that no part of a key is left at the cut.
+func excerpt(red *redact.Redactor, body []byte, limit int) string {
 	s := string(body)
 	// Lower-case ASCII only: strings.ToLower would turn invalid UTF-8 into
 	// longer U+FFFD runes, and the indexes would no longer fit s.
@@ -222,8 +225,9 @@ func excerpt(body []byte) string {
 		}
 	}
 	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
-	if len(s) > maxMessageLen {
-		s = strings.ToValidUTF8(s[:maxMessageLen], "") + "..."
+	s, dropped := red.Clip(s, limit)
+	if dropped > 0 {
+		s += "..."
 	}
 	return s
 }

@@ -7,9 +7,9 @@ type headlinesBody struct {
 	APIKey string `json:"api_key"`
 }
 
-// Headlines fetches the current headline clusters (POST /api/v2/headlines,
-// marked BETA by the service): articles grouped around leading topics.
-func (c *Client) Headlines(ctx context.Context, opts ...Option) (*HeadlinesResponse, error) {
+// Headlines fetches the current headline clusters (POST
+// /api/v2/headlines, BETA): articles grouped by leading topic.
+func (c *Client) Headlines(ctx context.Context, opts ...CallOption) (*HeadlinesResponse, error) {
 	ctx, _, err := c.begin(ctx, opts)
 	if err != nil {
 		return nil, err

@@ -11,55 +11,42 @@ import (
 	"time"
 )
 
-// Option configures a Client, when given to NewClient, or one call, when
-// given to a method. Every method takes options after its required
-// arguments; the settings a call does not give are the Client's. Options
-// apply in order: a later one overrides an earlier one, except that
-// WithHeader adds to the headers a call (or the Client) sets itself. A nil
-// Option, and a nil options struct, are ignored.
-//
-// The With functions and the three options structs implement Option:
-//   - *PollOptions: how Poll, Results and SearchRange wait for a job. Its
-//     zero fields keep the values set before (by the Client, or by an
-//     earlier PollOptions of the same call), field by field;
-//   - *PageOptions: how SearchAll and Results walk pages;
-//   - *RangeOptions: how SearchRange and SearchRangeSeq split a range.
-//
-// A PageOptions or RangeOptions replaces an earlier one whole.
-//
-// Some options configure what every call of a Client shares and are
-// accepted only by NewClient: WithHTTPClient, WithMiddleware, WithRateLimit
-// and WithoutEnvironment, and WithAPIKey and WithBaseURL, which name the
-// account and the service (make one Client per key). Given to a call, any
-// of them fails the call with a *ValidationError naming the option, before
-// any request. WithResponseInto describes one call; NewClient rejects it.
+// Option configures a Client: NewClient takes Options. WithAPIKey,
+// WithBaseURL, WithHTTPClient, WithMiddleware, WithRateLimit and
+// WithoutEnvironment configure what every call shares and are Options
+// only, so the compiler refuses them in a call (make one Client per key).
+// The other options are CallOptions. A nil Option is ignored.
 type Option interface {
 	apply(*settings)
 }
 
-// optionFunc is an Option accepted by NewClient and by every call.
+// CallOption is an Option that every call also takes, after its required
+// arguments: given to NewClient it is every call's default, given to a
+// call it overrides that default. The other With functions return
+// CallOptions, and so do *PollOptions, *PageOptions and *RangeOptions.
+// Options apply in order, a later one over an earlier one, except that
+// WithHeader adds to the headers set before; a PollOptions overrides the
+// fields set before one by one, a PageOptions or RangeOptions the one set
+// before whole. A nil CallOption is ignored.
+type CallOption interface {
+	Option
+	callOption()
+}
+
+// optionFunc is a CallOption.
 type optionFunc func(*settings)
 
 func (f optionFunc) apply(s *settings) { f(s) }
+func (optionFunc) callOption()         {}
 
-// clientOption is an Option only NewClient accepts.
-type clientOption struct {
-	name string
-	f    func(*settings)
-}
+// clientOption is an Option only NewClient takes.
+type clientOption func(*settings)
 
-func (o clientOption) apply(s *settings) {
-	if s.call {
-		s.fail(o.name, "it configures the Client as a whole, not one call: pass it to NewClient")
-		return
-	}
-	o.f(s)
-}
+func (f clientOption) apply(s *settings) { f(s) }
 
 // settings is what the options ask for: the Client's, made by NewClient,
 // and a copy of them for each call, over which the call's options apply.
 type settings struct {
-	call    bool             // applying a call's options
 	problem *ValidationError // the first invalid option
 	own     map[string]bool  // header names set at this level (client or call)
 
@@ -114,7 +101,6 @@ func clientDefaults() settings {
 // forCall returns a copy of s over which a call's options apply.
 func (s *settings) forCall() *settings {
 	c := &settings{
-		call:           true,
 		maxRetries:     s.maxRetries,
 		waitMin:        s.waitMin,
 		waitMax:        s.waitMax,
@@ -132,17 +118,14 @@ func (s *settings) forCall() *settings {
 }
 
 // Response describes the HTTP exchange behind a call; see WithResponseInto.
-// It never holds the request body, where the API key travels.
 type Response struct {
 	// StatusCode is the HTTP status of the response (2xx).
 	StatusCode int
 	// Header holds the response headers.
 	Header http.Header
-	// RequestID is the service's X-Request-Id, if it sent one, cleaned of
-	// control characters and cut at 128 bytes.
+	// RequestID is the service's X-Request-Id (cleaned, at most 128 bytes).
 	RequestID string
-	// Attempts is the number of attempts the request took, from 1 (more
-	// when it was retried).
+	// Attempts is the number of attempts the request took, from 1.
 	Attempts int
 }
 
@@ -152,110 +135,78 @@ type responseSink struct {
 	dst *Response
 }
 
-// WithAPIKey sets the API key sent with every request. It wins over the
-// NEWSSEARCH_API_KEY environment variable. Surrounding white space is
-// trimmed; an empty key counts as not given. NewClient only.
+// WithAPIKey sets the API key sent with every request, over
+// NEWSSEARCH_API_KEY. Surrounding white space is trimmed; "" counts as not
+// given.
 func WithAPIKey(key string) Option {
-	return clientOption{"WithAPIKey", func(s *settings) { s.apiKey = strings.TrimSpace(key) }}
+	return clientOption(func(s *settings) { s.apiKey = strings.TrimSpace(key) })
 }
 
-// WithBaseURL sets the base URL of the service, e.g. "https://app.runathena.com"
-// or a proxy such as "http://127.0.0.1:8080/prefix". Endpoint paths
-// ("/api/v2/query", ...) are appended to it; a trailing "/api/v2" is dropped,
-// so pasting an endpoint root works too. It wins over the NEWSSEARCH_BASE_URL
-// environment variable. An empty value counts as not given. NewClient only.
+// WithBaseURL sets the service's base URL, over NEWSSEARCH_BASE_URL, e.g.
+// a proxy "http://127.0.0.1:8080/prefix" (a trailing "/api/v2" is
+// dropped). "" counts as not given.
 func WithBaseURL(baseURL string) Option {
-	return clientOption{"WithBaseURL", func(s *settings) { s.baseURL = strings.TrimSpace(baseURL) }}
+	return clientOption(func(s *settings) { s.baseURL = strings.TrimSpace(baseURL) })
 }
 
-// WithoutEnvironment makes NewClient ignore the NEWSSEARCH_API_KEY and
-// NEWSSEARCH_BASE_URL environment variables. NewClient only.
+// WithoutEnvironment makes NewClient ignore NEWSSEARCH_API_KEY and
+// NEWSSEARCH_BASE_URL.
 func WithoutEnvironment() Option {
-	return clientOption{"WithoutEnvironment", func(s *settings) { s.ignoreEnv = true }}
+	return clientOption(func(s *settings) { s.ignoreEnv = true })
 }
 
-// WithHTTPClient sets the HTTP client used for every attempt. The Client uses
-// its Transport, Timeout, Jar and redirect policy and never modifies it, with
-// one exception to the policy: a redirect to another scheme or host is never
-// followed, since it would resend the request body, API key included,
-// there; it becomes an *APIError. The Client never calls
-// CloseIdleConnections on hc or its Transport, so a failed or cancelled call
-// does not drop connections that the rest of the program shares. Without
-// this option the Client uses a client with the default transport and
-// bounds each attempt by DefaultAttemptTimeout (see WithAttemptTimeout); pass
-// WithHTTPClient(http.DefaultClient) to follow a later replacement of
-// http.DefaultTransport, such as httpmock.Activate after NewClient.
-// NewClient only.
+// WithHTTPClient sets the HTTP client of every attempt. The Client never
+// modifies it, never closes its idle connections, and never follows a
+// redirect to another host (it would resend the API key there). Without
+// it, the Client uses the default transport and DefaultAttemptTimeout;
+// pass http.DefaultClient to follow a later replacement of
+// http.DefaultTransport (httpmock.Activate).
 func WithHTTPClient(hc *http.Client) Option {
-	return clientOption{"WithHTTPClient", func(s *settings) {
+	return clientOption(func(s *settings) {
 		if hc == nil {
 			s.fail("WithHTTPClient", "the client is nil: pass a non-nil *http.Client or leave the option out")
 			return
 		}
 		s.httpClient, s.httpSet = hc, true
-	}}
+	})
 }
 
-// WithRateLimit makes the Client send at most perSecond requests a second
-// on average, with bursts of up to burst, across every goroutine and every
-// method: each attempt (retries and polls included) waits for its turn,
-// in the order the attempts asked, and stops waiting when its context is
-// done. Set it to the service's quota to avoid 429 answers rather than
-// retry them. Without it (or with perSecond 0) requests are not paced.
-// A negative rate, or a burst below 1 with a positive rate, is rejected.
-// NewClient only.
-//
-// The rate is a ceiling: a 429 answer lowers the rate in force by 10% (to
-// no less than half of perSecond), since a service counting the same rate
-// at arrival sees requests bunched by network jitter; each later answer
-// wins back 0.1% of perSecond.
-//
-// Whether or not this option is given, a 429 Too Many Requests or 503
-// Service Unavailable answer with a Retry-After header pauses the whole
-// Client, not only the goroutine that got it, until the instant it names
-// (at most the maximum of WithRetryWait away): no request of the Client
-// starts before then.
+// WithRateLimit paces every attempt of the Client (retries and polls
+// included) to perSecond a second on average, in bursts of up to burst;
+// 0 turns pacing off. A 429 lowers the rate in force for a while; see
+// docs/retries.md.
 func WithRateLimit(perSecond float64, burst int) Option {
-	return clientOption{"WithRateLimit", func(s *settings) {
+	return clientOption(func(s *settings) {
 		if math.IsNaN(perSecond) || math.IsInf(perSecond, 0) || perSecond < 0 || (perSecond > 0 && burst < 1) {
 			s.fail("WithRateLimit", "("+strconv.FormatFloat(perSecond, 'g', -1, 64)+", "+strconv.Itoa(burst)+
 				"): pass a rate of requests per second >= 0 (0 turns pacing off) and, with a positive rate, a burst >= 1")
 			return
 		}
 		s.rate, s.burst, s.rateSet = perSecond, burst, true
-	}}
+	})
 }
 
-// WithMiddleware wraps every HTTP attempt of the Client in mw, for tracing,
-// metrics or logging: mw receives the next http.RoundTripper and returns
-// the one the Client uses, such as otelhttp.NewTransport (see the
-// examples/otel module). Several WithMiddleware options nest in order: the
-// first given is the outermost. Middleware sees each attempt separately,
-// after the client's rate limit and pause, and before the HTTP client's
-// transport. The request body carries the API key: a middleware must not
-// log or record bodies. A nil mw, or a mw returning nil, is rejected by
-// NewClient. NewClient only.
+// WithMiddleware wraps every HTTP attempt in mw, for tracing or metrics
+// (otelhttp.NewTransport: see examples/otel); the first given is the
+// outermost. The request body carries the API key: never log bodies.
 func WithMiddleware(mw func(next http.RoundTripper) http.RoundTripper) Option {
-	return clientOption{"WithMiddleware", func(s *settings) {
+	return clientOption(func(s *settings) {
 		if mw == nil {
 			s.fail("WithMiddleware", "middleware "+strconv.Itoa(len(s.middleware)+1)+" is nil: pass a function that wraps the next http.RoundTripper")
 			return
 		}
 		s.middleware = append(s.middleware, mw)
-	}}
+	})
 }
 
 // withJitterSeed makes the jitter source deterministic (tests only).
 func withJitterSeed(a, b uint64) Option {
-	return clientOption{"withJitterSeed", func(s *settings) { s.seed, s.seeded = [2]uint64{a, b}, true }}
+	return clientOption(func(s *settings) { s.seed, s.seeded = [2]uint64{a, b}, true })
 }
 
-// WithMaxRetries sets how many times a failed attempt is retried (0 disables
-// retries); a negative count is rejected. The default is DefaultMaxRetries.
-// Which failures are retried is the retry policy described on Client.
-// Given to a call, it bounds that call's retries (and SearchRange's
-// resubmissions).
-func WithMaxRetries(n int) Option {
+// WithMaxRetries sets how many times a failed attempt is retried (default
+// DefaultMaxRetries; 0 disables retries).
+func WithMaxRetries(n int) CallOption {
 	return optionFunc(func(s *settings) {
 		if n < 0 {
 			s.fail("WithMaxRetries", strconv.Itoa(n)+" is negative: pass 0 to disable retries")
@@ -265,11 +216,9 @@ func WithMaxRetries(n int) Option {
 	})
 }
 
-// WithRetryWait sets the wait before the first retry (min) and the cap on any
-// wait (max); see Client for the retry policy. The defaults are
-// DefaultRetryWaitMin and DefaultRetryWaitMax. Zero waits are allowed
-// (retry at once); negative ones, or min above max, are rejected.
-func WithRetryWait(min, max time.Duration) Option {
+// WithRetryWait sets the wait before the first retry and the cap on any
+// wait (defaults DefaultRetryWaitMin and DefaultRetryWaitMax).
+func WithRetryWait(min, max time.Duration) CallOption {
 	return optionFunc(func(s *settings) {
 		switch {
 		case min < 0 || max < 0:
@@ -282,26 +231,17 @@ func WithRetryWait(min, max time.Duration) Option {
 	})
 }
 
-// WithLogger makes the Client (or the call) log each attempt's outcome
-// (Debug) and each retry with its wait (Info) to l. Log records carry the
-// method, endpoint path, attempt number, wait and HTTP status; never a body
-// or the API key. A nil logger (the default) disables logging.
-func WithLogger(l *slog.Logger) Option {
+// WithLogger logs each attempt (Debug) and retry (Info) to l: method,
+// endpoint, attempt, wait and status, never a body or the key.
+func WithLogger(l *slog.Logger) CallOption {
 	return optionFunc(func(s *settings) { s.logger = l })
 }
 
-// WithHeader adds a header to every request, of the Client or of the call,
-// e.g. WithHeader("X-Mock-Fault", "status=429") against the mock server
-// (see the example), a tracing
-// header, or WithHeader("User-Agent", "myapp/1.0") (the default User-Agent is
-// "newssearch-go/" + Version). A header the client sets itself
-// (Content-Type, Accept, User-Agent) is replaced, and so is a header of
-// the same name set by the Client, when a call sets it; several WithHeader
-// of one name at one level add values. Host, Content-Length,
-// Transfer-Encoding and Connection cannot be set. An invalid name or value
-// is rejected with a *ValidationError before any request; the message never
-// repeats the value.
-func WithHeader(name, value string) Option {
+// WithHeader adds a header to every request, e.g. "X-Mock-Fault" against
+// the mock or your own "User-Agent" (the default is "newssearch-go/" +
+// Version). A call's header replaces the Client's of the same name. Host,
+// Content-Length, Transfer-Encoding and Connection cannot be set.
+func WithHeader(name, value string) CallOption {
 	return optionFunc(func(s *settings) {
 		canon := http.CanonicalHeaderKey(strings.TrimSpace(name))
 		switch {
@@ -345,18 +285,11 @@ func validHeaderName(name string) bool {
 	return true
 }
 
-// WithStallTimeout sets how long one attempt may wait for the service's
-// next sign of life: first the response headers, then each read of the
-// body. An attempt that waits longer is abandoned with an error matching
-// ErrAttemptTimeout (never context.DeadlineExceeded) and retried as the
-// retry policy on Client says. It applies with or without WithHTTPClient, and with
-// WithAttemptTimeout; 0 turns it off and a negative value is rejected. The
-// default is DefaultStallTimeout.
-//
-// It is a limit on silence, not on the length of an attempt: a large
-// response that keeps arriving is never cut by it. WithAttemptTimeout
-// bounds the whole attempt; bound a whole call with a context deadline.
-func WithStallTimeout(d time.Duration) Option {
+// WithStallTimeout bounds how long one attempt waits for the service's
+// next sign of life (headers, then each read of the body); default
+// DefaultStallTimeout, 0 turns it off. It never cuts a response that
+// keeps arriving.
+func WithStallTimeout(d time.Duration) CallOption {
 	return optionFunc(func(s *settings) {
 		if d < 0 {
 			s.fail("WithStallTimeout", d.String()+" is negative: pass a duration such as 30*time.Second, or 0 to turn it off")
@@ -366,19 +299,10 @@ func WithStallTimeout(d time.Duration) Option {
 	})
 }
 
-// WithAttemptTimeout bounds each attempt (sending, waiting and reading the
-// whole response) to d; an attempt that runs out reports ErrAttemptTimeout
-// and is retried as the retry policy on Client says. It does not bound the
-// waits between attempts or the call as a whole (use ctx for that). A d of
-// 0 or less is rejected with a *ValidationError.
-//
-// d replaces DefaultAttemptTimeout, the limit of a Client made without
-// WithHTTPClient; given to NewClient with WithHTTPClient, it bounds every
-// call's attempts too. The stall timeout (WithStallTimeout) still applies:
-// an attempt ends at whichever runs out first, so to let an attempt stay
-// silent longer, raise that too. The Timeout of an *http.Client given with
-// WithHTTPClient also applies, since the Client never changes that client.
-func WithAttemptTimeout(d time.Duration) Option {
+// WithAttemptTimeout bounds each attempt as a whole, replacing
+// DefaultAttemptTimeout. An attempt that runs out reports ErrAttemptTimeout
+// and is retried; bound a whole call with ctx.
+func WithAttemptTimeout(d time.Duration) CallOption {
 	return optionFunc(func(s *settings) {
 		if d <= 0 {
 			s.fail("WithAttemptTimeout", d.String()+" is not a timeout: pass a positive duration such as 10*time.Second")
@@ -388,19 +312,11 @@ func WithAttemptTimeout(d time.Duration) Option {
 	})
 }
 
-// WithResponseInto makes the call store in *dst the status, headers,
-// request ID and attempt count of its successful HTTP exchange. A method
-// making several requests (Poll, the iterators, the range searches) stores
-// each successful one in turn, so after the call *dst describes the last to
-// complete. A call that fails before any request succeeds leaves *dst
-// unchanged. A nil dst is ignored. It describes one call: NewClient rejects
-// it.
-func WithResponseInto(dst *Response) Option {
+// WithResponseInto stores in *dst the status, headers, request ID and
+// attempts of the call's last successful exchange (the key scrubbed).
+// Given to NewClient, every call stores there.
+func WithResponseInto(dst *Response) CallOption {
 	return optionFunc(func(s *settings) {
-		if !s.call {
-			s.fail("WithResponseInto", "it records one call's exchange: pass it to the call, not to NewClient")
-			return
-		}
 		if dst == nil {
 			s.into = nil
 			return
@@ -415,7 +331,7 @@ type callKey struct{}
 // begin applies a method's options over the Client's settings (or, for a
 // method called by another, over the outer call's) and returns ctx
 // carrying them. A nil ctx is returned as it is, for exchange to report.
-func (c *Client) begin(ctx context.Context, opts []Option) (context.Context, *settings, error) {
+func (c *Client) begin(ctx context.Context, opts []CallOption) (context.Context, *settings, error) {
 	if c == nil || c.cfg == nil {
 		return ctx, nil, errNoClient
 	}

@@ -51,7 +51,7 @@ func TestCallOptionValidation(t *testing.T) {
 	srv := newPrefixServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { requests.Add(1) }))
 	c := clientFor(t, srv)
 	for _, tc := range []struct {
-		opt  Option
+		opt  CallOption
 		want string
 	}{
 		{WithHeader("Bad Name", "v"), `newssearch: invalid WithHeader: header name "Bad Name" is not a valid HTTP header name: use letters, digits and hyphens, e.g. "X-Trace-Id"`},
@@ -60,12 +60,6 @@ func TestCallOptionValidation(t *testing.T) {
 		{WithHeader("host", "example.com"), `newssearch: invalid WithHeader: header Host is managed by net/http and cannot be set: leave it out`},
 		{WithMaxRetries(-1), `newssearch: invalid WithMaxRetries: -1 is negative: pass 0 to disable retries`},
 		{WithStallTimeout(-1), `newssearch: invalid WithStallTimeout: -1ns is negative: pass a duration such as 30*time.Second, or 0 to turn it off`},
-		{WithHTTPClient(http.DefaultClient), `newssearch: invalid WithHTTPClient: it configures the Client as a whole, not one call: pass it to NewClient`},
-		{WithMiddleware(func(next http.RoundTripper) http.RoundTripper { return next }), `newssearch: invalid WithMiddleware: it configures the Client as a whole, not one call: pass it to NewClient`},
-		{WithRateLimit(1, 1), `newssearch: invalid WithRateLimit: it configures the Client as a whole, not one call: pass it to NewClient`},
-		{WithoutEnvironment(), `newssearch: invalid WithoutEnvironment: it configures the Client as a whole, not one call: pass it to NewClient`},
-		{WithAPIKey("other"), `newssearch: invalid WithAPIKey: it configures the Client as a whole, not one call: pass it to NewClient`},
-		{WithBaseURL("http://elsewhere.invalid"), `newssearch: invalid WithBaseURL: it configures the Client as a whole, not one call: pass it to NewClient`},
 		{&PollOptions{MaxWait: -1}, `newssearch: invalid PollOptions.MaxWait: -1ns is negative: pass a positive limit, or 0 for the default 10m0s`},
 		{WithAttemptTimeout(0), `newssearch: invalid WithAttemptTimeout: 0s is not a timeout: pass a positive duration such as 10*time.Second`},
 	} {
@@ -185,6 +179,32 @@ func TestWithResponseInto(t *testing.T) {
 	}
 	if diff := cmp.Diff(before, resp); diff != "" {
 		t.Errorf("failed call changed the Response (-before +after):\n%s", diff)
+	}
+}
+
+// TestWithResponseIntoForEveryCall: given to NewClient, WithResponseInto
+// records every call's exchange; a call's own replaces it for that call.
+func TestWithResponseIntoForEveryCall(t *testing.T) {
+	t.Parallel()
+	var all, one Response
+	c, _ := serveScript(t, []scripted{
+		{path: pathQuery, header: http.Header{"X-Request-Id": {"first"}}, response: searchOK},
+		{path: pathQuery, header: http.Header{"X-Request-Id": {"second"}}, response: searchOK},
+		{path: pathQuery, header: http.Header{"X-Request-Id": {"third"}}, response: searchOK},
+	}, WithResponseInto(&all))
+	for i, want := range []string{"first", "second"} {
+		if _, err := c.Search(t.Context(), SearchParams{Query: "q"}); err != nil {
+			t.Fatal(err)
+		}
+		if all.RequestID != want || all.StatusCode != 200 {
+			t.Errorf("call %d: the Client's Response = %+v, want request id %q", i+1, all, want)
+		}
+	}
+	if _, err := c.Search(t.Context(), SearchParams{Query: "q"}, WithResponseInto(&one)); err != nil {
+		t.Fatal(err)
+	}
+	if one.RequestID != "third" || all.RequestID != "second" {
+		t.Errorf("a call with its own WithResponseInto: its Response %q, the Client's %q; want third, second", one.RequestID, all.RequestID)
 	}
 }
 
@@ -493,7 +513,7 @@ func TestPageOptionsAtBothLevels(t *testing.T) {
 	if n := callFrom(s).page.prefetch(); n != 3 {
 		t.Errorf("a call without options prefetches %d, want the client's 3", n)
 	}
-	s, _, err = c.begin(t.Context(), []Option{&PageOptions{}})
+	s, _, err = c.begin(t.Context(), []CallOption{&PageOptions{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,7 @@ import (
 	"sync/atomic"
 )
 
-// DefaultPrefetch is a good PageOptions.Prefetch for draining many pages:
-// with four requests in flight, a 100-page drain from a service 2 ms away
-// takes about a third of the time of fetching one page at a time.
+// DefaultPrefetch is a good PageOptions.Prefetch for draining many pages.
 const DefaultPrefetch = 4
 
 // maxPrefetch is the largest PageOptions.Prefetch accepted.
@@ -23,33 +21,20 @@ const maxPrefetch = 32
 // maxPagesWithoutTotal stops a walk whose pages never report a total.
 const maxPagesWithoutTotal = 10000
 
-// ErrInconsistentPages matches the error a page iterator yields when the
-// service's pages contradict each other (a page repeating the previous one,
-// a page number other than the one asked for, more pages than the total
-// allows), which would otherwise loop for ever or yield duplicates.
+// ErrInconsistentPages matches the error of a page walk whose pages
+// contradict each other (a repeated page, more pages than the total).
 var ErrInconsistentPages = errors.New("newssearch: inconsistent pages")
 
-// PageOptions configure the article iterators, SearchAll and Results, and
-// the page walk of each window of SearchRange and SearchRangeSeq. Pass one
-// to NewClient or to a call: it replaces any given before whole. A nil
-// *PageOptions, and every zero field, means the default.
+// PageOptions configure how SearchAll, Results and the range windows walk
+// pages. A zero field means the default.
 type PageOptions struct {
-	// Prefetch is the number of pages, 0 to 32, fetched concurrently ahead
-	// of the one the loop is on. 0 (the default) fetches one page at a
-	// time, only when the loop asks for it; DefaultPrefetch suits draining
-	// a large result set. Pages are always yielded in order, and the
-	// result is the same as without prefetching. An HTTP client given with
-	// WithHTTPClient should keep at least Prefetch+1 idle connections per
-	// host (http.Transport.MaxIdleConnsPerHost), or connections are closed
-	// and reopened between pages. Prefetching adapts to the service's rate
-	// limit: a burst of 429 answers halves the pages fetched ahead (down to
-	// none), and each page that arrives without one raises them by one,
-	// back up to Prefetch.
+	// Prefetch is the number of pages, 0 to 32, fetched ahead of the loop
+	// (0: one at a time); pages still come in order. It halves on a burst of
+	// 429 answers and grows back. An HTTP client of your own needs
+	// MaxIdleConnsPerHost above it.
 	Prefetch int
-	// OnPage, when set, is called with each page of SearchAll and Results,
-	// on the loop's goroutine, before the page's articles are yielded: its
-	// Number, TotalResults (for TotalPages) and, for Results, QueryID
-	// describe the articles that follow. The page must not be changed.
+	// OnPage, when set, is called with each page, on the loop's goroutine,
+	// before its articles are yielded.
 	OnPage func(*Page)
 }
 
@@ -74,7 +59,9 @@ type pageSource struct {
 	prefetch int
 }
 
-// apply makes o an Option: it replaces the page settings given before.
+func (*PageOptions) callOption() {}
+
+// apply makes o a CallOption: it replaces the page settings given before.
 func (o *PageOptions) apply(s *settings) {
 	if o == nil {
 		return
@@ -299,17 +286,9 @@ func articlesOf(pages iter.Seq2[*Page, error], onPage func(*Page)) iter.Seq2[Art
 }
 
 // SearchAll returns an iterator over the articles of every page of a
-// synchronous search (see Search), from params.Page (0 means 1) to the last
-// page: it stops after an empty page, once the pages seen cover the total,
-// or after page math.MaxInt. params is copied, Sites included, so the
-// caller may change it during the loop. PageOptions.OnPage sees each page's
-// number and totals; WithResponseInto the HTTP exchange of each.
-//
-// Any error (from validation, a request, or ErrInconsistentPages when the
-// service repeats a page) is yielded once as (Article{}, err) and ends the
-// loop. Leaving the loop early cancels the requests still in flight (see
-// PageOptions.Prefetch) and waits for them; no request starts after it.
-func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...Option) iter.Seq2[Article, error] {
+// synchronous search, from params.Page on. An error is yielded once and
+// ends the loop; leaving the loop cancels the requests in flight.
+func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...CallOption) iter.Seq2[Article, error] {
 	if err := c.checkCall(ctx, "SearchAll"); err != nil {
 		return failedArticles(err)
 	}
@@ -337,14 +316,10 @@ func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...Opt
 	}), cs.page.onPage())
 }
 
-// Results returns an iterator over the articles of the asynchronous query
-// job queryID, from page 1 to the last.
-//
-// It asks for page 1 at once; if the job is still pending it waits as Poll
-// does (with the PollOptions opts may hold), and yields a poll's error
-// (*JobFailedError, *PollTimeoutError, ...) like any other. It stops,
-// prefetches, shows pages and reports errors as SearchAll does.
-func (c *Client) Results(ctx context.Context, queryID string, opts ...Option) iter.Seq2[Article, error] {
+// Results returns an iterator over the articles of the job queryID, from
+// page 1 on, waiting as Poll does while the job runs; errors and stopping
+// are as in SearchAll.
+func (c *Client) Results(ctx context.Context, queryID string, opts ...CallOption) iter.Seq2[Article, error] {
 	if err := c.checkCall(ctx, "Results"); err != nil {
 		return failedArticles(err)
 	}

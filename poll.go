@@ -29,60 +29,32 @@ const (
 
 // Sentinel errors of polling. Test for them with errors.Is.
 var (
-	// ErrPollTimeout matches a *PollTimeoutError: the job was still pending
-	// when PollOptions.MaxWait ran out. It does not match
-	// context.DeadlineExceeded, which reports the caller's own deadline.
+	// ErrPollTimeout matches a *PollTimeoutError.
 	ErrPollTimeout = errors.New("newssearch: poll timed out")
-	// ErrJobFailed matches a *JobFailedError: the service reported that the
-	// job failed.
+	// ErrJobFailed matches a *JobFailedError.
 	ErrJobFailed = errors.New("newssearch: query job failed")
 )
 
-// PollOptions configure how Poll, Results and each window of SearchRange
-// wait for a query job. Pass one to NewClient (every call's default) or to
-// a call: its non-zero fields override those given before, one by one. A
-// nil *PollOptions, and every zero field, means the default.
-//
-// The defaults see a job that is ready after 300 ms at most 250 ms later,
-// and cost a job pending for a minute at most 24 get-results requests,
-// seeing it done within 3 s: without jitter the requests go out 0.1 s,
-// 0.4 s, 1.3 s and 4 s after Poll starts, then every 2.9 s.
-//
-// The n-th wait (n from 1; the first precedes the first request) is
-// MinDelay·Multiplier^(n−1), multiplied by a random factor in
-// [1−Jitter, 1+Jitter] and then capped at MaxDelay: once the jittered wait
-// always exceeds MaxDelay, every wait is exactly MaxDelay. A PENDING answer
-// with a Retry-After header makes the next wait at least what it says (up
-// to 5 minutes, plus up to a tenth of jitter, at most 1 s), whatever
-// MaxDelay. The last wait is
-// shortened so that the last request goes out MinDelay before MaxWait runs
-// out; nothing of a poll outlasts MaxWait.
+// PollOptions configure how Poll, Results and each range window wait for a
+// job: waits from MinDelay growing by Multiplier to MaxDelay, with Jitter,
+// for at most MaxWait (schedule: docs/retries.md). A zero field means the
+// default.
 type PollOptions struct {
 	// MinDelay is the wait before the first request; 0 means 100 ms.
 	MinDelay time.Duration
-	// MaxDelay caps every wait; 0 means 2.9 s. It must not be below
-	// MinDelay.
+	// MaxDelay caps every wait; 0 means 2.9 s.
 	MaxDelay time.Duration
-	// Multiplier is the growth of the wait per poll, at least 1 (1 keeps the
-	// wait constant); 0 means 3.
+	// Multiplier is the growth of the wait, at least 1; 0 means 3.
 	Multiplier float64
-	// Jitter is the fraction, below 1, by which every wait is randomly
-	// lengthened or shortened; 0 means 0.2 (±20%) and a negative value
-	// turns jitter off.
+	// Jitter is the random fraction of every wait, below 1; 0 means 0.2, a
+	// negative value none.
 	Jitter float64
-	// MaxWait bounds the time Poll waits for the job, every get-results
-	// request included: a request still unanswered when it runs out is
-	// abandoned, and Poll returns a *PollTimeoutError either way. 0 means
-	// 10 minutes. Cancel ctx to stop sooner.
+	// MaxWait bounds the whole poll, requests included; 0 means 10 minutes.
 	MaxWait time.Duration
-	// Pending reports whether a state the service sent means the job is
-	// still running, so Poll should ask again. It is never consulted for a
-	// success, which always ends the poll; another state it rejects ends the
-	// poll with a *JobFailedError. nil means State.IsPending. Set it to keep
-	// polling through a state this SDK does not know, such as "RUNNING".
+	// Pending reports whether a state means the job still runs (nil:
+	// State.IsPending); a state it rejects is a *JobFailedError.
 	Pending func(State) bool
-	// OnPoll, when set, is called after every request that returned a
-	// state, on the goroutine that called Poll.
+	// OnPoll, when set, is called after every answered request.
 	OnPoll func(PollEvent)
 }
 
@@ -97,17 +69,12 @@ type PollEvent struct {
 	Elapsed time.Duration
 	// State is the state the service reported.
 	State State
-	// Next is the wait before the next request, or 0 when this request
-	// ended the poll.
+	// Next is the wait before the next request, or 0.
 	Next time.Duration
 }
 
-// JobFailedError reports a query job the service says has failed, whichever
-// call saw it: GetResults, Poll, Results or a window of SearchRange. Waiting
-// cannot help: fix the query and submit it again. errors.Is(err,
-// ErrJobFailed) holds; Unwrap returns the *APIError of the response (HTTP
-// status 200, with its request ID), or nil for a state that
-// PollOptions.Pending rejected.
+// JobFailedError reports a query job the service says failed: waiting
+// cannot help. Unwrap returns the answer's *APIError, if any.
 type JobFailedError struct {
 	// QueryID is the job that failed.
 	QueryID string
@@ -136,10 +103,8 @@ func (e *JobFailedError) Is(target error) bool { return target == ErrJobFailed }
 // Unwrap returns the service's answer.
 func (e *JobFailedError) Unwrap() error { return e.Err }
 
-// PollTimeoutError reports a job still pending when PollOptions.MaxWait ran
-// out. The job may still finish: call Client.Poll again with QueryID to
-// resume. errors.Is(err, ErrPollTimeout) holds and errors.Is(err,
-// context.DeadlineExceeded) does not.
+// PollTimeoutError reports a job still pending when PollOptions.MaxWait
+// ran out; call Client.Poll again with QueryID to keep waiting.
 type PollTimeoutError struct {
 	// QueryID is the job, still running on the service.
 	QueryID string
@@ -147,8 +112,7 @@ type PollTimeoutError struct {
 	Waited time.Duration
 	// Attempts is the number of get-results requests made.
 	Attempts int
-	// LastState is the state of the last answer, or "" when no request was
-	// answered before MaxWait ran out.
+	// LastState is the last answer's state, or "" when none came.
 	LastState State
 }
 
@@ -181,7 +145,9 @@ type pollConfig struct {
 	onPoll                      func(PollEvent)
 }
 
-// apply makes o an Option: its non-zero fields override, one by one, the
+func (*PollOptions) callOption() {}
+
+// apply makes o a CallOption: its non-zero fields override, one by one, the
 // poll settings given before (by the Client, or earlier in the call).
 func (o *PollOptions) apply(s *settings) {
 	if o == nil {
@@ -288,31 +254,12 @@ func (c *Client) checkCall(ctx context.Context, method string) error {
 	return nil
 }
 
-// Poll waits for the query job queryID, made by SubmitQuery, to finish and
-// returns the first page of its results; GetResults fetches the others, and
-// Results reads every article (waiting the same way).
-//
-// Poll asks POST /api/v2/get-results for page 1 after a first wait of about
-// PollOptions.MinDelay (a job is never done the instant it is submitted),
-// then again after ever longer waits (see PollOptions, which opts may hold)
-// while the job is pending. It returns:
-//   - the page, once the service reports success;
-//   - a *JobFailedError (ErrJobFailed) if the service reports that the job
-//     failed;
-//   - a *PollTimeoutError (ErrPollTimeout) if the job is still pending when
-//     PollOptions.MaxWait runs out;
-//   - the error of a request that waiting cannot clear (an *APIError for
-//     401, 404, or a 5xx or 429 left after the client's own retries), or
-//     ctx's error, which Poll notices within one wait, wrapped in a message
-//     that names the job, which may still be running: call Poll again with
-//     its ID to resume;
-//   - a *ValidationError, before any request, for an empty queryID or bad
-//     options.
-//
-// A transport failure of a request is retried through an outage shorter
-// than MaxWait (see the outage rule on Client). Poll starts no goroutine
-// and leaves no timer behind.
-func (c *Client) Poll(ctx context.Context, queryID string, opts ...Option) (*Page, error) {
+// Poll waits for the job queryID to finish and returns its first page. It
+// asks for it after a first wait and again after ever longer ones (see
+// PollOptions), riding out short outages, and returns a *JobFailedError for
+// a failed job, a *PollTimeoutError when MaxWait runs out, and otherwise an
+// error naming the job, which may still run: Poll again to resume.
+func (c *Client) Poll(ctx context.Context, queryID string, opts ...CallOption) (*Page, error) {
 	if err := c.checkCall(ctx, "Poll"); err != nil {
 		return nil, err
 	}

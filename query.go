@@ -7,34 +7,22 @@ import (
 	"time"
 )
 
-// SearchParams are the parameters of a search (service spec section 2.2),
-// sent by Client.Search and, inside AsyncSearchParams, by Client.SubmitQuery.
-//
-// Every optional field's zero value means "service default" and is left out
-// of the request: no Sites restricts nothing, zero dates leave the range
-// open, ToggleState "" is ToggleAllArticles, Embeddings false returns no
-// vectors, Language "" is LanguageAll, and TrafficRank 0 keeps 100% of sites
-// (so leaving it out is equivalent). Page 0 is sent as page 1.
-//
-// Before any request the client rejects, with a *ValidationError (which
-// matches ErrBadRequest), a blank Query, a negative Page, a TrafficRank
-// outside 0..100 and an EndDate before StartDate (and, in
-// AsyncSearchParams, malformed KeyPhrases). Everything else, such as an unsupported
-// Language, is left to the service to judge.
+// SearchParams are the parameters of a search. A zero field means "service
+// default" and is not sent. A blank Query, a negative Page, a TrafficRank
+// outside 0..100 and an EndDate before StartDate are a *ValidationError
+// before any request.
 type SearchParams struct {
-	// Query is the search text, required: a blank one is rejected before
-	// any request.
+	// Query is the search text, required.
 	Query string
 	// Page is the page to fetch, from 1; 0 means 1.
 	Page int
 	// Sites restricts results to these site domains, e.g. "bbc.co.uk".
 	Sites []string
-	// StartDate is the earliest publication instant (inclusive). It is sent
-	// in UTC with millisecond precision.
+	// StartDate is the earliest publication instant (inclusive; sent in UTC
+	// with milliseconds).
 	StartDate time.Time
-	// EndDate is the latest publication instant (inclusive). It is sent in
-	// UTC with millisecond precision; to cover a whole day pass its last
-	// millisecond (23:59:59.999).
+	// EndDate is the latest publication instant (inclusive): for a whole day,
+	// pass 23:59:59.999.
 	EndDate time.Time
 	// ToggleState selects all articles or only encoded ones.
 	ToggleState ToggleState
@@ -42,8 +30,8 @@ type SearchParams struct {
 	Embeddings bool
 	// Language restricts results to one language.
 	Language Language
-	// TrafficRank, 0..100, keeps only the top (100 - TrafficRank)% of news
-	// sites ranked by monthly traffic: 95 keeps the top 5%, 0 every site.
+	// TrafficRank, 0..100, keeps the top (100 - TrafficRank)% of sites by
+	// traffic: 95 keeps the top 5%.
 	TrafficRank int
 }
 
@@ -108,12 +96,9 @@ func (p *SearchParams) body(apiKey string) searchBody {
 }
 
 // Search runs a synchronous search (POST /api/v2/query) and returns page
-// params.Page (0 means 1) of the results; SearchAll walks every page. It
-// suits short date ranges (a week or less); use SubmitQuery for long ones.
-//
-// Invalid parameters fail with a *ValidationError before any request. A
-// failure reported by the service is an *APIError; see Client for retries.
-func (c *Client) Search(ctx context.Context, params SearchParams, opts ...Option) (*Page, error) {
+// params.Page (0 means 1). It suits short date ranges; SearchAll walks
+// every page.
+func (c *Client) Search(ctx context.Context, params SearchParams, opts ...CallOption) (*Page, error) {
 	if err := params.validate("SearchParams"); err != nil {
 		return nil, err
 	}

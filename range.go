@@ -25,34 +25,21 @@ const (
 // maxRangeWindows bounds the number of windows of one range.
 const maxRangeWindows = 10000
 
-// RangeOptions configure SearchRange and SearchRangeSeq. Pass one to
-// NewClient (as every range's default) or to a call: it replaces any given
-// before whole. A nil *RangeOptions, and every zero field, means the
-// default. How each window's job is waited for and paged is set by the
-// call's PollOptions and PageOptions.
+// RangeOptions configure SearchRange and SearchRangeSeq (docs/ranges.md).
+// A zero field means the default.
 type RangeOptions struct {
 	// Window is the span of each window, at least a millisecond; 0 means
 	// 7 days.
 	Window time.Duration
-	// Concurrency is the number of windows searched at once, at least 1;
-	// 0 means 8. It adapts to the service's rate limit: see
-	// RangeProgress.Concurrency.
+	// Concurrency is the number of windows searched at once; 0 means 8. It
+	// adapts to 429 answers.
 	Concurrency int
-	// Done lists windows an earlier call with the same parameters and
-	// Window finished, with the articles it delivered for each (a
-	// SearchRange's RangeError.Finished, or the WindowResults a
-	// SearchRangeSeq loop received). They are not searched again:
-	// SearchRangeSeq yields each in its turn as given, without a request,
-	// and SearchRange returns their articles with the others. A caller
-	// that keeps the articles elsewhere, such as a stream written to disk,
-	// may leave Articles nil. Each must be one of the call's windows (see
-	// RangeWindows), or the call fails with a *ValidationError before any
-	// request.
+	// Done lists the windows an earlier call with the same parameters
+	// finished (RangeError.Finished, or the windows a SearchRangeSeq loop
+	// received): they are not searched again.
 	Done []WindowResult
-	// OnProgress, when set, is called after each window searched by the
-	// call finishes or fails, on the goroutine ranging over SearchRangeSeq
-	// (or the one calling SearchRange). Calls never overlap; keep them
-	// quick.
+	// OnProgress, when set, is called after each window finishes or fails,
+	// on the caller's goroutine.
 	OnProgress func(RangeProgress)
 }
 
@@ -64,29 +51,20 @@ type RangeProgress struct {
 	WindowsFailed int
 	// WindowsTotal is the number of windows of the call.
 	WindowsTotal int
-	// Articles counts the articles delivered so far by the windows the
-	// call searched (not those of RangeOptions.Done).
+	// Articles counts the articles of the windows searched so far.
 	Articles int
-	// WindowsSkipped counts the windows given in RangeOptions.Done; they
-	// are not in WindowsDone.
+	// WindowsSkipped counts the windows of RangeOptions.Done.
 	WindowsSkipped int
-	// Concurrency is the number of windows allowed in flight now: it starts
-	// at RangeOptions.Concurrency, halves (down to 1) when a burst of 429
-	// Too Many Requests answers comes, and grows by one per window finished
-	// without a 429.
+	// Concurrency is the number of windows allowed in flight now.
 	Concurrency int
-	// Throttled counts the 429 answers the call's requests got so far
-	// (each retried by the client).
+	// Throttled counts the 429 answers so far.
 	Throttled int
-	// Resubmitted counts the windows' queries submitted again after a
-	// submission whose outcome was unknown (see Client.SearchRange); each
-	// may have left an unread job on the service.
+	// Resubmitted counts the submissions made again after one whose outcome
+	// was unknown.
 	Resubmitted int
 }
 
-// RangeWindow is one window of a range search: both bounds are inclusive,
-// and adjacent windows share their boundary instant. RangeWindows lists
-// the windows of a call.
+// RangeWindow is one window of a range search, both bounds inclusive.
 type RangeWindow struct {
 	// Start and End bound the window, both inclusive.
 	Start, End time.Time
@@ -97,38 +75,25 @@ func (w RangeWindow) String() string {
 	return w.Start.UTC().Format(requestDateLayout) + " to " + w.End.UTC().Format(requestDateLayout)
 }
 
-// WindowResult is one window of a range search with the articles it owns:
-// those published after its start (on or after it, for the first window)
-// and up to its end, so that an article on a boundary instant belongs to
-// the older window, and those without a date that no newer window
-// delivered. They are ordered as the call's SortOrder asks (see
-// SearchRange).
+// WindowResult is one window of a range search with the articles it owns
+// (an article on a boundary belongs to the older window).
 type WindowResult struct {
 	RangeWindow
 	// Articles are the window's articles.
 	Articles []Article
 }
 
-// RangeError reports a range search that did not deliver every window;
-// errors.As finds it in the error of SearchRange and of SearchRangeSeq.
-// Unwrap returns Err, so errors.Is and errors.As also see each failed
-// window's cause (ErrJobFailed, a *PollTimeoutError, context.Canceled...).
+// RangeError reports a range search that did not deliver every window.
+// Unwrap returns Err, so errors.Is sees each window's cause.
 type RangeError struct {
 	// Windows is the number of windows of the range.
 	Windows int
-	// Finished lists, for SearchRange, the windows it delivered, in date
-	// order, with their articles, RangeOptions.Done included: pass it as
-	// RangeOptions.Done to a later call with the same parameters to search
-	// only the missing windows and get the whole range. It is nil in the
-	// errors of SearchRangeSeq, whose loop received those windows.
+	// Finished lists the windows SearchRange delivered: pass it as
+	// RangeOptions.Done to search only the missing ones.
 	Finished []WindowResult
-	// Missing lists the windows not delivered, in date order: those that
-	// failed and, when the call was stopped, those it did not finish. In
-	// a SearchRangeSeq error for one failed window, it is that window.
+	// Missing lists the windows not delivered, in date order.
 	Missing []RangeWindow
-	// Err is the cause: the error of a failed window, or of every failed
-	// window (each naming its window, earliest first), and the context's
-	// error when the call was stopped.
+	// Err is the cause: the failed windows' errors and ctx's.
 	Err error
 }
 
@@ -181,7 +146,9 @@ type rangeConfig struct {
 	done        []WindowResult
 }
 
-// apply makes o an Option: it replaces the range settings given before.
+func (*RangeOptions) callOption() {}
+
+// apply makes o a CallOption: it replaces the range settings given before.
 func (o *RangeOptions) apply(s *settings) {
 	if o == nil {
 		return
@@ -250,10 +217,8 @@ func rangeWindows(params *AsyncSearchParams, w time.Duration) ([]window, error) 
 	return splitRange(params.StartDate, params.EndDate, w)
 }
 
-// RangeWindows returns the windows, in date order, that SearchRange and
-// SearchRangeSeq split params' range into with opts (only opts.Window
-// matters). A resume file can list them to show what is left to do. It
-// returns a *ValidationError for the parameters those calls would reject.
+// RangeWindows returns the windows, in date order, that the range searches
+// cut params' range into with opts.Window.
 func RangeWindows(params AsyncSearchParams, opts *RangeOptions) ([]RangeWindow, error) {
 	cfg, err := opts.resolve()
 	if err != nil {
@@ -290,37 +255,11 @@ func doneWindows(windows []window, done []WindowResult) (map[int]*WindowResult, 
 	return out, nil
 }
 
-// SearchRange searches [params.StartDate, params.EndDate] (both required,
-// both inclusive) with one asynchronous job per window of the range (see
-// RangeOptions), several windows at a time, pages every job to the end,
-// and returns the articles of every window, each once. It collects what
-// SearchRangeSeq yields: the two run the same engine.
-//
-// Each article comes back once, even when adjacent windows both hold it
-// (they share their boundary instant, which belongs to the older window;
-// articles are the same when their IDs are, or, without IDs, their URLs).
-// The articles are ordered as params.SortOrder asks: by Score, highest
-// first (SortRelevance, the default), or by DatePublished, newest first and
-// undated last (SortDatePublished); ties are ordered by ID, then URL, so
-// the order is total.
-//
-// A window whose submission fails in a way that leaves unknown whether the
-// job exists (a connection reset, a 5xx from a proxy) is submitted again,
-// up to the call's retry count (WithMaxRetries), since the lost job's
-// results are never read (see the retry policy on Client and
-// RangeProgress.Resubmitted). Any other failure
-// of a window (after the client's own retries; see Client) does not stop
-// the others.
-//
-// A range that did not deliver every window returns the articles of the
-// windows it finished together with a *RangeError naming the missing
-// windows, in date order, and their causes, earliest window first (the
-// same whatever the timing): never nothing. That includes a cancelled ctx,
-// which stops the call at once. Pass RangeError.Finished as
-// RangeOptions.Done to search only the missing windows later. Invalid
-// parameters or options fail with a *ValidationError before any request.
-// SearchRange returns only after every goroutine it started has ended.
-func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts ...Option) ([]Article, error) {
+// SearchRange searches [params.StartDate, params.EndDate] with one job per
+// window, several at a time, and returns every article once, ordered as
+// params.SortOrder asks. A range that did not deliver every window returns
+// the windows it finished with a *RangeError; see docs/ranges.md.
+func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts ...CallOption) ([]Article, error) {
 	r, err := c.startRange(ctx, "SearchRange", params, opts)
 	if err != nil {
 		return nil, err
@@ -378,32 +317,10 @@ func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts
 	return articles, &RangeError{Windows: len(r.windows), Finished: finished, Missing: missing, Err: windowErrors(failed)}
 }
 
-// SearchRangeSeq is the streaming form of SearchRange: it searches the same
-// windows the same way and yields each window, with the articles it owns
-// (see WindowResult), as it arrives, newest window first, rather than
-// holding the whole range. Up to RangeOptions.Concurrency windows run at
-// once, but only the window being yielded and the next one fetch all their
-// pages; the others submit their job, poll it and hold its first page
-// until their turn. So memory holds about two windows' articles, whatever
-// the concurrency and the range. Windows of RangeOptions.Done are yielded
-// in their turn as given.
-//
-// Order. Each window's articles come as params.SortOrder asks. With
-// SortDatePublished, the windows' articles one after the other are
-// SearchRange's order, except that undated articles come at the end of
-// their window rather than at the end of the range. With SortRelevance (the
-// default) the range as a whole is not sorted by Score: a later window may
-// hold higher scores. Each article is yielded once, as with SearchRange.
-//
-// Errors. A failed window is yielded as (WindowResult{RangeWindow: w},
-// *RangeError naming w and its cause); the loop may go on to the next
-// windows, or stop. A cancelled ctx ends the loop with one final
-// (WindowResult{}, *RangeError) naming the windows not yielded. The
-// windows the loop received are the finished ones: pass them (their
-// Articles may be nil) as RangeOptions.Done to resume. Validation errors
-// are yielded once, before any request, as a *ValidationError. Leaving the
-// loop early cancels the windows in flight and waits for them.
-func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, opts ...Option) iter.Seq2[WindowResult, error] {
+// SearchRangeSeq is SearchRange as an iterator over the windows, newest
+// first, holding about two windows in memory. A failed window is yielded
+// with a *RangeError and the loop may go on; see docs/ranges.md.
+func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, opts ...CallOption) iter.Seq2[WindowResult, error] {
 	r, err := c.startRange(ctx, "SearchRangeSeq", params, opts)
 	if err != nil {
 		return func(yield func(WindowResult, error) bool) { yield(WindowResult{}, err) }

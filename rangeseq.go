@@ -31,7 +31,7 @@ type rangeCall struct {
 }
 
 // startRange validates a range call.
-func (c *Client) startRange(ctx context.Context, method string, params AsyncSearchParams, opts []Option) (*rangeCall, error) {
+func (c *Client) startRange(ctx context.Context, method string, params AsyncSearchParams, opts []CallOption) (*rangeCall, error) {
 	if err := c.checkCall(ctx, method); err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ func TestExcerpt(t *testing.T) {
 		"<title>no end":                               "<title>no end",
 		strings.Repeat("x", maxMessageLen+10):         strings.Repeat("x", maxMessageLen) + "...",
 	} {
-		if got := excerpt([]byte(in)); got != want {
+		if got := excerpt(nil, []byte(in), maxMessageLen); got != want {
 			t.Errorf("excerpt(%.30q) = %.40q, want %.40q", in, got, want)
 		}
 	}

@@ -73,7 +73,7 @@ type call struct {
 type outageKey struct{}
 
 // withOutageBudget returns ctx marking its requests as made by a call that
-// rides out an outage of up to budget: see the outage rule on Client.
+// rides out an outage of up to budget: see docs/retries.md.
 func withOutageBudget(ctx context.Context, budget time.Duration) context.Context {
 	if ctx == nil || budget <= 0 {
 		return ctx

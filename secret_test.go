@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -319,4 +321,108 @@ func TestSecretStraddlingCuts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGluedSecretAtEveryCut: a key glued to other characters ("rrr" + key
+// + "zz", plain, JSON-escaped or URL-encoded) that the service echoes in
+// the request id, an error body, a non-JSON body, an HTML page's title or
+// a redirect's Location leaves no part of itself in any error surface,
+// wherever the cut of that surface falls inside or beside it (issue 36).
+func TestGluedSecretAtEveryCut(t *testing.T) {
+	t.Parallel()
+	const key = "sk-canary-0123456789abcdef"
+	var jsonForm, urlForm strings.Builder
+	for _, b := range []byte(key) {
+		fmt.Fprintf(&jsonForm, `\u%04x`, b)
+		fmt.Fprintf(&urlForm, "%%%02X", b)
+	}
+	forms := map[string]string{"plain": key, "JSON-escaped": jsonForm.String(), "URL-encoded": urlForm.String()}
+	// Each case is an answer; the server sends the one the request names.
+	type answer struct {
+		status int
+		header http.Header
+		body   string
+	}
+	var cases sync.Map
+	srv := newPrefixServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a, _ := cases.Load(r.Header.Get("X-Case"))
+		for k, vs := range a.(answer).header {
+			w.Header()[k] = vs
+		}
+		w.WriteHeader(a.(answer).status)
+		io.WriteString(w, a.(answer).body)
+	}))
+	c := clientFor(t, srv, WithAPIKey(key), WithMaxRetries(0))
+	// around puts form, glued, so that it starts at cut - back; the
+	// filler is letters, as the issue's "rrr…zz".
+	around := func(cut, back int, form string) string {
+		return strings.Repeat("r", cut-back) + form + "zz" + strings.Repeat("z", 40)
+	}
+	html := http.Header{"Content-Type": {"text/html"}}
+	plain := http.Header{"Content-Type": {"text/plain"}}
+	surfaces := []struct {
+		name  string
+		cut   int
+		forms []string
+		make  func(text string) answer
+	}{
+		{"request id", maxRequestID, []string{"plain"}, func(s string) answer {
+			return answer{400, http.Header{"X-Request-Id": {s}}, `{"message":"no"}`}
+		}},
+		{"JSON error body", maxErrorBody - len(`{"message":"`), []string{"plain", "JSON-escaped", "URL-encoded"}, func(s string) answer {
+			return answer{400, nil, `{"message":"` + s + `"}`}
+		}},
+		{"text error body", maxMessageLen, []string{"plain", "JSON-escaped", "URL-encoded"}, func(s string) answer {
+			return answer{502, plain, s}
+		}},
+		{"HTML page title", maxPageLen, []string{"plain", "JSON-escaped", "URL-encoded"}, func(s string) answer {
+			return answer{200, html, "<html><title>" + s + "</title></html>"}
+		}},
+		{"redirect Location", maxMessageLen - len("http://elsewhere.example/"), []string{"plain", "URL-encoded"}, func(s string) answer {
+			return answer{http.StatusTemporaryRedirect, http.Header{"Location": {"http://elsewhere.example/" + s}}, ""}
+		}},
+	}
+	n := 0
+	for _, sf := range surfaces {
+		for _, name := range sf.forms {
+			form := forms[name]
+			// From the cut just before the key to just after it, keeping
+			// three letters of glue before the key.
+			for back := -1; back <= min(len(form)+2, sf.cut-3); back++ {
+				n++
+				id := strconv.Itoa(n)
+				cases.Store(id, sf.make(around(sf.cut, back, form)))
+				_, err := c.Headlines(t.Context(), WithHeader("X-Case", id))
+				var got *APIError
+				if !errors.As(err, &got) {
+					t.Fatalf("%s, %s key cut %d bytes in: %v, want an *APIError", sf.name, name, back, err)
+				}
+				for surface, text := range map[string]string{"Error()": err.Error(), "Body": string(got.Body),
+					"RequestID": got.RequestID, "Message": got.Message, "%+v": fmt.Sprintf("%+v", got)} {
+					if part := keyPart(text, key); part != "" {
+						t.Errorf("%s, %s key cut %d bytes in: %s holds %q of the key: %q", sf.name, name, back, surface, part, text[max(0, len(text)-200):])
+					}
+				}
+			}
+		}
+	}
+}
+
+// keyPart returns a part of key that text holds, plain or escaped, or "":
+// any 4 bytes of it in a row, or 2 of its bytes escaped.
+func keyPart(text, key string) string {
+	for i := 0; i+4 <= len(key); i++ {
+		if strings.Contains(text, key[i:i+4]) {
+			return key[i : i+4]
+		}
+	}
+	lower := strings.ToLower(text)
+	for i := 0; i+2 <= len(key); i++ {
+		for _, part := range []string{fmt.Sprintf(`\u%04x\u%04x`, key[i], key[i+1]), fmt.Sprintf("%%%02x%%%02x", key[i], key[i+1])} {
+			if strings.Contains(lower, part) {
+				return part
+			}
+		}
+	}
+	return ""
 }

@@ -61,7 +61,7 @@ func BenchmarkSearchRangeSeqMemory(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(1))
 	for _, conc := range []int{8, 4} {
 		b.Run("concurrency="+strconv.Itoa(conc), func(b *testing.B) {
-			opts := []Option{fastPoll, &RangeOptions{Concurrency: conc}}
+			opts := []CallOption{fastPoll, &RangeOptions{Concurrency: conc}}
 			if _, err := c.SearchRange(b.Context(), params, opts...); err != nil { // warm the memo
 				b.Fatal(err)
 			}

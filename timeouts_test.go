@@ -241,20 +241,20 @@ func TestStallAndAttemptTimeoutsBothApply(t *testing.T) {
 		params := SearchParams{Query: "q"}
 		tests := []struct {
 			name    string
-			opts    []Option
+			opts    []CallOption
 			took    time.Duration
 			wantErr string // suffix; "" for success
 		}{
 			{"the client's stall timeout", nil, time.Second,
 				`no response headers for 1s (the client's stall timeout): the service or a proxy on the way stopped answering; raise it with newssearch.WithStallTimeout`},
-			{"a longer attempt timeout keeps the stall timeout", []Option{WithAttemptTimeout(10 * time.Second)}, time.Second,
+			{"a longer attempt timeout keeps the stall timeout", []CallOption{WithAttemptTimeout(10 * time.Second)}, time.Second,
 				`no response headers for 1s (the client's stall timeout): the service or a proxy on the way stopped answering; raise it with newssearch.WithStallTimeout`},
-			{"longer stall and attempt timeouts", []Option{WithAttemptTimeout(10 * time.Second), WithStallTimeout(6 * time.Second)}, silence, ""},
-			{"a shorter attempt timeout", []Option{WithStallTimeout(10 * time.Second), WithAttemptTimeout(3 * time.Second)}, 3 * time.Second,
+			{"longer stall and attempt timeouts", []CallOption{WithAttemptTimeout(10 * time.Second), WithStallTimeout(6 * time.Second)}, silence, ""},
+			{"a shorter attempt timeout", []CallOption{WithStallTimeout(10 * time.Second), WithAttemptTimeout(3 * time.Second)}, 3 * time.Second,
 				`the attempt outlasted 3s (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`},
-			{"an attempt timeout below the stall timeout", []Option{WithAttemptTimeout(500 * time.Millisecond)}, 500 * time.Millisecond,
+			{"an attempt timeout below the stall timeout", []CallOption{WithAttemptTimeout(500 * time.Millisecond)}, 500 * time.Millisecond,
 				`the attempt outlasted 500ms (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`},
-			{"no stall timeout", []Option{WithStallTimeout(0)}, silence, ""},
+			{"no stall timeout", []CallOption{WithStallTimeout(0)}, silence, ""},
 		}
 		for _, tt := range tests {
 			start := time.Now()
@@ -318,14 +318,14 @@ func TestAttemptTimeoutOverridesDefaultAttemptTimeout(t *testing.T) {
 		}
 		tests := []struct {
 			name    string
-			opts    []Option
+			opts    []CallOption
 			took    time.Duration
 			wantErr string // suffix; "" for success
 		}{
 			{"the default limit", nil, DefaultAttemptTimeout,
 				`the attempt outlasted 2m0s (DefaultAttemptTimeout, the limit of a Client made without WithHTTPClient): pass WithAttemptTimeout to allow the call longer attempts`},
-			{"a longer attempt timeout", []Option{WithAttemptTimeout(5 * time.Minute)}, silence, ""},
-			{"a shorter attempt timeout", []Option{WithAttemptTimeout(time.Minute)}, time.Minute,
+			{"a longer attempt timeout", []CallOption{WithAttemptTimeout(5 * time.Minute)}, silence, ""},
+			{"a shorter attempt timeout", []CallOption{WithAttemptTimeout(time.Minute)}, time.Minute,
 				`the attempt outlasted 1m0s (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`},
 		}
 		for _, tt := range tests {
@@ -401,14 +401,14 @@ func TestTimeoutsWatchTheBody(t *testing.T) {
 		for _, tc := range []struct {
 			name    string
 			wait    func(int) time.Duration
-			opts    []Option
+			opts    []CallOption
 			took    time.Duration
 			wantErr string
 		}{
 			{"a body that keeps arriving", every(500 * time.Millisecond), nil, chunks * 500 * time.Millisecond, ""},
-			{"the attempt timeout bounds the body", every(500 * time.Millisecond), []Option{WithAttemptTimeout(2 * time.Second)}, 2 * time.Second,
+			{"the attempt timeout bounds the body", every(500 * time.Millisecond), []CallOption{WithAttemptTimeout(2 * time.Second)}, 2 * time.Second,
 				`the attempt outlasted 2s (WithAttemptTimeout): raise it, or leave it out to keep the client's limits`},
-			{"a body that goes silent", gap, []Option{WithAttemptTimeout(time.Minute)}, time.Second + 2*500*time.Millisecond,
+			{"a body that goes silent", gap, []CallOption{WithAttemptTimeout(time.Minute)}, time.Second + 2*500*time.Millisecond,
 				`no response body for 1s (the client's stall timeout): the service or a proxy on the way stopped answering; raise it with newssearch.WithStallTimeout`},
 		} {
 			c := newTestClient(t, "http://fake.invalid", &http.Client{Transport: trickleTransport{body: searchOK, chunk: 7, wait: tc.wait}},

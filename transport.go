@@ -9,26 +9,12 @@ import (
 	"time"
 )
 
-// DefaultStallTimeout is the longest the client waits, within one attempt,
-// for the service's next sign of life: the response headers, then each read
-// of the body. See WithStallTimeout.
-//
-// With it and the default retries, a connection that stalls for ever costs
-// a call about a minute (four attempts of 15 s and the waits between them)
-// instead of blocking it until the caller's deadline.
+// DefaultStallTimeout is the default of WithStallTimeout.
 const DefaultStallTimeout = 15 * time.Second
 
-// ErrAttemptTimeout matches the error of an attempt the client itself gave
-// up on: the service stayed silent for longer than the stall timeout (see
-// WithStallTimeout), or the attempt outlasted WithAttemptTimeout,
-// DefaultAttemptTimeout (without WithHTTPClient) or the Timeout of the
-// *http.Client given with WithHTTPClient. Such an attempt is retried like
-// any transport failure, as the retry policy on Client says.
-//
-// It never matches context.DeadlineExceeded, which is kept for the deadline
-// of the caller's own context: errors.Is(err, context.DeadlineExceeded)
-// means "your deadline", errors.Is(err, ErrAttemptTimeout) "the service did
-// not answer in time".
+// ErrAttemptTimeout matches the error of an attempt the client gave up on
+// (stall or attempt timeout); such an attempt is retried. It never matches
+// context.DeadlineExceeded, which means the caller's own deadline.
 var ErrAttemptTimeout = errors.New("newssearch: attempt timed out")
 
 // attemptTimeoutError reports an attempt ended by the client's own limits.

@@ -36,11 +36,8 @@ const (
 	SortDatePublished SortOrder = "Date Published"
 )
 
-// Language restricts a search to articles in one language: an ISO 639-1
-// code such as "en", an English language name, or LanguageAll. The zero
-// value means the service default, LanguageAll. The service decides which
-// languages it supports and answers an unsupported one with a 400 error
-// listing them.
+// Language restricts a search to one language: an ISO 639-1 code, an
+// English language name, or LanguageAll (the default).
 type Language string
 
 // Some Language values; any ISO 639-1 code may be used.
@@ -65,10 +62,8 @@ const (
 	LanguageSwedish Language = "sv"
 )
 
-// State is the outcome the service reports in a response's "state" field,
-// kept exactly as received. Compare with the helper methods, which ignore
-// case: the service is only known to send StateSuccess and StatePending, and
-// any other non-empty value is a failure.
+// State is the "state" of an answer, as sent. Compare with the methods,
+// which ignore case; a value other than success and pending is a failure.
 type State string
 
 // State literals.
@@ -82,9 +77,7 @@ const (
 	StateFailed State = "FAILED"
 )
 
-// IsSuccess reports whether s is "SUCCESS" in any case, or empty. An absent
-// state can only reach a caller on an HTTP 2xx response (anything else is an
-// error), and is treated as success.
+// IsSuccess reports whether s is "SUCCESS" in any case, or empty.
 func (s State) IsSuccess() bool { return s == "" || strings.EqualFold(string(s), string(StateSuccess)) }
 
 // IsPending reports whether s is "PENDING" in any case.
@@ -93,24 +86,18 @@ func (s State) IsPending() bool { return strings.EqualFold(string(s), string(Sta
 // IsFailure reports whether s is neither success nor pending (and not empty).
 func (s State) IsFailure() bool { return !s.IsSuccess() && !s.IsPending() }
 
-// Page is one page of results: the answer of Client.Search (QueryID is
-// then ""), of Client.GetResults and of Client.Poll. While an asynchronous
-// job runs, GetResults answers a page whose State is pending, with no
-// articles and no counts: ask again later (Poll does).
+// Page is one page of results, as Search, GetResults and Poll return it.
+// While a job runs, GetResults answers a pending page with no articles.
 type Page struct {
-	// QueryID is the asynchronous job the page belongs to, or "" for a
-	// synchronous search.
+	// QueryID is the job the page belongs to ("" for Search).
 	QueryID string
 	// Number is the page number, from 1.
 	Number int
-	// TotalResults is the number of matching articles over all pages, read
-	// from "totalResults" or, when that is absent, "totalArticles".
+	// TotalResults is the number of matching articles over all pages.
 	TotalResults int
-	// Articles holds the page's articles, at most PageSize; none on a page
-	// past the end, or while the job is pending.
+	// Articles holds at most PageSize articles.
 	Articles []Article
-	// State is the state the service reported: StatePending while a job
-	// runs, a success otherwise (a failed job is a *JobFailedError).
+	// State is StatePending while a job runs, else a success.
 	State State
 	// Message is the service's explanation, when it sends one.
 	Message string
@@ -119,9 +106,7 @@ type Page struct {
 // TotalPages returns the number of pages TotalResults fills.
 func (p *Page) TotalPages() int { return pagesFor(p.TotalResults) }
 
-// QueryJob is the answer to Client.SubmitQuery: the identifier of an
-// asynchronous query, whose results Client.Poll waits for and
-// Client.GetResults and Client.Results fetch.
+// QueryJob is the answer to Client.SubmitQuery.
 type QueryJob struct {
 	// QueryID identifies the job.
 	QueryID string
@@ -133,7 +118,7 @@ type QueryJob struct {
 type HeadlinesResponse struct {
 	// Headlines holds the clusters of leading topics.
 	Headlines []HeadlineCluster
-	// State is the state the service reported (a success; see State).
+	// State is the state the service reported.
 	State State
 }
 
@@ -141,8 +126,7 @@ type HeadlinesResponse struct {
 type HeadlineCluster struct {
 	// Topic is the cluster's title.
 	Topic string `json:"topic"`
-	// Count is the size of the cluster; it can exceed len(Articles) because
-	// the listed articles may be abbreviated.
+	// Count is the size of the cluster; it can exceed len(Articles).
 	Count int `json:"count"`
 	// Articles are the listed articles tied to the topic.
 	Articles []HeadlineArticle `json:"articles"`
@@ -150,13 +134,13 @@ type HeadlineCluster struct {
 
 // HeadlineArticle is an article inside a headline cluster.
 type HeadlineArticle struct {
-	// Category is the article's category, or "" when the service sends null.
+	// Category is "" when the service sends null.
 	Category string `json:"category"`
 	// DatePublished is when the article was published.
 	DatePublished Timestamp `json:"datePublished"`
 	// Favicon is the URL of the site's icon.
 	Favicon string `json:"favicon"`
-	// Image holds the article's image URLs (none when the service sends null).
+	// Image holds the image URLs.
 	Image ImageList `json:"image"`
 	// Site is the site's domain.
 	Site string `json:"site"`
@@ -166,63 +150,53 @@ type HeadlineArticle struct {
 	URL string `json:"url"`
 }
 
-// Article is one search result.
-//
-// Decoding is tolerant: a field the service sends with an unexpected JSON
-// type (for example "entities" as an object) does not fail the response; it
-// is left at its zero value and its raw JSON kept in Extra, as is every field
-// this type does not know.
+// Article is one search result. A field of an unexpected JSON type does not
+// fail the answer: it is left zero and its raw JSON kept in Extra, as is
+// every unknown field.
 type Article struct {
-	// ID is the article's identifier (24 lower-case hex characters).
+	// ID is the article's identifier.
 	ID string `json:"_id"`
 	// Title is the article's title.
 	Title string `json:"title"`
-	// Description is the article's summary.
+	// Description is the summary.
 	Description string `json:"description"`
-	// BodyText is the article's text.
+	// BodyText is the text.
 	BodyText string `json:"bodyText"`
 	// URL is the article's address.
 	URL string `json:"url"`
 	// Site is the site's domain.
 	Site string `json:"site"`
-	// Image holds the article's image URLs: one for a string, none for null,
-	// the elements of an array.
+	// Image holds the image URLs.
 	Image ImageList `json:"image"`
 	// Favicon is the URL of the site's icon.
 	Favicon string `json:"favicon"`
-	// Category is the article's category, or "" when the service sends null.
+	// Category is "" when the service sends null.
 	Category string `json:"category"`
-	// Language is the article's ISO 639-1 language code.
+	// Language is an ISO 639-1 code.
 	Language string `json:"language"`
 	// DatePublished is when the article was published.
 	DatePublished Timestamp `json:"datePublished"`
-	// Score is the relevance score (higher is more relevant; >= 0).
+	// Score is the relevance (higher is more relevant).
 	Score float64 `json:"score"`
 	// Topics are the article's topics.
 	Topics []string `json:"topics"`
-	// Sentiment holds the title and description sentiment scores.
+	// Sentiment holds the title's and the description's sentiment.
 	Sentiment Sentiment `json:"sentiment"`
-	// Entities are the named entities found in the article; nil when the
-	// service sends null.
+	// Entities are the named entities.
 	Entities []Entity `json:"entities"`
-	// EntityRelationships link the article's entities; nil when the service
-	// sends null.
+	// EntityRelationships link the entities.
 	EntityRelationships []EntityRelationship `json:"entity_relationships"`
-	// Embeddings is the article's vector, sent only when the search asked for
-	// embeddings and the article has one.
+	// Embeddings is the vector, if the search asked for it.
 	Embeddings []float32 `json:"embeddings"`
-	// Extra keeps the raw JSON of every field not decoded above: unknown
-	// fields and fields of an unexpected JSON type. It is nil when there are
-	// none.
+	// Extra keeps the raw JSON of the fields not decoded above.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Sentiment holds sentiment scores in [-1, 1] (negative below -0.5, positive
-// above 0.5).
+// Sentiment holds sentiment scores in [-1, 1].
 type Sentiment struct {
-	// Title is the sentiment of the title.
+	// Title is the title's sentiment.
 	Title float64 `json:"title"`
-	// Description is the sentiment of the description.
+	// Description is the description's sentiment.
 	Description float64 `json:"description"`
 }
 
@@ -234,9 +208,9 @@ type Entity struct {
 	Type string `json:"type"`
 	// WikidataID is the Wikidata item, e.g. "Q42".
 	WikidataID string `json:"wikidata_id"`
-	// Sentiment is the article's sentiment towards the entity, in [-1, 1].
+	// Sentiment is the article's sentiment towards the entity.
 	Sentiment float64 `json:"sentiment"`
-	// Confidence is the confidence of the entity link, in [0, 1].
+	// Confidence is the confidence of the link, in [0, 1].
 	Confidence float64 `json:"confidence"`
 }
 
@@ -248,13 +222,12 @@ type EntityRelationship struct {
 	Target string `json:"target"`
 	// Relation describes how Source relates to Target.
 	Relation string `json:"relation"`
-	// Confidence is the confidence of the relationship, in [0, 1].
+	// Confidence is the confidence of the link, in [0, 1].
 	Confidence float64 `json:"confidence"`
 }
 
-// ImageList holds an article's image URLs. The service sends "image" as a
-// string, an array of strings or null; all three decode into an ImageList
-// (a string as one element; null, "" and [] as none, that is nil).
+// ImageList holds an article's image URLs, decoded from a string, an array
+// or null.
 type ImageList []string
 
 // First returns the first image URL, or "" when there is none.
@@ -294,21 +267,11 @@ func (l *ImageList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Timestamp is a date and time sent by the service, with the string it was
-// parsed from. The service writes RFC 1123 ("Wed, 13 Nov 2024 01:44:17 GMT"),
-// "2006-01-02 15:04:05" (UTC), RFC 3339 with or without a fraction, or
-// "2006-01-02"; Time holds the instant in UTC. JSON null decodes to the zero
-// Timestamp. A string in none of these forms is kept (see Raw) with a zero
-// Time rather than failing the whole response: check IsZero before use.
-//
-// Time is a named field, not an embedded time.Time, so no method of
-// time.Time is promoted: format and compare ts.Time itself
-// (a.DatePublished.Time.Format(time.DateOnly)). The string as sent is read
-// with Raw and cannot be set apart from Time, so the two never get out of
-// sync: Raw, String and every encoding (JSON, text, binary and so gob) give
-// the string as sent while it still denotes Time, and Time in RFC 3339 once
-// Time was changed. Build a Timestamp from a time with Timestamp{Time: t},
-// from a string with ParseTimestamp; decoding sets both.
+// Timestamp is a date sent by the service, with the string it was parsed
+// from (Raw). It reads RFC 1123, "2006-01-02 15:04:05", RFC 3339 and
+// "2006-01-02"; Time is in UTC, and zero for null or an unknown form (kept in
+// Raw rather than failing the answer). Encodings write Raw, which follows
+// Time once Time is changed.
 type Timestamp struct {
 	// Time is the instant (in UTC when decoded), or zero when the service
 	// sent no date or one in no known form.
@@ -326,9 +289,8 @@ const (
 	layoutNoZone        = "2006-01-02T15:04:05"
 )
 
-// ParseTimestamp parses s in any of the forms Timestamp understands. It
-// returns an error naming the accepted forms when s matches none of them;
-// the returned Timestamp then has a zero Time and keeps s for Raw.
+// ParseTimestamp parses s in any form Timestamp reads; for another, it
+// returns an error and a Timestamp keeping s.
 func ParseTimestamp(s string) (Timestamp, error) {
 	if t, ok := parseTime(s); ok {
 		return Timestamp{Time: t, raw: s}, nil
@@ -378,9 +340,7 @@ func parseTime(s string) (time.Time, bool) {
 	return t.UTC(), true
 }
 
-// UnmarshalJSON decodes a date string or null. A string in an unknown form
-// is kept in Raw with a zero Time; only a JSON value that is neither a
-// string nor null is an error.
+// UnmarshalJSON decodes a date string or null.
 func (ts *Timestamp) UnmarshalJSON(b []byte) error {
 	if bytes.Equal(b, nullJSON) {
 		*ts = Timestamp{}
@@ -397,10 +357,8 @@ func (ts *Timestamp) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Raw returns the string the service sent while it denotes Time (or Time
-// is zero and the string is in no known form), else Time in RFC 3339 (UTC,
-// with the fraction it has), and "" for the zero Timestamp. Raw never
-// disagrees with Time: after ts.Time is changed, Raw follows it.
+// Raw returns the string sent while it denotes Time, else Time in RFC 3339,
+// and "" for the zero Timestamp.
 func (ts Timestamp) Raw() string {
 	if ts.raw != "" {
 		if t, ok := parseTime(ts.raw); ok && t.Equal(ts.Time) || !ok && ts.Time.IsZero() {
@@ -416,14 +374,11 @@ func (ts Timestamp) Raw() string {
 // String returns Raw.
 func (ts Timestamp) String() string { return ts.Raw() }
 
-// IsZero reports whether Time is zero: the service sent no date (Raw is
-// "") or one in no known form (Raw holds it).
+// IsZero reports whether Time is zero.
 func (ts Timestamp) IsZero() bool { return ts.Time.IsZero() }
 
-// Equal reports whether ts and u hold the same instant (in whatever zone)
-// with the same Raw. Two spellings of one instant ("2025-01-19" and
-// "2025-01-19 00:00:00") are not Equal; compare ts.Time.Equal(u.Time) to
-// ignore the spelling. go-cmp uses Equal to compare Timestamps.
+// Equal reports whether ts and u hold the same instant with the same Raw
+// (go-cmp uses it); compare ts.Time to ignore the spelling.
 func (ts Timestamp) Equal(u Timestamp) bool {
 	return ts.Time.Equal(u.Time) && ts.Raw() == u.Raw()
 }
@@ -434,9 +389,7 @@ func (ts *Timestamp) setText(s string) {
 	*ts = Timestamp{Time: t, raw: s}
 }
 
-// MarshalJSON writes Raw quoted: the string as sent while it denotes Time
-// (so a decoded Timestamp round-trips unchanged), Time in RFC 3339 once
-// Time was changed, and null for the zero Timestamp.
+// MarshalJSON writes Raw quoted, or null for the zero Timestamp.
 func (ts Timestamp) MarshalJSON() ([]byte, error) {
 	s := ts.Raw()
 	if s == "" {
@@ -448,15 +401,13 @@ func (ts Timestamp) MarshalJSON() ([]byte, error) {
 // MarshalText writes Raw ("" for the zero Timestamp).
 func (ts Timestamp) MarshalText() ([]byte, error) { return []byte(ts.Raw()), nil }
 
-// UnmarshalText decodes a date string as UnmarshalJSON does; an empty one
-// gives the zero Timestamp.
+// UnmarshalText decodes a date string as UnmarshalJSON does.
 func (ts *Timestamp) UnmarshalText(b []byte) error {
 	ts.setText(string(b))
 	return nil
 }
 
-// MarshalBinary writes the form MarshalText writes. encoding/gob uses it
-// (gob does not use MarshalText), so a gob round trip keeps Raw.
+// MarshalBinary writes Raw, for encoding/gob.
 func (ts Timestamp) MarshalBinary() ([]byte, error) { return ts.MarshalText() }
 
 // UnmarshalBinary decodes what MarshalBinary writes.

@@ -1,8 +1,12 @@
 package mockserver
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"runtime/debug"
+	"strings"
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 )
@@ -88,4 +92,79 @@ func (s *Server) resetArticles() {
 	cur := s.Corpus()
 	s.data.Store(s.start)
 	cur.retire()
+}
+
+// articleCounts is the answer of the /_mock/articles endpoints; batch is
+// what a POST added (0 and left out otherwise).
+func (s *Server) articleCounts(batch int) any {
+	return struct {
+		State string `json:"state"`
+		articleCountsBody
+		Batch int `json:"added_now,omitempty"`
+	}{"SUCCESS", s.counts(), batch}
+}
+
+// freeMemoryAfter is the size of an articles body after which the server
+// hands the memory it took back to the system at once (a body of
+// defaultMaxArticlesBody would otherwise stay in the process for minutes).
+const freeMemoryAfter = 32 << 20
+
+// articlesTooBig is the 413 message of POST /_mock/articles.
+const articlesTooBig = "the articles are more than %d bytes: send them in several POST /_mock/articles calls"
+
+// adminAddArticles answers POST /_mock/articles (add) and PUT (replace). It
+// reads the body itself, in blocks (readBodyBlocks), one request at a
+// time: AddArticles adds one batch at a time anyway, and several large
+// bodies read at once would each hold memory up to the limit.
+func (s *Server) adminAddArticles(c *adminCall) (any, *apiError) {
+	select {
+	case s.articlesBody <- struct{}{}:
+		defer func() { <-s.articlesBody }()
+	case <-c.r.Context().Done():
+		return nil, &apiError{status: http.StatusServiceUnavailable, msg: "the request was cancelled while it waited " +
+			"for another POST /_mock/articles to finish: send it again"}
+	}
+	v, read, aerr := s.addArticlesFromBody(c)
+	if read >= freeMemoryAfter {
+		debug.FreeOSMemory() // the body is garbage now, whether it was added or refused
+	}
+	return v, aerr
+}
+
+// addArticlesFromBody adds the articles of the body as it is read: it is
+// never held whole, as AddArticles holds only the articles. It returns how
+// many bytes it read.
+func (s *Server) addArticlesFromBody(c *adminCall) (any, int64, *apiError) {
+	tooBig := &apiError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(articlesTooBig, s.maxArticlesBody)}
+	if c.r.ContentLength > s.maxArticlesBody {
+		refuseBody(c.w, c.r)
+		c.unread = true
+		return nil, 0, tooBig
+	}
+	body := &countReader{r: http.MaxBytesReader(c.w, c.r.Body, s.maxArticlesBody)}
+	add := s.AddArticles
+	if c.r.Method == http.MethodPut {
+		add = s.replaceArticles
+	}
+	n, err := add(body)
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, body.n, tooBig
+	case err != nil:
+		return nil, body.n, badRequest("%s", strings.TrimPrefix(err.Error(), "mockserver: AddArticles: "))
+	}
+	return s.articleCounts(n), body.n, nil
+}
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

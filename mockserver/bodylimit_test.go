@@ -3,6 +3,7 @@ package mockserver
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -50,9 +51,9 @@ func do(t *testing.T, s *Server, method, url, body string, headers ...string) re
 // wantFailure checks a refusal: status, exact message, JSON, a request id.
 func wantFailure(t *testing.T, what string, r reply, status int, msg string) {
 	t.Helper()
-	if r.Status != status || string(r.Body) != string(errorBody(msg)) || r.Header.Get("Content-Type") != "application/json" || r.Header.Get("X-Request-Id") == "" {
+	if r.Status != status || string(r.Body) != string(failureBody(msg)) || r.Header.Get("Content-Type") != "application/json" || r.Header.Get("X-Request-Id") == "" {
 		t.Errorf("%s: %d %s (Content-Type %q, X-Request-Id %q)\nwant %d %s", what, r.Status, r.Body,
-			r.Header.Get("Content-Type"), r.Header.Get("X-Request-Id"), status, errorBody(msg))
+			r.Header.Get("Content-Type"), r.Header.Get("X-Request-Id"), status, failureBody(msg))
 	}
 }
 
@@ -373,5 +374,54 @@ func TestMemoryReturnsAfterRefusedUpload(t *testing.T) {
 	}
 	if grew := afterAnnounced.heapHeld - afterChunked.heapHeld; grew > slack {
 		t.Errorf("the Go heap holds %d MiB more after the body announced as 300 MiB, which is never read, want under %d MiB", grew>>20, slack>>20)
+	}
+}
+
+// TestEarlyAnswersRead: a request refused before its body is read (a body
+// over the limit, a control POST of the wrong type, a request from another
+// site, an unknown Host) gets its JSON answer every time, not a reset
+// connection, although the client is still sending the body: the mock
+// drains what was announced before it closes the connection (Python's
+// urllib, which sends the whole body before it reads, is tested from
+// Python in examples/python/test_early_answers.py).
+func TestEarlyAnswersRead(t *testing.T) {
+	t.Parallel()
+	s := New()
+	t.Cleanup(s.Close)
+	big := `{"api_key": "k", "query": "` + strings.Repeat("x", 2<<20) + `"}`
+	for _, tc := range []struct {
+		path, body string
+		headers    []string
+		status     int
+		msg        string
+	}{
+		{"/api/v2/query", big, []string{"Content-Type", "application/json"}, 413, "the request body is larger than 1 MiB"},
+		{"/_mock/clock", big, []string{"Content-Type", "application/json"}, 413, "the request body is larger than 1 MiB"},
+		{"/_mock/faults", strings.Repeat("status=503", 50000), []string{"Content-Type", "text/plain"}, 415, "POST /_mock/faults needs Content-Type: application/json"},
+		{"/api/v2/query", big, []string{"Origin", "http://evil.example"}, 403, "the mock takes no request from a web page of another site"},
+		{"/api/v2/query", big, []string{"Host", "evil.example"}, 421, `the Host header "evil.example" is not a name this mock answers to`},
+	} {
+		for i := range 50 {
+			req, err := http.NewRequest(http.MethodPost, s.URL()+tc.path, strings.NewReader(tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := 0; j+1 < len(tc.headers); j += 2 {
+				req.Header.Set(tc.headers[j], tc.headers[j+1])
+			}
+			if host := req.Header.Get("Host"); host != "" {
+				req.Host = host
+			}
+			resp, err := s.HTTPClient().Do(req)
+			if err != nil {
+				t.Fatalf("POST %s (%d), try %d: %v", tc.path, tc.status, i, err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			var f failure
+			if resp.StatusCode != tc.status || json.Unmarshal(b, &f) != nil || !strings.HasPrefix(f.Message, tc.msg) {
+				t.Fatalf("POST %s, try %d: %d %s; want %d %q...", tc.path, i, resp.StatusCode, b, tc.status, tc.msg)
+			}
+		}
 	}
 }

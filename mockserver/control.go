@@ -1,456 +1,248 @@
 package mockserver
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
-	newssearch "github.com/newssearch/newssearch-go"
-	"math"
+	"net/http"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
-	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
+	"github.com/newssearch/newssearch-go/api"
 )
 
-// This file holds the Server methods behind the /_mock/ control endpoints
-// (control_http.go): the HTTP handlers call them and nothing else, so Go
-// tests and tests in other languages control the mock the same way.
+// OpenAPIPath is where the server answers GET (and HEAD) with the service's
+// OpenAPI 3.1 document (package api), for generating clients in other
+// languages. Like the /_mock/ endpoints it needs no api_key, is not
+// journaled and never gets faults.
+const OpenAPIPath = "/openapi.yaml"
 
-// FaultRuleStatus is a fault rule with its counters, as Faults lists it.
-type FaultRuleStatus struct {
-	FaultRule
-	// Matched counts the requests the rule matched since it was set (or
-	// since Reset).
-	Matched uint64
-	// Fired counts the times the rule applied.
-	Fired int
-	// Remaining is how many more times the rule may apply before Times
-	// stops it, or -1 when Times is 0 (no limit).
-	Remaining int
+// controlPrefix starts the paths of the mock's own control endpoints, listed
+// in adminRoutes and described in docs/control-api.md and api/openapi.yaml.
+// They need no api_key, are not journaled and never get faults; each calls
+// the Server method of the same action.
+const controlPrefix = "/_mock/"
+
+// adminCall is one request to a control endpoint.
+type adminCall struct {
+	w      http.ResponseWriter
+	r      *http.Request
+	body   []byte
+	id     string // the last segment of a templated path ({id}, {index})
+	unread bool   // the body was refused unread: drain it after the answer
 }
 
-// Faults returns the fault rules in force, in order, with their counters.
-func (s *Server) Faults() []FaultRuleStatus {
-	st := s.faults.Status()
-	out := make([]FaultRuleStatus, len(st))
-	for i, r := range st {
-		out[i] = FaultRuleStatus{
-			FaultRule: faultRuleOf(r.Rule),
-			Matched:   r.Matched, Fired: r.Applied, Remaining: -1,
-		}
-		if r.Rule.Times > 0 {
-			out[i].Remaining = max(0, r.Rule.Times-r.Applied)
-		}
-	}
-	return out
+type adminRoute struct {
+	pattern string // a path, or a prefix and a templated segment such as "/{id}"
+	method  string
+	serve   func(s *Server, c *adminCall) (any, *apiError)
+	global  bool // acts on the server, not on one world: KeyHeader is not read
 }
 
-// AddFault appends a fault rule after those in force, keeping their
-// counters. On error nothing changes.
-func (s *Server) AddFault(rule FaultRule) error {
-	n := len(s.faults.Status())
-	compiled, err := compileRule(n, rule)
-	if err != nil {
-		return err
-	}
-	if err := s.faults.Append(compiled); err != nil {
-		return fmt.Errorf("mockserver: %w", err)
-	}
-	return nil
+// state is the answer of a control call that has nothing else to say.
+type state struct {
+	State string `json:"state"`
 }
 
-// ErrNoFaultRule is the error RemoveFault returns (wrapped, with the
-// rules in force) for an index that holds no rule.
-var ErrNoFaultRule = errors.New("mockserver: no fault rule has this index: Faults (GET /_mock/faults) lists the rules in force")
+var success = state{"SUCCESS"}
 
-// noFaultRuleError says which index was asked for (in decimal, which may
-// be too large for an int) and how many rules there are; it is an
-// ErrNoFaultRule.
-type noFaultRuleError struct {
-	index string
-	n     int
+// adminRoutes are the control endpoints, in documentation order.
+var adminRoutes = []adminRoute{
+	{controlPrefix + "health", http.MethodGet, (*Server).adminHealth, true},
+	{controlPrefix + "journal", http.MethodGet, (*Server).adminJournal, false},
+	{controlPrefix + "journal", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) { s.journal.Reset(); return success, nil }, false},
+	{controlPrefix + "record", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) {
+		return struct {
+			State string `json:"state"`
+			RecordSummary
+		}{"SUCCESS", s.RecordSummary()}, nil
+	}, true},
+	{controlPrefix + "reset", http.MethodPost, func(s *Server, _ *adminCall) (any, *apiError) { s.Reset(); return success, nil }, false},
+	{controlPrefix + "faults", http.MethodGet, (*Server).adminFaults, false},
+	{controlPrefix + "faults", http.MethodPut, (*Server).adminSetFaults, false},
+	{controlPrefix + "faults", http.MethodPost, (*Server).adminAddFault, false},
+	{controlPrefix + "faults", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) { _ = s.SetFaults(); return s.adminFaults(c) }, false},
+	{controlPrefix + "faults/{index}", http.MethodDelete, (*Server).adminRemoveFault, false},
+	{controlPrefix + "jobs", http.MethodGet, (*Server).adminJobs, false},
+	{controlPrefix + "jobs/{id}", http.MethodGet, (*Server).adminJob, false},
+	{controlPrefix + "jobs/{id}", http.MethodPost, (*Server).adminForceJob, false},
+	{controlPrefix + "jobs/{id}", http.MethodDelete, (*Server).adminExpireJob, false},
+	{controlPrefix + "clock", http.MethodGet, (*Server).adminClock, false},
+	{controlPrefix + "clock", http.MethodPost, (*Server).adminMoveClock, false},
+	{controlPrefix + "articles", http.MethodGet, func(s *Server, _ *adminCall) (any, *apiError) { return s.articleCounts(0), nil }, false},
+	{controlPrefix + "articles", http.MethodPost, (*Server).adminAddArticles, false},
+	{controlPrefix + "articles", http.MethodPut, (*Server).adminAddArticles, false},
+	{controlPrefix + "articles", http.MethodDelete, func(s *Server, _ *adminCall) (any, *apiError) {
+		s.resetArticles()
+		return s.articleCounts(0), nil
+	}, false},
+	{controlPrefix + "settings", http.MethodGet, (*Server).adminSettings, false},
+	{controlPrefix + "settings", http.MethodPatch, (*Server).adminPatchSettings, false},
+	{controlPrefix + "settings", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) {
+		s.applySettings(s.startSettings)
+		return s.adminSettings(c)
+	}, false},
+	{controlPrefix + "expectations", http.MethodGet, (*Server).adminExpectations, false},
+	{controlPrefix + "expectations", http.MethodPost, (*Server).adminAddExpectations, false},
+	{controlPrefix + "expectations", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) {
+		s.expect.reset()
+		return s.adminExpectations(c)
+	}, false},
+	{controlPrefix + "verify", http.MethodGet, (*Server).adminVerify, false},
+	{controlPrefix + "worlds", http.MethodGet, (*Server).adminWorlds, true},
+	{controlPrefix + "worlds", http.MethodPost, (*Server).adminCreateWorld, true},
+	{controlPrefix + "worlds", http.MethodDelete, (*Server).adminDropWorlds, true},
+	{controlPrefix + "worlds/{id}", http.MethodDelete, (*Server).adminDropWorld, true},
 }
 
-func (e noFaultRuleError) Error() string {
-	var held string
-	switch e.n {
-	case 0:
-		held = "no fault rule is in force"
-	case 1:
-		held = "the only rule in force is rule 0"
-	default:
-		held = fmt.Sprintf("the rules in force are 0 to %d", e.n-1)
+// adminEndpoints lists the control endpoints for messages.
+var adminEndpoints = func() string {
+	var list []string
+	for _, r := range adminRoutes {
+		list = append(list, r.method+" "+r.pattern)
 	}
-	return fmt.Sprintf("mockserver: there is no fault rule %s: %s; Faults (GET /_mock/faults) lists them", e.index, held)
+	return strings.Join(append(list, "GET "+UIPath+" (the inspector page)"), ", ")
+}()
+
+// match reports whether path matches the route's pattern, and the value of
+// its templated last segment ({id}, {index}).
+func (r adminRoute) match(path string) (id string, ok bool) {
+	brace := strings.IndexByte(r.pattern, '{')
+	if brace < 0 {
+		return "", path == r.pattern
+	}
+	id, ok = strings.CutPrefix(path, r.pattern[:brace])
+	return id, ok && id != "" && !strings.Contains(id, "/")
 }
 
-func (e noFaultRuleError) Is(target error) bool { return target == ErrNoFaultRule }
-
-// RemoveFault removes the fault rule at index (its place in Faults) and
-// returns it. The other rules keep their counters, and a Probability rule
-// keeps firing on the same requests; the rules after it move up one place.
-// An index that holds no rule is an ErrNoFaultRule, and nothing changes.
-func (s *Server) RemoveFault(index int) (FaultRule, error) {
-	r, _, err := s.removeFault(index, nil)
-	return r, err
-}
-
-// removeFault removes rule index if accept (when not nil) accepts it. It
-// returns the rule at index whether or not it was removed, and whether it
-// was; accept runs under the rules' lock.
-func (s *Server) removeFault(index int, accept func(FaultRule) bool) (FaultRule, bool, error) {
-	var seen FaultRule
-	n, found, removed := s.faults.Remove(index, func(r fault.Rule) bool {
-		seen = faultRuleOf(r)
-		return accept == nil || accept(seen)
-	})
-	if !found {
-		return FaultRule{}, false, noFaultRuleError{strconv.Itoa(index), n}
+// serveControl answers the /_mock/ endpoints.
+func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Request-Id", s.adminID())
+	h.Set("Content-Type", "application/json")
+	if r.URL.Path == OpenAPIPath {
+		s.serveOpenAPI(w, r)
+		return
 	}
-	return seen, removed, nil
-}
-
-// faultRuleOf is the FaultRule of a compiled rule.
-func faultRuleOf(r fault.Rule) FaultRule {
-	return FaultRule{Endpoint: r.Endpoint, Every: r.Every, Probability: r.Probability, Times: r.Times, Fault: faultOf(r.Action)}
-}
-
-// String returns the rule in the syntax of ParseFaultRule (and newsmock's
-// -fault flag), e.g. "endpoint=query;times=2;status=503".
-func (r FaultRule) String() string {
-	var items []string
-	if r.Endpoint != "" {
-		items = append(items, "endpoint="+r.Endpoint)
+	if isUIPath(r.URL.Path) {
+		s.serveUI(w, r)
+		return
 	}
-	if r.Every != 0 {
-		items = append(items, "every="+strconv.Itoa(r.Every))
-	}
-	if r.Probability != 0 {
-		items = append(items, "probability="+strconv.FormatFloat(r.Probability, 'g', -1, 64))
-	}
-	if r.Times != 0 {
-		items = append(items, "times="+strconv.Itoa(r.Times))
-	}
-	if f := r.Fault.String(); f != "" {
-		items = append(items, f)
-	}
-	return strings.Join(items, ";")
-}
-
-// JobInfo describes a live job for Jobs and ForceJob.
-type JobInfo struct {
-	QueryID string
-	// Owner is KeyFingerprint of the API key that submitted the job; the key
-	// itself is never kept.
-	Owner string
-	State newssearch.State
-	// Query is the query text submitted; Body is the whole submitted body,
-	// with api_key redacted as in the journal.
-	Query string
-	Body  string
-	// Message is the failure message given to ForceJob, if any.
-	Message string
-	Created time.Time // server clock
-	// LastUsed is the submission or the last get-results poll; the job
-	// expires at Expires, the job TTL after it.
-	LastUsed time.Time
-	Expires  time.Time
-	// Polls counts the get-results polls of the job.
-	Polls int
-}
-
-// KeyFingerprint returns the name under which the mock shows an API key
-// (JobInfo.Owner): "sha256:" and the first 16 hex digits of the key's
-// SHA-256, which identify a key without revealing it.
-func KeyFingerprint(key string) string {
-	return fingerprint(sha256.Sum256([]byte(key)))
-}
-
-func fingerprint(owner jobs.Owner) string {
-	return "sha256:" + hex.EncodeToString(owner[:8])
-}
-
-// Jobs returns the live jobs in submission order, whoever owns them.
-func (s *Server) Jobs() []JobInfo {
-	list := s.jobs.List(s.clock())
-	out := make([]JobInfo, len(list))
-	for i, j := range list {
-		out[i] = jobInfo(j)
-	}
-	return out
-}
-
-func jobInfo(j jobs.Info[jobQuery]) JobInfo {
-	state := newssearch.StatePending
-	switch j.State {
-	case jobs.Succeeded:
-		state = newssearch.StateSuccess
-	case jobs.Failed:
-		state = newssearch.StateFailed
-	}
-	return JobInfo{QueryID: j.ID, Owner: fingerprint(j.Owner), State: state, Query: j.Query.query.Text, Body: j.Query.body.String(),
-		Message: j.Message, Created: j.Created, LastUsed: j.Used, Expires: j.Expires, Polls: j.Polls}
-}
-
-// ErrUnknownJob is the error ForceJob and ExpireJob return for a query id
-// the server does not hold (never issued, expired or already removed).
-var ErrUnknownJob = errors.New("mockserver: no live job has this query_id: Jobs (GET /_mock/jobs) lists the live ones")
-
-// ForceJob sets the state of job id, whoever owns it:
-// newssearch.StateSuccess makes its next get-results succeed,
-// newssearch.StateFailed makes it answer FAILED with message (a default
-// message when blank), newssearch.StatePending keeps it PENDING until it
-// is forced again or expires. It counts as no use of the job.
-func (s *Server) ForceJob(id string, state newssearch.State, message string) (JobInfo, error) {
-	var st jobs.State
-	switch state {
-	case newssearch.StatePending:
-		st = jobs.Pending
-	case newssearch.StateSuccess:
-		st = jobs.Succeeded
-	case newssearch.StateFailed:
-		st = jobs.Failed
-	default:
-		return JobInfo{}, fmt.Errorf("mockserver: job state %s is unknown: use %q, %q or %q", quoteShort(string(state)), newssearch.StateSuccess, newssearch.StateFailed, newssearch.StatePending)
-	}
-	if state != newssearch.StateFailed && message != "" {
-		return JobInfo{}, fmt.Errorf("mockserver: a message goes only with state %q: drop it, or force %q", newssearch.StateFailed, newssearch.StateFailed)
-	}
-	if state == newssearch.StateFailed && strings.TrimSpace(message) == "" {
-		message = "the query job failed because the mock server was told to fail it (POST /_mock/jobs/{id} or ForceJob): submit the query again"
-	}
-	info, ok := s.jobs.Force(id, st, message, s.clock())
-	if !ok {
-		return JobInfo{}, ErrUnknownJob
-	}
-	return jobInfo(info), nil
-}
-
-// ExpireJob forgets job id at once: its next get-results is the 404 an
-// expired query id gets.
-func (s *Server) ExpireJob(id string) error {
-	if !s.jobs.Remove(id, s.clock()) {
-		return ErrUnknownJob
-	}
-	return nil
-}
-
-// ErrRealClock is the error SetClock returns for a server whose clock is
-// not manual.
-var ErrRealClock = errors.New("mockserver: the server clock is not manual, so it cannot be moved: start the server with WithManualClock (newsmock -clock manual)")
-
-// The range of the server clock, both ends included, in RFC 3339.
-// WithManualClock and SetClock (POST /_mock/clock, newsmock -clock
-// manual=<time>) refuse a time outside it, and New refuses a clock
-// (WithClock) that reads outside it at start; a WithClock function must stay
-// within it afterwards too.
-//
-// Every time the server writes is the clock's time, an article's date at
-// most the clock's time at New (the date shift), or the clock's time plus a
-// time.Duration, at most 292 years (a job's expiry: its last use plus the job
-// TTL). The upper end plus 292 years is still in year 9992, so every time stays
-// within the years 0 to 9999 that RFC 3339, JSON and HTTP dates can write,
-// whatever the options. The lower end is the Unix epoch, before which many
-// clients cannot represent a time.
-const (
-	minClockText = "1970-01-01T00:00:00Z"
-	maxClockText = "9700-01-01T00:00:00Z"
-)
-
-// minClock and maxClock are minClockText and maxClockText as times.
-var minClock, maxClock = mustParseTime(minClockText), mustParseTime(maxClockText)
-
-func mustParseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
-
-// clockRange is the range for messages.
-const clockRange = "the server clock runs from " + minClockText + " to " + maxClockText
-
-// inClockRange reports whether t lies within the clock range.
-func inClockRange(t time.Time) bool { return !t.Before(minClock) && !t.After(maxClock) }
-
-// manualClock is a clock that moves only when told.
-type manualClock struct {
-	mu    sync.Mutex
-	start time.Time
-	now   time.Time
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// WithManualClock starts the server clock at start (time.Now() when start
-// is the zero time) and moves it only through SetClock (POST
-// /_mock/clock); Reset sets it back to start. Everything WithClock
-// drives follows it: the date shift (fixed at New), job pending times and
-// TTLs, rate-limit buckets, the headline window and journal times. Latency
-// faults still wait in real time. start must lie within
-// 1970-01-01 to 9700-01-01.
-func WithManualClock(start time.Time) Option {
-	return func(c *config) {
-		if start.IsZero() {
-			start = time.Now()
-		}
-		if !inClockRange(start) {
-			c.fail("WithManualClock(%s): the start is out of range: %s; pass a time within it, or the zero time for now",
-				start.Format(time.RFC3339Nano), clockRange)
-			return
-		}
-		mc := &manualClock{start: start, now: start}
-		c.manual = mc
-		c.clock, c.wallClock = mc.Now, false
-	}
-}
-
-// Now returns the server clock's time.
-func (s *Server) Now() time.Time { return s.clock() }
-
-// advanceClock moves a manual clock forward by d (which must be positive)
-// and returns the new time (POST /_mock/clock {"advance": …}). A move past
-// maxClock is refused, and the clock stays where it is.
-func (s *Server) advanceClock(d time.Duration) (time.Time, error) {
-	if s.manual == nil {
-		return time.Time{}, ErrRealClock
-	}
-	if d <= 0 {
-		return time.Time{}, fmt.Errorf("mockserver: advance %v is not forward: pass a positive duration such as 2h, or set the clock to go back", d)
-	}
-	s.manual.mu.Lock()
-	defer s.manual.mu.Unlock()
-	to := s.manual.now.Add(d)
-	if !inClockRange(to) {
-		return time.Time{}, fmt.Errorf("mockserver: advance %v would take the clock from %s to %s, past %s: %s; advance by at most %v, or set the clock back first",
-			d, s.manual.now.Format(time.RFC3339Nano), to.Format(time.RFC3339Nano), maxClockText, clockRange, maxClock.Sub(s.manual.now))
-	}
-	s.manual.now = to
-	return to, nil
-}
-
-// SetClock sets a manual clock (WithManualClock) to t, forward or back, and
-// returns it; to advance it by d, pass s.Now().Add(d). A time outside
-// 1970-01-01 to 9700-01-01 (the zero time among them) is refused, and the
-// clock stays where it is. A server whose clock is not manual answers
-// ErrRealClock.
-func (s *Server) SetClock(t time.Time) (time.Time, error) {
-	if s.manual == nil {
-		return time.Time{}, ErrRealClock
-	}
-	if !inClockRange(t) {
-		return time.Time{}, fmt.Errorf("mockserver: the clock cannot be set to %s: %s; pick a time within it, such as 2026-01-15T12:00:00Z",
-			t.Format(time.RFC3339Nano), clockRange)
-	}
-	s.manual.mu.Lock()
-	defer s.manual.mu.Unlock()
-	s.manual.now = t
-	return t, nil
-}
-
-// dateShift reads the clock once at start, checks that it is within
-// the clock range, and returns the date shift for corpus c: the
-// clock's time minus its newest article's date, in whole seconds (0
-// WithoutDateShift). A shift a time.Duration cannot hold (more than 292
-// years) is an error rather than a shift that stops short.
-func dateShift(cfg config, c *Corpus) (time.Duration, error) {
-	now := cfg.clock()
-	if !inClockRange(now) {
-		return 0, fmt.Errorf("mockserver: the server clock reads %s at start, out of range: %s; give WithClock a clock within it",
-			now.Format(time.RFC3339Nano), clockRange)
-	}
-	if cfg.noDateShift || c.Len() == 0 {
-		return 0, nil
-	}
-	newest := c.Newest()
-	shift := now.Sub(newest)
-	if !newest.Add(shift).Equal(now) { // Sub saturated
-		lo := newest.Add(math.MinInt64).Add(time.Second - 1).Truncate(time.Second)
-		hi := newest.Add(math.MaxInt64)
-		if lo.Before(minClock) {
-			lo = minClock
-		}
-		if hi.After(maxClock) {
-			hi = maxClock
-		}
-		return 0, fmt.Errorf("mockserver: the server clock reads %s at start, more than 292 years from the corpus's newest article (%s), "+
-			"farther than the date shift reaches: start the clock between %s and %s, or serve the dates as stored (WithoutDateShift; newsmock -no-date-shift)",
-			now.Format(time.RFC3339), newest.Format(time.RFC3339), lo.Format(time.RFC3339), hi.Format(time.RFC3339))
-	}
-	return shift.Truncate(time.Second), nil
-}
-
-// resetClock sets a manual clock back to its start.
-func (s *Server) resetClock() {
-	if s.manual != nil {
-		s.manual.mu.Lock()
-		s.manual.now = s.manual.start
-		s.manual.mu.Unlock()
-	}
-}
-
-// JournalQuery selects journal entries for Journal. The zero value
-// selects every entry.
-type JournalQuery struct {
-	// Path keeps the requests to this path ("/api/v2/query-async") or
-	// endpoint name ("query-async"); "" keeps all.
-	Path string
-	// Status keeps the requests answered with this status; 0 keeps all.
-	// (A dropped request has status 0 and so cannot be selected alone.)
-	Status int
-	// Since keeps the requests with a Seq above it.
-	Since uint64
-	// Limit keeps at most this many entries, the oldest first; 0 = no limit.
-	Limit int
-}
-
-// filterJournal keeps the entries of all that q selects, in place, at most
-// q.Limit of them.
-func filterJournal(all []JournalEntry, q JournalQuery) []JournalEntry {
-	out := all[:0]
-	for _, e := range all {
-		if !q.selects(e) {
+	var allowed []string
+	var route *adminRoute
+	call := &adminCall{w: w, r: r}
+	for i := range adminRoutes {
+		id, ok := adminRoutes[i].match(r.URL.Path)
+		if !ok {
 			continue
 		}
-		out = append(out, e)
-		if q.Limit > 0 && len(out) == q.Limit {
-			break
+		allowed = append(allowed, adminRoutes[i].method)
+		if adminRoutes[i].method == r.Method {
+			route, call.id = &adminRoutes[i], id
 		}
 	}
-	return out
+	status, body := http.StatusOK, []byte(nil)
+	switch {
+	case len(allowed) == 0:
+		status, body = http.StatusNotFound, failureBody(fmt.Sprintf(
+			"there is no endpoint at %s: the mock's own endpoints are %s", quoteShort(r.URL.Path), adminEndpoints))
+	case route == nil:
+		h.Set("Allow", strings.Join(allowed, ", "))
+		status, body = http.StatusMethodNotAllowed, failureBody(fmt.Sprintf(
+			"%s does not accept %s: use %s", r.URL.Path, quoteShort(r.Method), strings.Join(allowed, " or ")))
+	default:
+		var aerr *apiError
+		unread := false
+		if r.Method == http.MethodPost {
+			if msg := checkControlBody(r, route.pattern); msg != "" {
+				refuseBody(w, r)
+				aerr, unread = &apiError{status: http.StatusUnsupportedMediaType, msg: msg}, true
+			}
+		}
+		switch {
+		case aerr != nil:
+		case route.pattern == controlPrefix+"articles" && (r.Method == http.MethodPost || r.Method == http.MethodPut):
+			// adminAddArticles reads its (large) body itself.
+		case r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch:
+			call.body, aerr = readBody(w, r, MaxBodyBytes, apiBodyTooBig)
+			unread = aerr != nil && aerr.status == http.StatusRequestEntityTooLarge
+		}
+		defer func() {
+			if unread || call.unread {
+				s.drain(w, r)
+			}
+		}()
+		target := s
+		if aerr == nil && !route.global {
+			target, aerr = s.controlWorld(r.Header.Get(KeyHeader), r.Header.Get(worldHeader))
+		}
+		var v any
+		if aerr == nil {
+			v, aerr = route.serve(target, call)
+		}
+		if aerr != nil {
+			status, body = aerr.status, failureBody(aerr.msg)
+		} else {
+			body = encodeJSON(v)
+		}
+	}
+	writeAnswer(w, status, 0, len(body), body)
 }
 
-// selects reports whether q's Path, Status and Since select e (Limit aside).
-func (q JournalQuery) selects(e JournalEntry) bool {
-	path := q.Path
-	if path != "" && !strings.HasPrefix(path, "/") {
-		path = "/api/v2/" + path
+// adminID returns the X-Request-Id of the next answer that is not the
+// API's: "mock-" and a counter.
+func (s *Server) adminID() string { return "mock-" + strconv.FormatUint(s.adminSeq.Add(1), 10) }
+
+// serveOpenAPI answers GET and HEAD with the OpenAPI document; it runs after
+// serveControl has set the request id.
+func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		b := failureBody(fmt.Sprintf("%s does not accept %s: fetch it with GET", OpenAPIPath, r.Method))
+		writeAnswer(w, http.StatusMethodNotAllowed, 0, len(b), b)
+		return
 	}
-	return e.Seq > q.Since && (path == "" || e.Path == path) && (q.Status == 0 || e.Status == q.Status)
+	w.Header().Set("Content-Type", "application/yaml")
+	writeAnswer(w, http.StatusOK, 0, len(api.OpenAPI), api.OpenAPI)
 }
 
-// compileRule validates and converts the rule at index i.
-func compileRule(i int, r FaultRule) (fault.Rule, error) {
-	name, ok := endpointName(r.Endpoint)
-	if !ok {
-		return fault.Rule{}, fmt.Errorf("mockserver: fault rule %d: Endpoint %s is unknown: use %q, %q, %q, %q or \"\" for all",
-			i, quoteShort(r.Endpoint), EndpointQuery, EndpointQueryAsync, EndpointGetResults, EndpointHeadlines)
+// controlError turns an error of a Server method into a 400 whose message
+// drops the package prefix.
+func controlError(err error) *apiError {
+	return badRequest("%s", strings.TrimPrefix(err.Error(), "mockserver: "))
+}
+
+func (s *Server) adminHealth(*adminCall) (any, *apiError) {
+	return struct {
+		State     string `json:"state"`
+		Articles  int    `json:"articles"`
+		Jobs      int    `json:"jobs"`
+		DateShift int64  `json:"date_shift_seconds"`
+		Worlds    int    `json:"worlds"`
+	}{"SUCCESS", s.Corpus().Len(), s.jobs.Len(), int64(s.shift.Seconds()), len(s.listWorlds())}, nil
+}
+
+// decodeStrict decodes a JSON object body into v, refusing unknown fields.
+func decodeStrict(body []byte, v any, example, fields string) *apiError {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return badRequest("the body is empty: send %s", example)
 	}
-	if r.Fault.Job != JobNormal && name != "" && name != EndpointQueryAsync {
-		return fault.Rule{}, fmt.Errorf("mockserver: fault rule %d: a job fault applies only to %q: set Endpoint to it or leave it empty", i, EndpointQueryAsync)
+	if body[0] != '{' || !json.Valid(body) {
+		return badRequest("the body is not a JSON object: send %s", example)
 	}
-	out := fault.Rule{Endpoint: name, Every: r.Every, Probability: r.Probability, Times: r.Times, Action: r.Fault.action()}
-	if err := out.Validate(); err != nil {
-		return fault.Rule{}, fmt.Errorf("mockserver: fault rule %d: %w", i, err)
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return badRequest("%s must be a %s, not %s: send %s", te.Field, te.Type.Kind(), te.Value, example)
+		}
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return badRequest("unknown field %s: the fields are %s; send %s", name, fields, example)
+		}
+		return badRequest("the body is not valid: %v; send %s", err, example)
 	}
-	return out, nil
+	return nil
 }

@@ -3,7 +3,6 @@ package mockserver
 import (
 	"errors"
 	"fmt"
-	newssearch "github.com/newssearch/newssearch-go"
 	"math"
 	"net/http"
 	"sync"
@@ -325,7 +324,7 @@ func TestControlJournalQueries(t *testing.T) {
 		{"?limit=x", `limit="x" is not a whole number from 0: write e.g. limit=2`},
 		{"?count=maybe", `count="maybe" is not a boolean: write count=true, or leave it out for the entries`},
 		{"?path=search", `path="search" is not an endpoint: use a path such as /api/v2/query-async or a name: query, query-async, get-results or headlines`},
-		{"?paht=query", `unknown parameter "paht": GET /_mock/journal takes path, status, since, limit and count`},
+		{"?paht=query", `unknown parameter "paht": GET /_mock/journal takes path, status, since, limit, count, body.<member>, wait and min`},
 		{"?since=1&since=2", `the parameter "since" is given 2 times: give it once`},
 	} {
 		r := call(t, s, http.MethodGet, "/_mock/journal"+tt.q, "")
@@ -402,7 +401,7 @@ func TestControlDuringLoad(t *testing.T) {
 				}
 			}
 			for _, j := range s.Jobs() {
-				_, _ = s.ForceJob(j.QueryID, newssearch.StateFailed, "load")
+				_, _ = s.ForceJob(j.QueryID, JobFailed, "load")
 			}
 		}
 	})

@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"encoding/json"
-	newssearch "github.com/newssearch/newssearch-go"
 	"net/http"
 	"strings"
 	"testing"
@@ -126,8 +125,8 @@ func TestControlFaultsBadInputChangesNothing(t *testing.T) {
 		{http.MethodPut, `{"rules": [{"fault": {"status": "503"}}]}`, `fault rule 0: fault.status must be a whole number such as 503, not a string`},
 		{http.MethodPut, `{"rules": [{"fault": {"latency": "soon"}}]}`, `fault rule 0: fault.latency must be a duration such as "150ms" or "2s", not "soon"`},
 		{http.MethodPut, `{"rules": [{"fault": {"job": "maybe"}}]}`, `fault rule 0: fault.job must be "fail", "stuck" or "refuse", not "maybe"`},
-		{http.MethodPut, `{"rules": [{"fault": {"statsu": 503}}]}`, `fault rule 0: fault has an unknown field "statsu": a fault has latency, status, retry_after, drop, truncate and job`},
-		{http.MethodPut, `{"rules": [{"falut": {"status": 503}}]}`, `fault rule 0: unknown field "falut": a rule has endpoint, every, probability, times and fault`},
+		{http.MethodPut, `{"rules": [{"fault": {"statsu": 503}}]}`, `fault rule 0: fault has an unknown field "statsu": a fault has latency, status, retry_after, drop, truncate, job, results and totals`},
+		{http.MethodPut, `{"rules": [{"falut": {"status": 503}}]}`, `fault rule 0: unknown field "falut": a rule has endpoint, every, probability, times, optional and fault`},
 		{http.MethodPut, `{"rules": [{"fault": 503}]}`, `fault rule 0: fault must be an object such as {"status": 503} or a string such as "status=503", not a number`},
 		{http.MethodPut, `{"rules": [{"every": 2, "probability": 0.5, "fault": {"status": 503}}]}`, `fault rule 0: fields Every and Probability are both set: set one of them`},
 		{http.MethodPut, `{"rules": [{}]}`, `fault rule 0: the rule has no action: set a latency, status, drop, truncate or job outcome`},
@@ -136,7 +135,7 @@ func TestControlFaultsBadInputChangesNothing(t *testing.T) {
 		{http.MethodPut, `{"rules": [42]}`, `fault rule 0 is a number: write a rule as an object such as {"endpoint": "query", "fault": {"status": 503}} or a string such as "endpoint=query;status=503"`},
 		{http.MethodPut, `{"rulez": []}`, `unknown field "rulez": the body is {"rules": [rule, ...]}`},
 		{http.MethodPut, `{"rules": {}}`, `"rules" must be an array of rules: send {"rules": [{"endpoint": "query", "fault": {"status": 503}}]} ({"rules": []} removes them all)`},
-		{http.MethodPut, "endpoint=query;sttus=503", `fault rule 0: fault "sttus=503": unknown item "sttus"; accepted syntax: ` + faultSyntaxForTest},
+		{http.MethodPut, "endpoint=query;sttus=503", `fault rule 0: fault rule "endpoint=query;sttus=503": unknown item "sttus"; a rule is items separated by ";": endpoint=<query, query-async, get-results or headlines>, every=<n>, probability=<0..1>, times=<n>, optional, and the fault: ` + faultSyntaxForTest},
 		{http.MethodPost, ``, `the body is empty: send one rule, e.g. {"endpoint": "query", "times": 2, "fault": {"status": 503}} or endpoint=query;times=2;status=503`},
 		{http.MethodPost, `{"times": -1, "fault": {"status": 503}}`, `fault rule 1: field Times is -1: use a positive limit, or 0 for no limit`},
 	} {
@@ -172,9 +171,9 @@ func TestControlJobs(t *testing.T) {
 		t.Fatalf("KeyFingerprint = %q", owner)
 	}
 	want := []jobJSON{
-		{QueryID: a, Owner: owner, State: newssearch.StatePending, Query: "cars", Body: `{"api_key":"[redacted]","query":"cars"}`,
+		{QueryID: a, Owner: owner, State: JobPending, Query: "cars", Body: `{"api_key":"[redacted]","query":"cars"}`,
 			Created: t0, LastUsed: t0, Expires: t0.Add(defaultJobTTL)},
-		{QueryID: b, Owner: owner, State: newssearch.StatePending, Query: "bank", Body: `{"api_key":"[redacted]","page":2,"query":"bank"}`,
+		{QueryID: b, Owner: owner, State: JobPending, Query: "bank", Body: `{"api_key":"[redacted]","page":2,"query":"bank"}`,
 			Created: t0, LastUsed: t0, Expires: t0.Add(defaultJobTTL)},
 	}
 	if diff := cmp.Diff(jobsAnswer{"SUCCESS", want}, decode[jobsAnswer](t, r)); diff != "" {
@@ -186,7 +185,7 @@ func TestControlJobs(t *testing.T) {
 
 	// Force a failure with a message.
 	r = call(t, s, http.MethodPost, "/_mock/jobs/"+a, `{"state": "failed", "message": "upstream timeout"}`)
-	if got := decode[jobAnswer](t, r); r.Status != http.StatusOK || got.Job.State != newssearch.StateFailed || got.Job.Message != "upstream timeout" {
+	if got := decode[jobAnswer](t, r); r.Status != http.StatusOK || got.Job.State != JobFailed || got.Job.Message != "upstream timeout" {
 		t.Fatalf("force FAILED: %d %s", r.Status, r.Body)
 	}
 	res := decode[resultsReply](t, post(t, s, "/api/v2/get-results", map[string]any{"query_id": a}))
@@ -194,7 +193,7 @@ func TestControlJobs(t *testing.T) {
 		t.Fatalf("get-results of the failed job (-want +got):\n%s", diff)
 	}
 	// Force success on a job that would stay pending for 1000 polls.
-	if _, err := s.ForceJob(b, newssearch.StateSuccess, ""); err != nil {
+	if _, err := s.ForceJob(b, JobSuccess, ""); err != nil {
 		t.Fatal(err)
 	}
 	if res := decode[resultsReply](t, post(t, s, "/api/v2/get-results", map[string]any{"query_id": b})); res.State != "SUCCESS" || res.TotalResults == 0 {
@@ -247,7 +246,7 @@ func TestControlJobsBadInput(t *testing.T) {
 			t.Errorf("%s %s %s: status %d, want %d (-want +got):\n%s", tt.method, tt.path, tt.body, r.Status, tt.status, diff)
 		}
 	}
-	if got := s.Jobs(); len(got) != 1 || got[0].State != newssearch.StatePending {
+	if got := s.Jobs(); len(got) != 1 || got[0].State != JobPending {
 		t.Fatalf("bad input changed the job: %+v", got)
 	}
 }
@@ -258,7 +257,7 @@ func TestControlUnknownPathListsEndpoints(t *testing.T) {
 	r := call(t, s, http.MethodGet, "/_mock/nothing", "")
 	want := `there is no endpoint at "/_mock/nothing": the mock's own endpoints are GET /_mock/health, GET /_mock/journal, ` +
 		`DELETE /_mock/journal, GET /_mock/record, POST /_mock/reset, GET /_mock/faults, PUT /_mock/faults, POST /_mock/faults, DELETE /_mock/faults, DELETE /_mock/faults/{index}, GET /_mock/jobs, ` +
-		`GET /_mock/jobs/{id}, POST /_mock/jobs/{id}, DELETE /_mock/jobs/{id}, GET /_mock/clock, POST /_mock/clock, GET /_mock/articles, POST /_mock/articles, PUT /_mock/articles, DELETE /_mock/articles, GET /_mock/worlds, POST /_mock/worlds, DELETE /_mock/worlds, DELETE /_mock/worlds/{id}, GET /_mock/ui (the inspector page)`
+		`GET /_mock/jobs/{id}, POST /_mock/jobs/{id}, DELETE /_mock/jobs/{id}, GET /_mock/clock, POST /_mock/clock, GET /_mock/articles, POST /_mock/articles, PUT /_mock/articles, DELETE /_mock/articles, GET /_mock/settings, PATCH /_mock/settings, DELETE /_mock/settings, GET /_mock/expectations, POST /_mock/expectations, DELETE /_mock/expectations, GET /_mock/verify, GET /_mock/worlds, POST /_mock/worlds, DELETE /_mock/worlds, DELETE /_mock/worlds/{id}, GET /_mock/ui (the inspector page)`
 	if diff := cmp.Diff(failure{"FAILED", want}, decode[failure](t, r)); diff != "" || r.Status != http.StatusNotFound {
 		t.Fatalf("status %d (-want +got):\n%s", r.Status, diff)
 	}

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
@@ -18,33 +16,276 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
+// endpoint is one API endpoint.
+type endpoint struct {
+	name        string // as in FaultRule.Endpoint
+	path        string
+	createsJobs bool
+	example     string // a minimal valid body, for messages
+	serve       func(s *Server, x *exchange, f fields) answer
+}
+
+// endpoints are the API endpoints in documentation order.
+var endpoints = []*endpoint{
+	{name: EndpointQuery, path: "/api/v2/query", serve: (*Server).serveQuery,
+		example: `{"api_key": "<your key>", "query": "electric cars"}`},
+	{name: EndpointQueryAsync, path: "/api/v2/query-async", createsJobs: true, serve: (*Server).serveQueryAsync,
+		example: `{"api_key": "<your key>", "query": "electric cars"}`},
+	{name: EndpointGetResults, path: "/api/v2/get-results", serve: (*Server).serveGetResults,
+		example: `{"api_key": "<your key>", "query_id": "<the id /api/v2/query-async returned>"}`},
+	{name: EndpointHeadlines, path: "/api/v2/headlines", serve: (*Server).serveHeadlines,
+		example: `{"api_key": "<your key>"}`},
+}
+
+// endpointsByPath finds the endpoints by path.
+var endpointsByPath = func() map[string]*endpoint {
+	m := map[string]*endpoint{}
+	for _, ep := range endpoints {
+		m[ep.path] = ep
+	}
+	return m
+}()
+
+// apiPaths lists the endpoints for messages.
+const apiPaths = "POST /api/v2/query, /api/v2/query-async, /api/v2/get-results and /api/v2/headlines"
+
 // jobQuery is what a job stores: its validated query and the corpus it was
-// submitted to, which it searches page by page. That corpus is the
-// server's start-up corpus, which lives as long as the server, or a
-// version AddArticles made, which the job keeps after the server moves on:
-// a version shares its start-up corpus's index and articles and holds only
-// the added ones, so a job costs memory in proportion to the articles
-// added, not a corpus per job. A version the server has left caches no
-// pages (Corpus.retire): its jobs' pages are searched again when asked for.
+// submitted to, which it searches page by page. That corpus is the world's
+// start-up corpus, or a version AddArticles made, which the job keeps after
+// the world moves on; a version shares its start-up corpus's index and
+// articles and holds only the added ones, so a job costs memory in
+// proportion to the articles added, not a corpus per job.
 type jobQuery struct {
 	corpus     *Corpus
 	query      search.Query
 	embeddings bool
-	body       lazyBody // the submitted body, for Jobs
+	body       []byte // the submitted body, redacted when Jobs lists it
 }
 
-// page runs a validated query for one page and returns it encoded, from
-// the corpus's page cache when it has it. The query was validated
-// (key_phrases included), so Search cannot fail; should it ever, the
-// caller's expression is reported as bad input.
-func (s *Server) page(c *Corpus, q search.Query, page int, embeddings bool) (*encodedPage, *apiError) {
-	p, err := c.page(q, pageOffset(page), pageSize, s.shift, embeddings, func(b []byte, res search.Result) []byte {
-		return s.appendArticles(c, b, res.Hits, embeddings)
-	})
-	if err != nil {
-		return nil, badRequest("%s", err.Error())
+// serveQuery answers /api/v2/query:
+// {"results": {"totalResults": N, "articles": [...]}, "state": "SUCCESS"}.
+func (s *Server) serveQuery(x *exchange, f fields) answer {
+	p, aerr := s.parseSearch(f, false)
+	if aerr != nil {
+		return aerr.answer()
 	}
-	return p, nil
+	return s.page(p.corpus, pageKey{Query: p.query, Page: p.page, Embeddings: p.embeddings, Shape: s.shape(x)})
+}
+
+// serveQueryAsync answers /api/v2/query-async: the query is validated at
+// once (a bad one creates no job) and stored as a job.
+func (s *Server) serveQueryAsync(x *exchange, f fields) answer {
+	p, aerr := s.parseSearch(f, true)
+	if aerr != nil {
+		return aerr.answer()
+	}
+	outcome := jobs.Succeed
+	switch x.fault.Job {
+	case fault.JobFail:
+		outcome = jobs.Fail
+	case fault.JobStuck:
+		outcome = jobs.Stuck
+	case fault.JobRefuse:
+		return answer{status: http.StatusOK, body: refusedSubmission}
+	}
+	id := s.ids.query(s.jobSeq.Add(1))
+	s.jobs.Submit(id, x.owner, jobQuery{corpus: p.corpus, query: p.query, embeddings: p.embeddings, body: x.body}, outcome, x.now)
+	x.entry.QueryID = id
+	return ok(struct {
+		QueryID string `json:"query_id"`
+		State   string `json:"state"`
+	}{id, "SUCCESS"})
+}
+
+// refusedSubmission is query-async's answer under a job=refuse fault: the
+// shape the vendor's client expects of a refused submission (HTTP 200, a
+// failure state and a message, no query_id).
+var refusedSubmission = failureBody("the query was refused because a job=refuse fault was injected: " +
+	"submit it again without the fault (remove the X-Mock-Fault header or the fault rule)")
+
+// maxEchoedID bounds the query_id kept in the journal.
+const maxEchoedID = 64
+
+// serveGetResults answers /api/v2/get-results for the job's owner: PENDING,
+// FAILED (HTTP 200), or SUCCESS with the page and both total fields.
+func (s *Server) serveGetResults(x *exchange, f fields) answer {
+	id, present, aerr := f.str("query_id")
+	switch {
+	case aerr != nil:
+		return aerr.answer()
+	case !present || strings.TrimSpace(id) == "":
+		return badRequest("query_id is missing: pass the query_id that /api/v2/query-async returned, e.g. %s", examples["query_id"]).answer()
+	}
+	page, aerr := f.page()
+	if aerr != nil {
+		return aerr.answer()
+	}
+	if len(id) <= maxEchoedID {
+		x.entry.QueryID = id
+	}
+	polled, found := s.jobs.PollResult(id, x.owner, x.now)
+	if !found {
+		return (&apiError{status: http.StatusNotFound, msg: fmt.Sprintf(
+			"query_id is unknown or has expired: ids expire %v after their last use (the least recently used go first beyond %d jobs) "+
+				"and are visible only to the api_key that submitted them; submit the query to /api/v2/query-async again",
+			s.settings().JobTTL, s.settings().MaxJobs)}).answer()
+	}
+	type state struct {
+		QueryID string `json:"query_id"`
+		State   string `json:"state"`
+		Message string `json:"message,omitempty"`
+	}
+	switch polled.State {
+	case jobs.Pending:
+		a := ok(state{QueryID: id, State: "PENDING"})
+		if polled.ReadyIn >= time.Second {
+			// When to ask again, in whole seconds rounded up, so a client
+			// that honours it polls once, after the job is ready: on a
+			// fake clock a job pending for minutes costs a few requests.
+			a.retryAfter = int((polled.ReadyIn + time.Second - 1) / time.Second)
+		}
+		return a
+	case jobs.Failed:
+		return ok(state{QueryID: id, State: "FAILED", Message: cmp.Or(polled.Message,
+			"the query job failed because a job=fail fault was injected when it was submitted: submit the query again without it")})
+	}
+	jq := polled.Query
+	return s.page(jq.corpus, pageKey{Query: jq.query, Page: page, Embeddings: jq.embeddings, Shape: s.shape(x), QueryID: id})
+}
+
+// serveHeadlines answers /api/v2/headlines: the clusters of the articles
+// published in the HeadlineWindow before the world clock's now, largest
+// first, abbreviated to the headline limits.
+func (s *Server) serveHeadlines(x *exchange, _ fields) answer {
+	if s.replayHeadlines != nil {
+		return answer{status: http.StatusOK, body: s.replayHeadlines}
+	}
+	to := x.now.Add(-s.shift)
+	from := to.Add(-HeadlineWindow)
+	c := s.Corpus()
+	lo, hi := c.window(from, to)
+	type headlinesKey struct {
+		lo, hi, clusters, articles int
+		shift                      time.Duration
+	}
+	key := headlinesKey{lo, hi, s.headlineClusters, s.headlineArticles, s.shift}
+	return answer{status: http.StatusOK, body: c.answers.get(key, func() []byte { return s.encodeHeadlines(c, from, to, lo, hi) })}
+}
+
+func (s *Server) encodeHeadlines(c *Corpus, from, to time.Time, lo, hi int) []byte {
+	type cluster struct {
+		Topic    string            `json:"topic"`
+		Count    int               `json:"count"`
+		Articles []headlineArticle `json:"articles"`
+	}
+	out := struct {
+		Headlines []cluster `json:"headlines"`
+		State     string    `json:"state"`
+	}{Headlines: []cluster{}, State: "SUCCESS"}
+	if lo < hi {
+		clusters := c.headlineClusters(from, to, lo, hi)
+		for _, cl := range clusters[:min(len(clusters), s.headlineClusters)] {
+			hc := cluster{Topic: cl.Topic, Count: cl.Count, Articles: []headlineArticle{}}
+			for _, d := range cl.Docs[:min(len(cl.Docs), s.headlineArticles)] {
+				a := c.article(d)
+				hc.Articles = append(hc.Articles, headlineArticle{
+					Category: nullable(a.Category), DatePublished: a.Published.Add(s.shift).UTC().Format(time.DateTime),
+					Favicon: a.Favicon, Image: nullable(a.Image), Site: a.Site, Title: a.Title, URL: a.URL,
+				})
+			}
+			out.Headlines = append(out.Headlines, hc)
+		}
+	}
+	return encodeJSON(out)
+}
+
+// pageKey is everything one page of results depends on besides its
+// corpus: the key of its answer in the corpus's cache.
+type pageKey struct {
+	Query      search.Query
+	Page       int
+	Shift      time.Duration
+	Embeddings bool
+	Shape      AnswerShape
+	QueryID    string // get-results only
+}
+
+// cacheKey is k as a comparable value, for the corpus's cache.
+func (k pageKey) cacheKey() any {
+	q := k.Query
+	type key struct {
+		text, keyPhrases, sites, language string
+		from, to                          time.Time
+		trafficRank                       int
+		encodedOnly                       bool
+		order                             search.Order
+		page                              int
+		shift                             time.Duration
+		embeddings                        bool
+		shape                             AnswerShape
+		queryID                           string
+	}
+	var sites string
+	if len(q.Sites) > 0 {
+		sites = fmt.Sprintf("%q", q.Sites) // quoted: no two lists give the same text
+	}
+	return key{q.Text, q.KeyPhrases, sites, q.Language, q.From.UTC().Round(0), q.To.UTC().Round(0),
+		q.TrafficRank, q.EncodedOnly, q.Order, k.Page, k.Shift, k.Embeddings, k.Shape, k.QueryID}
+}
+
+// page answers a page of a validated search: query's answer, or
+// get-results' when k.QueryID is set. The corpus is immutable, so its
+// answers are cached (see answerCache): a repeated request (a test polling
+// pages) is answered without searching or encoding again.
+func (s *Server) page(c *Corpus, k pageKey) answer {
+	k.Shift = s.shift
+	var failed *apiError
+	body := c.answers.get(k.cacheKey(), func() []byte {
+		res, err := c.search(k.Query, pageOffset(k.Page), pageSize)
+		if err != nil { // validated queries cannot fail; should one, it is the caller's expression
+			failed = badRequest("%s", err.Error())
+			return nil
+		}
+		return encodePage(k, res.Total, s.articles(c, res.Hits, k.Embeddings))
+	})
+	if failed != nil {
+		return failed.answer()
+	}
+	return answer{status: http.StatusOK, body: body}
+}
+
+// encodePage writes a page of results in the answer shape k asks for.
+func encodePage(k pageKey, total int, articles []articleJSON) []byte {
+	totals := func(which string) *int {
+		if k.Shape.Totals == "" || k.Shape.Totals == fault.ShapeBothTotals || k.Shape.Totals == which {
+			return &total
+		}
+		return nil
+	}
+	if k.QueryID != "" {
+		return encodeJSON(struct {
+			QueryID       string        `json:"query_id"`
+			Page          int           `json:"page"`
+			TotalResults  *int          `json:"totalResults,omitempty"`
+			TotalArticles *int          `json:"totalArticles,omitempty"`
+			Articles      []articleJSON `json:"articles"`
+			State         string        `json:"state"`
+		}{k.QueryID, k.Page, totals(fault.ShapeTotalResults), totals(fault.ShapeTotalArticles), articles, "SUCCESS"})
+	}
+	type results struct {
+		TotalResults int           `json:"totalResults"`
+		Articles     []articleJSON `json:"articles"`
+	}
+	if k.Shape.Results == fault.ShapeTopLevel {
+		return encodeJSON(struct {
+			results
+			State string `json:"state"`
+		}{results{total, articles}, "SUCCESS"})
+	}
+	return encodeJSON(struct {
+		Results results `json:"results"`
+		State   string  `json:"state"`
+	}{results{total, articles}, "SUCCESS"})
 }
 
 // pageOffset returns the position of page's first article, computed in
@@ -60,233 +301,43 @@ func pageOffset(page int) int {
 	return int(max(off, 0))
 }
 
-// appendArticles writes the hits as a JSON array.
-func (s *Server) appendArticles(c *Corpus, b []byte, hits []search.Hit, embeddings bool) []byte {
-	b = append(b, '[')
-	for i, h := range hits {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = s.appendArticle(c, b, h.Doc, h.Score, embeddings)
-	}
-	return append(b, ']')
+// articleJSON is a search-result article on the wire, in api/openapi.yaml's
+// order of fields.
+type articleJSON struct {
+	ID            string         `json:"_id"`
+	Title         string         `json:"title"`
+	Description   string         `json:"description"`
+	BodyText      string         `json:"bodyText"`
+	URL           string         `json:"url"`
+	Site          string         `json:"site"`
+	Image         *string        `json:"image"`
+	Favicon       string         `json:"favicon"`
+	Category      *string        `json:"category"`
+	Language      string         `json:"language"`
+	DatePublished string         `json:"datePublished"`
+	Score         float64        `json:"score"`
+	Topics        []string       `json:"topics"`
+	Sentiment     sentimentJSON  `json:"sentiment"`
+	Entities      []entityJSON   `json:"entities"`
+	Relationships []relationJSON `json:"entity_relationships"`
+	// Embeddings is sent only when asked for: a pointer, so that an
+	// article without a vector is sent null then.
+	Embeddings *[]float32 `json:"embeddings,omitempty"`
 }
 
-func ok(buf *[]byte) response { return response{status: http.StatusOK, body: buf} }
-
-// serveQuery answers /api/v2/query:
-// {"results": {"totalResults": N, "articles": [...]}, "state": "SUCCESS"}.
-func (s *Server) serveQuery(_ *exchange, f fields) response {
-	p, aerr := s.parseSearch(f, false)
-	if aerr != nil {
-		return s.errorResponse(aerr)
-	}
-	pg, aerr := s.page(p.corpus, p.query, p.page, p.embeddings)
-	if aerr != nil {
-		return s.errorResponse(aerr)
-	}
-	return response{status: http.StatusOK, fixed: pg.answer}
-}
-
-// serveQueryAsync answers /api/v2/query-async: the query is validated at
-// once (a bad one creates no job) and stored as a job.
-func (s *Server) serveQueryAsync(x *exchange, f fields) response {
-	p, aerr := s.parseSearch(f, true)
-	if aerr != nil {
-		return s.errorResponse(aerr)
-	}
-	outcome := jobs.Succeed
-	switch x.fault.Job {
-	case fault.JobFail:
-		outcome = jobs.Fail
-	case fault.JobStuck:
-		outcome = jobs.Stuck
-	case fault.JobRefuse:
-		buf := getBuf()
-		*buf = append(*buf, refusedSubmission...)
-		return ok(buf)
-	}
-	id := s.ids.query(s.jobSeq.Add(1))
-	jq := jobQuery{corpus: p.corpus, query: p.query, embeddings: p.embeddings, body: newLazyBody(x.body)}
-	s.jobs.Submit(id, x.owner, jq, outcome, x.now)
-	x.entry.QueryID = id
-	buf := getBuf()
-	b := append(*buf, `{"query_id":"`...)
-	*buf = append(append(b, id...), `","state":"SUCCESS"}`...)
-	return ok(buf)
-}
-
-// refusedSubmission is query-async's answer under a job=refuse fault: the
-// shape the vendor's client expects of a refused submission (HTTP 200, a
-// failure state and a message, no query_id).
-var refusedSubmission = errorBody("the query was refused because a job=refuse fault was injected: " +
-	"submit it again without the fault (remove the X-Mock-Fault header or the fault rule)")
-
-// maxEchoedID bounds the query_id kept in the journal.
-const maxEchoedID = 64
-
-// serveGetResults answers /api/v2/get-results for the job's owner: PENDING,
-// FAILED (HTTP 200), or SUCCESS with the page and both total fields.
-func (s *Server) serveGetResults(x *exchange, f fields) response {
-	id, present, aerr := f.str("query_id")
-	switch {
-	case aerr != nil:
-		return s.errorResponse(aerr)
-	case !present || strings.TrimSpace(id) == "":
-		return s.errorResponse(badRequest("query_id is missing: pass the query_id that /api/v2/query-async returned, e.g. %s", examples["query_id"]))
-	}
-	page, aerr := f.page()
-	if aerr != nil {
-		return s.errorResponse(aerr)
-	}
-	if len(id) <= maxEchoedID {
-		x.entry.QueryID = id
-	}
-	polled, found := s.jobs.PollResult(id, x.owner, x.now)
-	state, jq := polled.State, polled.Query
-	if !found {
-		return s.errorResponse(&apiError{status: http.StatusNotFound, msg: fmt.Sprintf(
-			"query_id is unknown or has expired: ids expire %v after their last use (the least recently used go first beyond %d jobs) "+
-				"and are visible only to the api_key that submitted them; submit the query to /api/v2/query-async again",
-			s.pending.TTL, s.pending.Max)})
-	}
-	buf := getBuf()
-	b := append(*buf, `{"query_id":`...)
-	b = appendString(b, id)
-	switch state {
-	case jobs.Pending:
-		*buf = append(b, `,"state":"PENDING"}`...)
-		resp := ok(buf)
-		if polled.ReadyIn >= time.Second {
-			// When to ask again, in whole seconds rounded up, so a
-			// client that honours it polls once, after the job is
-			// ready: on a fake clock a job pending for minutes costs
-			// a few requests, not one per poll delay.
-			resp.retryAfter = int((polled.ReadyIn + time.Second - 1) / time.Second)
-		}
-		return resp
-	case jobs.Failed:
-		b = append(b, `,"state":"FAILED","message":`...)
-		b = appendString(b, cmp.Or(polled.Message,
-			"the query job failed because a job=fail fault was injected when it was submitted: submit the query again without it"))
-		*buf = append(b, '}')
-		return ok(buf)
-	}
-	pg, aerr := s.page(jq.corpus, jq.query, page, jq.embeddings)
-	if aerr != nil {
-		putBuf(buf)
-		return s.errorResponse(aerr)
-	}
-	total := pg.total
-	b = append(b, `,"page":`...)
-	b = strconv.AppendInt(b, int64(page), 10)
-	b = append(b, `,"totalResults":`...)
-	b = strconv.AppendInt(b, int64(total), 10)
-	b = append(b, `,"totalArticles":`...)
-	b = strconv.AppendInt(b, int64(total), 10)
-	*buf = append(b, `,"articles":`...)
-	// The page's articles are sent as the cache holds them, not copied
-	// into buf (onewrite.SendParts).
-	return response{status: http.StatusOK, body: buf, mid: pg.articles, tail: successTail}
-}
-
-// successTail ends a get-results answer with its page; never changed.
-var successTail = []byte(`,"state":"SUCCESS"}`)
-
-// headlineBody is an encoded headlines answer for one document range.
-type headlineBody struct {
-	c      *Corpus
-	lo, hi int
-	body   []byte
-}
-
-type headlineCluster struct {
-	Topic    string            `json:"topic"`
-	Count    int               `json:"count"`
-	Articles []headlineArticle `json:"articles"`
-}
-
-// serveHeadlines answers /api/v2/headlines: the clusters of the articles
-// published in the HeadlineWindow before the server clock's now, largest
-// first, abbreviated to the headline limits. The answer is cached per
-// document range.
-func (s *Server) serveHeadlines(x *exchange, _ fields) response {
-	if s.replayHeadlines != nil {
-		buf := getBuf()
-		*buf = append(*buf, s.replayHeadlines...)
-		return ok(buf)
-	}
-	to := x.now.Add(-s.shift)
-	from := to.Add(-HeadlineWindow)
-	c := s.Corpus()
-	lo, hi := c.window(from, to)
-	hb := s.headlines.Load()
-	if hb == nil || hb.c != c || hb.lo != lo || hb.hi != hi {
-		hb = &headlineBody{c: c, lo: lo, hi: hi, body: s.encodeHeadlines(c, from, to, lo, hi)}
-		s.headlines.Store(hb)
-	}
-	return response{status: http.StatusOK, fixed: hb.body}
-}
-
-func (s *Server) encodeHeadlines(c *Corpus, from, to time.Time, lo, hi int) []byte {
-	out := struct {
-		Headlines []headlineCluster `json:"headlines"`
-		State     string            `json:"state"`
-	}{Headlines: []headlineCluster{}, State: "SUCCESS"}
-	if lo < hi {
-		clusters := c.headlineClusters(from, to, lo, hi)
-		for _, cl := range clusters[:min(len(clusters), s.headlineClusters)] {
-			hc := headlineCluster{Topic: cl.Topic, Count: cl.Count, Articles: []headlineArticle{}}
-			for _, d := range cl.Docs[:min(len(cl.Docs), s.headlineArticles)] {
-				hc.Articles = append(hc.Articles, s.headlineJSON(c, d))
-			}
-			out.Headlines = append(out.Headlines, hc)
-		}
-	}
-	return mustJSON(out)
-}
-
-// fragments are the constant parts of one article's JSON, encoded once per
-// corpus. An article is written as
-//
-//	head + datePublished + `","score":` + score + tail [+ `,"embeddings":` + vector] + "}"
-type fragments struct {
-	head []byte // `{"_id":…,"language":"en","datePublished":"`
-	tail []byte // `,"topics":[…],…,"entity_relationships":…`
-}
-
-// Wire forms of the constant article fields, in wire order.
 type (
-	articleHead struct {
-		ID          string  `json:"_id"`
-		Title       string  `json:"title"`
-		Description string  `json:"description"`
-		BodyText    string  `json:"bodyText"`
-		URL         string  `json:"url"`
-		Site        string  `json:"site"`
-		Image       *string `json:"image"`
-		Favicon     string  `json:"favicon"`
-		Category    *string `json:"category"`
-		Language    string  `json:"language"`
-	}
-	articleTail struct {
-		Topics        []string       `json:"topics"`
-		Sentiment     wireSentiment  `json:"sentiment"`
-		Entities      []wireEntity   `json:"entities"`
-		Relationships []wireRelation `json:"entity_relationships"`
-	}
-	wireSentiment struct {
+	sentimentJSON struct {
 		Title       float64 `json:"title"`
 		Description float64 `json:"description"`
 	}
-	wireEntity struct {
+	entityJSON struct {
 		Name       string  `json:"name"`
 		Type       string  `json:"type"`
 		WikidataID string  `json:"wikidata_id"`
 		Sentiment  float64 `json:"sentiment"`
 		Confidence float64 `json:"confidence"`
 	}
-	wireRelation struct {
+	relationJSON struct {
 		Source     string  `json:"source"`
 		Target     string  `json:"target"`
 		Relation   string  `json:"relation"`
@@ -304,6 +355,46 @@ type (
 	}
 )
 
+// articles returns the hits as they are sent, with the world's date shift.
+func (s *Server) articles(c *Corpus, hits []search.Hit, embeddings bool) []articleJSON {
+	out := make([]articleJSON, len(hits))
+	for i, h := range hits {
+		out[i] = s.articleJSON(c.article(h.Doc), h.Score, embeddings)
+	}
+	return out
+}
+
+func (s *Server) articleJSON(a *corpus.Article, score float64, embeddings bool) articleJSON {
+	out := articleJSON{
+		ID: a.ID, Title: a.Title, Description: a.Description, BodyText: a.Body, URL: a.URL, Site: a.Site,
+		Image: nullable(a.Image), Favicon: a.Favicon, Category: nullable(a.Category), Language: a.Language,
+		DatePublished: a.Published.Add(s.shift).UTC().Format(http.TimeFormat),
+		Score:         score,
+		Topics:        a.Topics,
+		Sentiment:     sentimentJSON{a.Sentiment.Title, a.Sentiment.Description},
+	}
+	if out.Topics == nil {
+		out.Topics = []string{} // an array in api/openapi.yaml, never null (an uploaded article may have none)
+	}
+	if a.Entities != nil {
+		out.Entities = make([]entityJSON, len(a.Entities))
+		for i, e := range a.Entities {
+			out.Entities[i] = entityJSON(e)
+		}
+	}
+	if a.Relationships != nil {
+		out.Relationships = make([]relationJSON, len(a.Relationships))
+		for i, r := range a.Relationships {
+			out.Relationships[i] = relationJSON(r)
+		}
+	}
+	if embeddings {
+		v := a.Vector()
+		out.Embeddings = &v
+	}
+	return out
+}
+
 // nullable maps "" to JSON null.
 func nullable(s string) *string {
 	if s == "" {
@@ -312,13 +403,13 @@ func nullable(s string) *string {
 	return &s
 }
 
-// mustJSON encodes values built here from plain strings, numbers and
-// slices, which encoding/json cannot fail on (corpus floats are finite: JSON
-// cannot carry anything else), and times, which the clock's range keeps
-// within the years JSON can write (a WithClock clock that leaves the range
-// makes it panic, and the handler answers 500). HTML characters are left as
-// they are.
-func mustJSON(v any) []byte {
+func ok(v any) answer { return answer{status: http.StatusOK, body: encodeJSON(v)} }
+
+// encodeJSON encodes values built here from plain strings, numbers and
+// slices, which encoding/json cannot fail on (corpus floats are finite),
+// and times, which the clock's range keeps within the years JSON can
+// write. HTML characters are left as they are.
+func encodeJSON(v any) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -326,174 +417,4 @@ func mustJSON(v any) []byte {
 		panic("mockserver: encoding an answer: " + err.Error())
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
-}
-
-// fragmentsOf returns the encoded constant parts of article doc, encoding
-// them on first use. Concurrent first uses may both encode; the results are
-// identical and one wins.
-func (c *Corpus) fragmentsOf(doc int32) *fragments {
-	a, cache, _ := c.articleAt(doc)
-	if f := cache.Load(); f != nil {
-		return f
-	}
-	f := encodeFragments(a)
-	cache.Store(f)
-	return f
-}
-
-// embeddingOf returns article doc's encoded embedding (a JSON array, or
-// null), encoding it on first use. It is cached apart from the other
-// fragments so only articles whose vectors are asked for pay its memory.
-func (c *Corpus) embeddingOf(doc int32) []byte {
-	a, _, cache := c.articleAt(doc)
-	if e := cache.Load(); e != nil {
-		return *e
-	}
-	e := appendVector(nil, a.Vector())
-	cache.Store(&e)
-	return e
-}
-
-func encodeFragments(a *corpus.Article) *fragments {
-	head := mustJSON(articleHead{
-		ID: a.ID, Title: a.Title, Description: a.Description, BodyText: a.Body, URL: a.URL,
-		Site: a.Site, Image: nullable(a.Image), Favicon: a.Favicon, Category: nullable(a.Category),
-		Language: a.Language,
-	})
-	tail := articleTail{
-		Topics:    a.Topics,
-		Sentiment: wireSentiment{Title: a.Sentiment.Title, Description: a.Sentiment.Description},
-	}
-	if tail.Topics == nil {
-		tail.Topics = []string{} // an array in api/openapi.yaml, never null (an uploaded article may have none)
-	}
-	if a.Entities != nil {
-		tail.Entities = make([]wireEntity, len(a.Entities))
-		for i, e := range a.Entities {
-			tail.Entities[i] = wireEntity(e)
-		}
-	}
-	if a.Relationships != nil {
-		tail.Relationships = make([]wireRelation, len(a.Relationships))
-		for i, r := range a.Relationships {
-			tail.Relationships[i] = wireRelation(r)
-		}
-	}
-	t := mustJSON(tail)
-	f := &fragments{
-		head: append(head[:len(head)-1:len(head)-1], `,"datePublished":"`...),
-		tail: append([]byte{','}, t[1:len(t)-1]...),
-	}
-	return f
-}
-
-// appendArticle writes one search-result article: the cached fragments with
-// the shifted date, the score and, when asked for, the embedding spliced in.
-func (s *Server) appendArticle(c *Corpus, b []byte, doc int32, score float64, embeddings bool) []byte {
-	f := c.fragmentsOf(doc)
-	a := c.article(doc)
-	b = append(b, f.head...)
-	b = appendHTTPDate(b, a.Published.Add(s.shift))
-	b = append(b, `","score":`...)
-	b = strconv.AppendFloat(b, score, 'f', -1, 64)
-	b = append(b, f.tail...)
-	if embeddings {
-		b = append(b, `,"embeddings":`...)
-		b = append(b, c.embeddingOf(doc)...)
-	}
-	return append(b, '}')
-}
-
-// appendHTTPDate writes t in UTC as http.TimeFormat does ("Mon, 02 Jan
-// 2006 15:04:05 GMT"), several times faster than time.Time.AppendFormat.
-func appendHTTPDate(b []byte, t time.Time) []byte {
-	t = t.UTC()
-	year, month, day := t.Date()
-	hour, minute, sec := t.Clock()
-	if year < 0 || year > 9999 {
-		return t.AppendFormat(b, http.TimeFormat)
-	}
-	b = append(b, weekdays[t.Weekday()]...)
-	b = append(b, ", "...)
-	b = append2(b, day)
-	b = append(b, ' ')
-	b = append(b, months[month-1]...)
-	b = append(b, ' ')
-	b = append2(append2(b, year/100), year%100)
-	b = append(b, ' ')
-	b = append2(b, hour)
-	b = append(b, ':')
-	b = append2(b, minute)
-	b = append(b, ':')
-	b = append2(b, sec)
-	return append(b, " GMT"...)
-}
-
-var (
-	weekdays = [...]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}
-	months   = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
-)
-
-// append2 writes n (0..99) as two digits.
-func append2(b []byte, n int) []byte { return append(b, byte('0'+n/10), byte('0'+n%10)) }
-
-// appendVector writes a JSON array of float32 values, or null for nil.
-func appendVector(b []byte, v []float32) []byte {
-	if v == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendFloat(b, float64(x), 'g', -1, 32)
-	}
-	return append(b, ']')
-}
-
-// headlineJSON encodes one headline article with its shifted date.
-func (s *Server) headlineJSON(c *Corpus, doc int32) headlineArticle {
-	a := c.article(doc)
-	return headlineArticle{
-		Category:      nullable(a.Category),
-		DatePublished: a.Published.Add(s.shift).UTC().Format(time.DateTime),
-		Favicon:       a.Favicon,
-		Image:         nullable(a.Image),
-		Site:          a.Site,
-		Title:         a.Title,
-		URL:           a.URL,
-	}
-}
-
-// appendString writes s as a JSON string. Printable ASCII without quotes
-// or backslashes (query ids, most messages) is copied as it is; anything
-// else goes through encoding/json.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return append(b, mustJSON(s)...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
-
-// bufPool recycles response buffers. Buffers that grew past maxPooledBuf are
-// dropped rather than kept alive.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
-
-const maxPooledBuf = 4 << 20
-
-func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
-
-// putBuf returns b to the pool; nil (an answer without a pooled buffer) is
-// ignored.
-func putBuf(b *[]byte) {
-	if b == nil || cap(*b) > maxPooledBuf {
-		return
-	}
-	*b = (*b)[:0]
-	bufPool.Put(b)
 }

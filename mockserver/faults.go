@@ -1,11 +1,18 @@
 package mockserver
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/newssearch/newssearch-go/internal/textutil"
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 )
 
@@ -54,6 +61,7 @@ type Fault struct {
 	Drop       bool          // close the connection without a response
 	Truncate   bool          // send the headers and half the body, then close
 	Job        JobFault      // the fate of the job a query-async request creates
+	Shape      AnswerShape   // the shape of a successful answer, instead of the world's
 }
 
 // String returns the fault in FaultHeader syntax.
@@ -63,6 +71,7 @@ func (f Fault) action() fault.Action {
 	return fault.Action{
 		Latency: f.Latency, Status: f.Status, RetryAfter: f.RetryAfter,
 		Drop: f.Drop, Truncate: f.Truncate, Job: fault.Job(f.Job),
+		Results: f.Shape.Results, Totals: f.Shape.Totals,
 	}
 }
 
@@ -70,6 +79,7 @@ func faultOf(a fault.Action) Fault {
 	return Fault{
 		Latency: a.Latency, Status: a.Status, RetryAfter: a.RetryAfter,
 		Drop: a.Drop, Truncate: a.Truncate, Job: JobFault(a.Job),
+		Shape: AnswerShape{Results: a.Results, Totals: a.Totals},
 	}
 }
 
@@ -116,15 +126,20 @@ type FaultRule struct {
 	// limit), e.g. Times: 2 to fail two attempts and let the retry through.
 	Times int
 	Fault Fault
+	// Optional marks a rule that may never fire: Verify does not report it.
+	Optional bool
 }
 
 // ParseFaultRule parses a rule written as FaultHeader items plus any of
-// endpoint=<name or path>, every=<n>, probability=<0..1> and times=<n>,
-// e.g. "endpoint=query;every=3;status=503". It is meant for command-line
-// flags.
+// endpoint=<name or path>, every=<n>, probability=<0..1>, times=<n> and
+// optional, e.g. "endpoint=query;every=3;status=503". It is meant for
+// command-line flags.
 func ParseFaultRule(s string) (FaultRule, error) {
 	var r FaultRule
 	var rest []string
+	fail := func(format string, args ...any) (FaultRule, error) {
+		return FaultRule{}, fmt.Errorf("mockserver: fault rule %s: %s", quoteShort(s), fmt.Sprintf(format, args...))
+	}
 	for item := range strings.SplitSeq(s, ";") {
 		name, value, _ := strings.Cut(item, "=")
 		name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
@@ -138,25 +153,30 @@ func ParseFaultRule(s string) (FaultRule, error) {
 			r.Probability, err = strconv.ParseFloat(value, 64)
 		case "times":
 			r.Times, err = strconv.Atoi(value)
+		case "optional":
+			r.Optional = true
 		default:
 			rest = append(rest, item)
 			continue
 		}
 		if err != nil {
-			return FaultRule{}, fmt.Errorf("mockserver: fault rule %s: %s=%s is not a number: write e.g. every=3, probability=0.25, times=2",
-				quoteShort(s), name, quoteShort(value))
+			return fail("%s=%s is not a number: write e.g. every=3, probability=0.25, times=2", name, quoteShort(value))
 		}
 	}
-	f, err := ParseFault(strings.Join(rest, ";"))
+	a, err := fault.ParseHeader(strings.Join(rest, ";"))
 	if err != nil {
-		return FaultRule{}, err
+		return fail("%v; a rule is %s", err, ruleSyntax)
 	}
-	r.Fault = f
-	if _, err := compileRules([]FaultRule{r}); err != nil {
-		return FaultRule{}, err
+	r.Fault = faultOf(a)
+	if _, err := compileRule(r); err != nil {
+		return fail("%v", err)
 	}
 	return r, nil
 }
+
+// ruleSyntax describes ParseFaultRule's grammar for messages.
+const ruleSyntax = `items separated by ";": endpoint=<query, query-async, get-results or headlines>, ` +
+	`every=<n>, probability=<0..1>, times=<n>, optional, and the fault: ` + fault.Syntax
 
 // endpointName maps a rule's Endpoint to the internal endpoint name.
 func endpointName(e string) (string, bool) {
@@ -173,11 +193,25 @@ func compileRules(rules []FaultRule) ([]fault.Rule, error) {
 	out := make([]fault.Rule, len(rules))
 	for i, r := range rules {
 		var err error
-		if out[i], err = compileRule(i, r); err != nil {
-			return nil, err
+		if out[i], err = compileRule(r); err != nil {
+			return nil, fmt.Errorf("mockserver: fault rule %d: %w", i, err)
 		}
 	}
 	return out, nil
+}
+
+// compileRule validates and converts a rule.
+func compileRule(r FaultRule) (fault.Rule, error) {
+	name, ok := endpointName(r.Endpoint)
+	if !ok {
+		return fault.Rule{}, fmt.Errorf("Endpoint %s is unknown: use %q, %q, %q, %q or \"\" for all",
+			quoteShort(r.Endpoint), EndpointQuery, EndpointQueryAsync, EndpointGetResults, EndpointHeadlines)
+	}
+	if r.Fault.Job != JobNormal && name != "" && name != EndpointQueryAsync {
+		return fault.Rule{}, fmt.Errorf("a job fault applies only to %q: set Endpoint to it or leave it empty", EndpointQueryAsync)
+	}
+	out := fault.Rule{Endpoint: name, Every: r.Every, Probability: r.Probability, Times: r.Times, Action: r.Fault.action(), Optional: r.Optional}
+	return out, out.Validate()
 }
 
 // SetFaults replaces the fault rules at run time and restarts their
@@ -211,4 +245,439 @@ func (s *Server) decideFault(header []string, ep *endpoint) (a fault.Action, sou
 		return a, "", nil
 	}
 	return a, "rule " + strconv.Itoa(rule), nil
+}
+
+// FaultRuleStatus is a fault rule with its counters, as Faults lists it.
+type FaultRuleStatus struct {
+	FaultRule
+	// Index is the rule's place among the rules in force.
+	Index int
+	// Matched counts the requests the rule matched since it was set (or
+	// since Reset).
+	Matched uint64
+	// Fired counts the times the rule applied.
+	Fired int
+	// Remaining is how many more times the rule may apply before Times
+	// stops it, or -1 when Times is 0 (no limit).
+	Remaining int
+}
+
+// Faults returns the fault rules in force, in order, with their counters.
+func (s *Server) Faults() []FaultRuleStatus {
+	st := s.faults.Status()
+	out := make([]FaultRuleStatus, len(st))
+	for i, r := range st {
+		out[i] = FaultRuleStatus{
+			FaultRule: faultRuleOf(r.Rule), Index: i,
+			Matched: r.Matched, Fired: r.Applied, Remaining: -1,
+		}
+		if r.Rule.Times > 0 {
+			out[i].Remaining = max(0, r.Rule.Times-r.Applied)
+		}
+	}
+	return out
+}
+
+// AddFault appends a fault rule after those in force, keeping their
+// counters. On error nothing changes.
+func (s *Server) AddFault(rule FaultRule) error {
+	compiled, err := compileRule(rule)
+	if err != nil {
+		return fmt.Errorf("mockserver: fault rule %d: %w", len(s.faults.Status()), err)
+	}
+	if err := s.faults.Append(compiled); err != nil {
+		return fmt.Errorf("mockserver: %w", err)
+	}
+	return nil
+}
+
+// ErrNoFaultRule is the error RemoveFault returns (wrapped, with the
+// rules in force) for an index that holds no rule.
+var ErrNoFaultRule = errors.New("mockserver: no fault rule has this index: Faults (GET /_mock/faults) lists the rules in force")
+
+// noFaultRuleError says which index was asked for (in decimal, which may
+// be too large for an int) and how many rules there are; it is an
+// ErrNoFaultRule.
+type noFaultRuleError struct {
+	index string
+	n     int
+}
+
+func (e noFaultRuleError) Error() string {
+	var held string
+	switch e.n {
+	case 0:
+		held = "no fault rule is in force"
+	case 1:
+		held = "the only rule in force is rule 0"
+	default:
+		held = fmt.Sprintf("the rules in force are 0 to %d", e.n-1)
+	}
+	return fmt.Sprintf("mockserver: there is no fault rule %s: %s; Faults (GET /_mock/faults) lists them", e.index, held)
+}
+
+func (e noFaultRuleError) Is(target error) bool { return target == ErrNoFaultRule }
+
+// RemoveFault removes the fault rule at index (its place in Faults) and
+// returns it. The other rules keep their counters, and a Probability rule
+// keeps firing on the same requests; the rules after it move up one place.
+// An index that holds no rule is an ErrNoFaultRule, and nothing changes.
+func (s *Server) RemoveFault(index int) (FaultRule, error) {
+	r, _, err := s.removeFault(index, nil)
+	return r, err
+}
+
+// removeFault removes rule index if accept (when not nil) accepts it. It
+// returns the rule at index whether or not it was removed, and whether it
+// was; accept runs under the rules' lock.
+func (s *Server) removeFault(index int, accept func(FaultRule) bool) (FaultRule, bool, error) {
+	var seen FaultRule
+	n, found, removed := s.faults.Remove(index, func(r fault.Rule) bool {
+		seen = faultRuleOf(r)
+		return accept == nil || accept(seen)
+	})
+	if !found {
+		return FaultRule{}, false, noFaultRuleError{strconv.Itoa(index), n}
+	}
+	return seen, removed, nil
+}
+
+// faultRuleOf is the FaultRule of a compiled rule.
+func faultRuleOf(r fault.Rule) FaultRule {
+	return FaultRule{Endpoint: r.Endpoint, Every: r.Every, Probability: r.Probability, Times: r.Times, Fault: faultOf(r.Action), Optional: r.Optional}
+}
+
+// String returns the rule in the syntax of ParseFaultRule (and newsmock's
+// -fault flag), e.g. "endpoint=query;times=2;status=503".
+func (r FaultRule) String() string {
+	var items []string
+	if r.Endpoint != "" {
+		items = append(items, "endpoint="+r.Endpoint)
+	}
+	if r.Every != 0 {
+		items = append(items, "every="+strconv.Itoa(r.Every))
+	}
+	if r.Probability != 0 {
+		items = append(items, "probability="+strconv.FormatFloat(r.Probability, 'g', -1, 64))
+	}
+	if r.Times != 0 {
+		items = append(items, "times="+strconv.Itoa(r.Times))
+	}
+	if f := r.Fault.String(); f != "" {
+		items = append(items, f)
+	}
+	if r.Optional {
+		items = append(items, "optional")
+	}
+	return strings.Join(items, ";")
+}
+
+// faultJSON is a Fault on the wire.
+type faultJSON struct {
+	Latency    string `json:"latency,omitempty"`
+	Status     int    `json:"status,omitempty"`
+	RetryAfter int    `json:"retry_after,omitempty"`
+	Drop       bool   `json:"drop,omitempty"`
+	Truncate   bool   `json:"truncate,omitempty"`
+	Job        string `json:"job,omitempty"`
+	Results    string `json:"results,omitempty"`
+	Totals     string `json:"totals,omitempty"`
+}
+
+// faultRuleJSON is a FaultRuleStatus on the wire.
+type faultRuleJSON struct {
+	Index       int       `json:"index"`
+	Text        string    `json:"text"`
+	Endpoint    string    `json:"endpoint"`
+	Every       int       `json:"every"`
+	Probability float64   `json:"probability"`
+	Times       int       `json:"times"`
+	Optional    bool      `json:"optional,omitempty"`
+	Fault       faultJSON `json:"fault"`
+	Matched     uint64    `json:"matched"`
+	Fired       int       `json:"fired"`
+	Remaining   *int      `json:"remaining"` // null = no limit
+}
+
+func (s *Server) adminFaults(*adminCall) (any, *apiError) {
+	rules := []faultRuleJSON{}
+	for _, r := range s.Faults() {
+		rules = append(rules, ruleJSON(r))
+	}
+	return struct {
+		State string          `json:"state"`
+		Rules []faultRuleJSON `json:"rules"`
+	}{"SUCCESS", rules}, nil
+}
+
+// ruleJSON is a rule with its counters on the wire.
+func ruleJSON(r FaultRuleStatus) faultRuleJSON {
+	f := r.Fault
+	fj := faultJSON{Status: f.Status, RetryAfter: f.RetryAfter, Drop: f.Drop, Truncate: f.Truncate,
+		Results: f.Shape.Results, Totals: f.Shape.Totals}
+	if f.Latency > 0 {
+		fj.Latency = f.Latency.String()
+	}
+	fj.Job = [...]string{JobFail: "fail", JobStuck: "stuck", JobRefuse: "refuse", JobNormal: ""}[f.Job]
+	out := faultRuleJSON{Index: r.Index, Text: r.FaultRule.String(), Endpoint: r.Endpoint, Every: r.Every,
+		Probability: r.Probability, Times: r.Times, Optional: r.Optional, Fault: fj, Matched: r.Matched, Fired: r.Fired}
+	if r.Remaining >= 0 {
+		out.Remaining = &r.Remaining
+	}
+	return out
+}
+
+func (s *Server) adminSetFaults(c *adminCall) (any, *apiError) {
+	rules, err := parseFaultRules(c.body)
+	if err != nil {
+		return nil, controlError(err)
+	}
+	if err := s.SetFaults(rules...); err != nil {
+		return nil, controlError(err)
+	}
+	return s.adminFaults(c)
+}
+
+func (s *Server) adminAddFault(c *adminCall) (any, *apiError) {
+	n := len(s.faults.Status())
+	body := bytes.TrimSpace(c.body)
+	if len(body) == 0 {
+		return nil, badRequest(`the body is empty: send one rule, e.g. {"endpoint": "query", "times": 2, "fault": {"status": 503}} or endpoint=query;times=2;status=503`)
+	}
+	rule, err := parseFaultRule(n, body)
+	if err != nil {
+		return nil, controlError(err)
+	}
+	if err := s.AddFault(rule); err != nil {
+		return nil, controlError(err)
+	}
+	return s.adminFaults(c)
+}
+
+// adminRemoveFault answers DELETE /_mock/faults/{index}[?text=rule]: with
+// text, the rule is removed only if it is still the one at index, so that a
+// page or a script that read the list cannot remove another rule that has
+// taken its place meanwhile.
+func (s *Server) adminRemoveFault(c *adminCall) (any, *apiError) {
+	const usage = "DELETE /_mock/faults/{index} takes the index GET /_mock/faults lists, e.g. DELETE /_mock/faults/0"
+	if strings.TrimLeft(c.id, "0123456789") != "" {
+		return nil, badRequest("fault rule index %s is not a whole number from 0: %s", quoteShort(c.id), usage)
+	}
+	index, err := strconv.Atoi(c.id)
+	if err != nil { // digits only, too many for an int: past every rule
+		digits := strings.TrimLeft(c.id, "0")
+		if len(digits) > 40 {
+			digits = digits[:20] + "..." + digits[len(digits)-20:]
+		}
+		err := noFaultRuleError{digits, len(s.faults.Status())}
+		return nil, &apiError{status: http.StatusNotFound, msg: strings.TrimPrefix(err.Error(), "mockserver: ")}
+	}
+	q := c.r.URL.Query()
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		if name != "text" {
+			return nil, badRequest("unknown query parameter %s: the only one is text, the rule's text as GET /_mock/faults lists it "+
+				"(the rule is then removed only if it is still at that index)", quoteShort(name))
+		}
+	}
+	var accept func(FaultRule) bool
+	want, guarded := q["text"]
+	if guarded {
+		accept = func(r FaultRule) bool { return r.String() == want[0] }
+	}
+	rule, removed, err := s.removeFault(index, accept)
+	switch {
+	case err != nil:
+		return nil, &apiError{status: http.StatusNotFound, msg: strings.TrimPrefix(err.Error(), "mockserver: ")}
+	case !removed:
+		return nil, &apiError{status: http.StatusConflict, msg: fmt.Sprintf(
+			"fault rule %d is now %s, not %s: the rules changed since you read them; GET /_mock/faults and try again",
+			index, quoteShort(rule.String()), quoteShort(want[0]))}
+	}
+	return s.adminFaults(c)
+}
+
+// parseFaultRules reads the body of PUT /_mock/faults: {"rules": [...]},
+// a JSON array of rules, or rules in -fault syntax one a line.
+func parseFaultRules(body []byte) ([]FaultRule, error) {
+	body = bytes.TrimSpace(body)
+	var raws []json.RawMessage
+	switch {
+	case len(body) == 0:
+		return nil, nil
+	case body[0] == '{':
+		var wrap map[string]json.RawMessage
+		if err := json.Unmarshal(body, &wrap); err != nil {
+			return nil, fmt.Errorf("the body is not valid JSON (%v): send {\"rules\": [rule, ...]}", err)
+		}
+		for name := range wrap {
+			if name != "rules" {
+				return nil, fmt.Errorf("unknown field %s: the body is {\"rules\": [rule, ...]}", quoteShort(name))
+			}
+		}
+		rules, ok := wrap["rules"]
+		if !ok || json.Unmarshal(rules, &raws) != nil {
+			return nil, errors.New(`"rules" must be an array of rules: send {"rules": [{"endpoint": "query", "fault": {"status": 503}}]} ({"rules": []} removes them all)`)
+		}
+	case body[0] == '[':
+		if err := json.Unmarshal(body, &raws); err != nil {
+			return nil, fmt.Errorf("the body is not valid JSON (%v): send an array of rules", err)
+		}
+	default:
+		var rules []FaultRule
+		for line := range strings.Lines(string(body)) {
+			if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			r, err := parseFaultRule(len(rules), []byte(line))
+			if err != nil {
+				return nil, err
+			}
+			rules = append(rules, r)
+		}
+		return rules, nil
+	}
+	rules := make([]FaultRule, len(raws))
+	for i, raw := range raws {
+		r, err := parseFaultRule(i, bytes.TrimSpace(raw))
+		if err != nil {
+			return nil, err
+		}
+		rules[i] = r
+	}
+	return rules, nil
+}
+
+// ruleFields names the fields of a rule object for messages.
+const ruleFields = "endpoint, every, probability, times, optional and fault"
+
+// faultFields names the fields of a fault object for messages.
+const faultFields = "latency, status, retry_after, drop, truncate, job, results and totals"
+
+// parseFaultRule reads rule i: a JSON object, a JSON string in -fault
+// syntax, or -fault syntax as it is.
+func parseFaultRule(i int, raw []byte) (FaultRule, error) {
+	switch {
+	case len(raw) > 0 && raw[0] == '"':
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return FaultRule{}, fmt.Errorf("fault rule %d is not a valid JSON string (%v)", i, err)
+		}
+		raw = []byte(text)
+	case len(raw) > 0 && raw[0] == '{':
+		return parseFaultRuleObject(i, raw)
+	case len(raw) > 0 && (raw[0] == '[' || raw[0] == 'n' || raw[0] == 't' || raw[0] == 'f' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9'):
+		return FaultRule{}, fmt.Errorf(`fault rule %d is %s: write a rule as an object such as {"endpoint": "query", "fault": {"status": 503}} or a string such as "endpoint=query;status=503"`, i, textutil.JSONKind(raw))
+	}
+	r, err := ParseFaultRule(string(raw))
+	if err != nil {
+		return FaultRule{}, fmt.Errorf("fault rule %d: %s", i, strings.TrimPrefix(err.Error(), "mockserver: "))
+	}
+	return r, nil
+}
+
+func parseFaultRuleObject(i int, raw []byte) (FaultRule, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return FaultRule{}, fmt.Errorf("fault rule %d is not valid JSON (%v)", i, err)
+	}
+	var r FaultRule
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		v := m[name]
+		var err error
+		switch name {
+		case "endpoint":
+			err = decodeField(v, &r.Endpoint, `a string such as "query"`)
+		case "every":
+			err = decodeField(v, &r.Every, "a whole number such as 3")
+		case "probability":
+			err = decodeField(v, &r.Probability, "a number from 0 to 1 such as 0.25")
+		case "times":
+			err = decodeField(v, &r.Times, "a whole number such as 2")
+		case "fault":
+			r.Fault, err = parseFaultJSON(v)
+		case "optional":
+			err = decodeField(v, &r.Optional, "true or false")
+		case "index", "text", "matched", "fired", "remaining": // as GET lists them, so a listing can be sent back
+		default:
+			return FaultRule{}, fmt.Errorf("fault rule %d: unknown field %s: a rule has %s", i, quoteShort(name), ruleFields)
+		}
+		if err != nil {
+			return FaultRule{}, fmt.Errorf("fault rule %d: %s%w", i, name, err)
+		}
+	}
+	return r, nil
+}
+
+func parseFaultJSON(raw json.RawMessage) (Fault, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return Fault{}, fmt.Errorf(" is not a valid JSON string (%v)", err)
+		}
+		f, err := ParseFault(text)
+		if err != nil {
+			return Fault{}, fmt.Errorf(" is wrong: %s", strings.TrimPrefix(err.Error(), "mockserver: "))
+		}
+		return f, nil
+	}
+	var m map[string]json.RawMessage
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
+		return Fault{}, fmt.Errorf(` must be an object such as {"status": 503} or a string such as "status=503", not %s`, textutil.JSONKind(raw))
+	}
+	var f Fault
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		v := m[name]
+		var err error
+		switch name {
+		case "latency":
+			var d string
+			if err = decodeField(v, &d, `a duration such as "150ms"`); err == nil {
+				if f.Latency, err = time.ParseDuration(d); err != nil {
+					err = fmt.Errorf(" must be a duration such as \"150ms\" or \"2s\", not %s", quoteShort(d))
+				}
+			}
+		case "status":
+			err = decodeField(v, &f.Status, "a whole number such as 503")
+		case "retry_after":
+			err = decodeField(v, &f.RetryAfter, "a whole number of seconds such as 2")
+		case "drop":
+			err = decodeField(v, &f.Drop, "true or false")
+		case "truncate":
+			err = decodeField(v, &f.Truncate, "true or false")
+		case "job":
+			var j string
+			if err = decodeField(v, &j, `"fail", "stuck" or "refuse"`); err == nil {
+				switch strings.ToLower(j) {
+				case "", "normal":
+				case "fail":
+					f.Job = JobFail
+				case "stuck":
+					f.Job = JobStuck
+				case "refuse":
+					f.Job = JobRefuse
+				default:
+					err = fmt.Errorf(` must be "fail", "stuck" or "refuse", not %s`, quoteShort(j))
+				}
+			}
+		case "results":
+			err = decodeField(v, &f.Shape.Results, `"nested" or "top-level"`)
+		case "totals":
+			err = decodeField(v, &f.Shape.Totals, `"both", "totalResults" or "totalArticles"`)
+		default:
+			return Fault{}, fmt.Errorf(" has an unknown field %s: a fault has %s", quoteShort(name), faultFields)
+		}
+		if err != nil {
+			return Fault{}, fmt.Errorf(".%s%w", name, err)
+		}
+	}
+	return f, nil
+}
+
+// decodeField decodes a JSON value into p, or says what it must be.
+func decodeField[T any](raw json.RawMessage, p *T, want string) error {
+	if err := json.Unmarshal(raw, p); err != nil {
+		return fmt.Errorf(" must be %s, not %s", want, textutil.JSONKind(bytes.TrimSpace(raw)))
+	}
+	return nil
 }

@@ -133,7 +133,7 @@ func TestFaultHeader(t *testing.T) {
 	}
 }
 
-const faultSyntax = `items separated by ";": status=<400-599>, retry-after=<seconds>, latency=<duration, e.g. 150ms>, drop, truncate, job=fail, job=stuck, job=refuse; e.g. "status=429;retry-after=2" or "latency=150ms;truncate"`
+const faultSyntax = `items separated by ";": status=<400-599>, retry-after=<seconds>, latency=<duration, e.g. 150ms>, drop, truncate, job=fail, job=stuck, job=refuse, results=nested|top-level, totals=both|totalResults|totalArticles; e.g. "status=429;retry-after=2" or "latency=150ms;truncate"`
 
 func TestDropAndTruncateOverSocket(t *testing.T) {
 	t.Parallel()

@@ -9,8 +9,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-
-	"github.com/newssearch/newssearch-go/internal/onewrite"
 )
 
 // ControlHeader lets a POST to a /_mock/ endpoint carry a body that is not
@@ -33,52 +31,41 @@ const (
 	refusedCrossSite = "request from another site"
 )
 
-// guard refuses requests that a web page could have sent without the
-// user's intent: from another site (Origin, Sec-Fetch-Site), or through a
-// host name the mock does not know (DNS rebinding: a page whose domain
-// now resolves to 127.0.0.1). It writes the refusal and reports whether it
-// did. Nothing is journaled, faulted or counted for a refused request.
-func (s *Server) guard(w http.ResponseWriter, r *http.Request, c *onewrite.Conn) bool {
-	status, why, msg := http.StatusOK, "", ""
-	if m := s.checkHost(r, c); m != "" {
+// guard returns the status and message of a request that a web page
+// could have sent without the user's intent: from another site (Origin,
+// Sec-Fetch-Site), or through a host name the mock does not know (DNS
+// rebinding: a page whose domain now resolves to 127.0.0.1). It returns 0
+// for a request to serve. Nothing is journaled, faulted or counted for a
+// refused request.
+func (s *Server) guard(r *http.Request) (int, string) {
+	status, why, msg := 0, "", ""
+	if m := s.checkHost(r); m != "" {
 		status, why, msg = http.StatusMisdirectedRequest, refusedHost, m
 	} else if m := checkSite(r); m != "" {
 		status, why, msg = http.StatusForbidden, refusedCrossSite, m
 	} else {
-		return false
+		return 0, ""
 	}
 	s.logger.Warn("mockserver: refused a request", "reason", why, "method", r.Method, "path", r.URL.Path,
 		"host", r.Host, "origin", r.Header.Get("Origin"), "sec_fetch_site", r.Header.Get("Sec-Fetch-Site"))
-	h := w.Header()
-	h["X-Request-Id"] = []string{s.adminID()}
-	h["Content-Type"] = []string{"application/json"}
-	b := errorBody(msg)
-	writeRaw(w, c, status, 0, b, len(b))
-	return true
+	return status, msg
 }
 
 // checkHost returns why the request's Host is refused, or "". Only a
-// request that came on a socket (c, the connection onewrite found, or
-// net/http's local address in its context) is checked: Transport serves
-// any host, and a handler called directly has no Host that a browser
-// chose. The last Host allowed is remembered: one request after another
-// brings the same.
+// request that came on a socket (net/http puts the local address in its
+// context) is checked: Transport serves any host, and a handler called
+// directly has no Host that a browser chose.
 //
 // Allowed: an IP address (it cannot be rebound: a page at http://127.0.0.1
 // is served by the mock itself), localhost and *.localhost (browsers resolve
 // them to loopback themselves), the host WithAddr names, and the names of
 // WithAllowedHosts.
-func (s *Server) checkHost(r *http.Request, c *onewrite.Conn) string {
-	if r.RemoteAddr == inProcessRemoteAddr || c == nil && r.Context().Value(http.LocalAddrContextKey) == nil {
-		return ""
-	}
-	if seen := s.hostSeen.Load(); seen != nil && *seen == r.Host {
+func (s *Server) checkHost(r *http.Request) string {
+	if r.RemoteAddr == inProcessRemoteAddr || r.Context().Value(http.LocalAddrContextKey) == nil {
 		return ""
 	}
 	name := hostName(r.Host)
 	if name == "" || s.hostAllowed(name) {
-		host := r.Host
-		s.hostSeen.Store(&host)
 		return ""
 	}
 	return fmt.Sprintf("the Host header %s is not a name this mock answers to: it answers to localhost, *.localhost, "+
@@ -151,11 +138,11 @@ func checkSite(r *http.Request) string {
 		return ""
 	}
 	var from string
-	switch site := headerValue(r.Header, "Sec-Fetch-Site"); site {
+	switch site := r.Header.Get("Sec-Fetch-Site"); site {
 	case "same-origin", "none":
 		return ""
 	case "":
-		origin := headerValue(r.Header, "Origin")
+		origin := r.Header.Get("Origin")
 		if origin == "" {
 			return ""
 		}
@@ -206,9 +193,9 @@ func checkControlBody(r *http.Request, pattern string) string {
 		"requests only in a form that a web page cannot send it, so that a page open in your browser cannot change it; "+
 		"with curl add -H 'Content-Type: application/json'", r.URL.Path, got)
 	switch pattern {
-	case adminPrefix + "faults":
+	case controlPrefix + "faults":
 		msg += "; to send a rule in newsmock's -fault text syntax, send the header " + ControlHeader + ": 1 with it"
-	case adminPrefix + "articles":
+	case controlPrefix + "articles":
 		msg += " (or application/x-ndjson for JSON Lines)"
 	}
 	return msg
@@ -224,14 +211,4 @@ func maybeLoopback(host string) bool {
 		return ip.Unmap().IsLoopback()
 	}
 	return name != ""
-}
-
-// headerValue is h.Get(key) for a key already in canonical form (net/http
-// stores the fields of a request under their canonical names), without
-// canonicalizing it again.
-func headerValue(h http.Header, key string) string {
-	if v := h[key]; len(v) > 0 {
-		return v[0]
-	}
-	return ""
 }

@@ -199,3 +199,10 @@ func ids(arts []wireArticle) []string {
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+// headlineCluster is a cluster of a headlines answer.
+type headlineCluster struct {
+	Topic    string            `json:"topic"`
+	Count    int               `json:"count"`
+	Articles []json.RawMessage `json:"articles"`
+}

@@ -1,16 +1,22 @@
 package mockserver
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"maps"
 	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 )
 
 // JournalEntry records one request to an API endpoint (requests to /_mock/
-// are not recorded). API keys are never stored: the body keeps every
-// "api_key" member with its value replaced by "[redacted]", and a body that
-// is not valid JSON is not stored at all (only its length).
+// are not recorded). API keys are never stored: see Body.
 type JournalEntry struct {
 	// Seq numbers API requests from 1 in arrival order (Reset restarts it).
 	Seq uint64 `json:"seq"`
@@ -32,11 +38,39 @@ type JournalEntry struct {
 	// answer was ready (injected latency included), measured on the server
 	// clock: always 0 under a clock that does not move (WithClock).
 	Duration time.Duration `json:"duration_ns"`
-	// Body is the redacted request body, at most 8 KiB.
-	Body string `json:"body"`
+	// Body is the request body as JSON, as it came, with the value of every
+	// "api_key" member (any depth, any case) replaced by "[redacted]" and
+	// the key redacted wherever else it appears. A body that is not valid
+	// JSON, or longer than 8 KiB, is a JSON string instead: a placeholder
+	// giving its length, or its text cut at 8 KiB. An empty body is null.
+	Body json.RawMessage `json:"body,omitempty"`
 	// World is the id of the world that answered (see Server.World):
 	// "default", or KeyFingerprint of the key whose world it is.
 	World string `json:"world"`
+	// NewWorld is true when the request made its world: under
+	// WithWorldPerKey, a key no control call had named before.
+	NewWorld bool `json:"new_world,omitempty"`
+}
+
+// JournalQuery selects journal entries for Journal. The zero value
+// selects every entry.
+type JournalQuery struct {
+	// Path keeps the requests to this path ("/api/v2/query-async") or
+	// endpoint name ("query-async"); "" keeps all.
+	Path string
+	// Status keeps the requests answered with this status; 0 keeps all.
+	// (A dropped request has status 0 and so cannot be selected alone.)
+	Status int
+	// Since keeps the requests with a Seq above it.
+	Since uint64
+	// Limit keeps at most this many entries, the oldest first; 0 = no limit.
+	Limit int
+	// Body keeps the requests whose body has these members: a name (or a
+	// dotted path such as "a.b" into nested objects) and the value it
+	// must hold, a string as it is ("election") or any other JSON value as
+	// JSON text ("2", "true"). A member holding an array matches when one
+	// of its elements does.
+	Body map[string]string
 }
 
 // Journal returns the recorded requests that q selects, in arrival order
@@ -47,15 +81,26 @@ type JournalEntry struct {
 // slow request is listed before the faster ones that arrived after it.
 func (s *Server) Journal(q ...JournalQuery) []JournalEntry {
 	out, _ := s.journalSnapshot()
-	if len(q) == 1 {
-		return filterJournal(out, q[0])
+	return selectEntries(out, q)
+}
+
+// AwaitJournal waits until at least n entries that q selects (as Journal's)
+// are in the journal, and returns them; or until ctx is done, and returns
+// those there are with ctx's error. Use it for requests another goroutine
+// or process makes.
+func (s *Server) AwaitJournal(ctx context.Context, n int, q ...JournalQuery) ([]JournalEntry, error) {
+	for {
+		changed := s.journalChanged.wait()
+		got := s.Journal(q...)
+		if len(got) >= n {
+			return got, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return got, ctx.Err()
+		}
 	}
-	if len(q) > 1 {
-		out = slices.DeleteFunc(out, func(e JournalEntry) bool {
-			return !slices.ContainsFunc(q, func(one JournalQuery) bool { return one.selects(e) })
-		})
-	}
-	return out
 }
 
 // JournalDropped returns how many requests recorded since New or Reset (or
@@ -76,55 +121,247 @@ func (s *Server) journalSnapshot() ([]JournalEntry, uint64) {
 	return out, dropped
 }
 
+// selectEntries keeps the entries any of qs selects (all with no qs), in
+// place, at most the Limit of a single query.
+func selectEntries(all []JournalEntry, qs []JournalQuery) []JournalEntry {
+	if len(qs) == 0 {
+		return all
+	}
+	out := all[:0]
+	for _, e := range all {
+		if !slices.ContainsFunc(qs, func(q JournalQuery) bool { return q.selects(e) }) {
+			continue
+		}
+		out = append(out, e)
+		if len(qs) == 1 && qs[0].Limit > 0 && len(out) == qs[0].Limit {
+			break
+		}
+	}
+	return out
+}
+
+// selects reports whether q selects e (Limit aside).
+func (q JournalQuery) selects(e JournalEntry) bool {
+	path := q.Path
+	if path != "" && !strings.HasPrefix(path, "/") {
+		path = "/api/v2/" + path
+	}
+	if e.Seq <= q.Since || path != "" && e.Path != path || q.Status != 0 && e.Status != q.Status {
+		return false
+	}
+	for name, want := range q.Body {
+		if !memberIs(e.Body, strings.Split(name, "."), want) {
+			return false
+		}
+	}
+	return true
+}
+
+// memberIs reports whether the member at path of the JSON object body
+// holds want (see JournalQuery.Body).
+func memberIs(body json.RawMessage, path []string, want string) bool {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(body, &members) != nil {
+		return false
+	}
+	v, ok := members[path[0]]
+	if !ok {
+		return false
+	}
+	if len(path) > 1 {
+		return memberIs(v, path[1:], want)
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(v, &items) == nil {
+		return slices.ContainsFunc(items, func(it json.RawMessage) bool { return valueIs(it, want) })
+	}
+	return valueIs(v, want)
+}
+
+// valueIs reports whether a JSON value is want: a string equal to it, or
+// any value whose JSON text is it.
+func valueIs(v json.RawMessage, want string) bool {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s == want
+	}
+	return string(bytes.TrimSpace(v)) == want
+}
+
 // journalRecord is what the journal ring stores: an entry and, until the
-// entry is first read, the body it was recorded with. Redaction is lazy: a
-// request only keeps its body (which may hold the key), and the ring's
-// seal, sealRecord, redacts it into entry.Body and drops it the first time
-// a snapshot is taken, under the ring's lock. No reader of the ring sees
-// the raw body; it never leaves this file.
+// entry is first read, the body it came with. Redaction is lazy: a request
+// only keeps its body (which may hold the key), and the ring's seal,
+// sealRecord, redacts it into entry.Body and drops it the first time a
+// snapshot is taken, under the ring's lock. No reader of the ring sees the
+// raw body; it never leaves this file.
 type journalRecord struct {
 	entry JournalEntry
-	body  lazyBody
+	body  []byte
 }
 
 // lazyRedactMax is the largest body redacted lazily; a larger one (rare:
 // the API's bodies are a few hundred bytes) is redacted at once, so that a
-// full journal (or job list) never holds more than about its size × this
-// many bytes of raw bodies.
+// full journal never holds more than about its size × this many bytes of
+// raw bodies.
 const lazyRedactMax = 4 << 10
 
-// lazyBody is a request body kept for a reader that may never come (the
-// journal, the job list): the request's own buffer, which nothing else
-// writes to, redacted only when it is read; or, above lazyRedactMax, the
-// body redacted at once.
-type lazyBody struct {
-	raw      []byte
-	redacted string
-}
-
-func newLazyBody(body []byte) lazyBody {
-	if len(body) > 0 && len(body) <= lazyRedactMax {
-		return lazyBody{raw: body}
+func newJournalRecord(e JournalEntry, body []byte) journalRecord {
+	if len(body) > lazyRedactMax {
+		e.Body, body = redactBody(body), nil
 	}
-	return lazyBody{redacted: journal.Redact(body, maxJournalBody)}
-}
-
-// String returns the body with its keys redacted.
-func (b lazyBody) String() string {
-	if b.raw == nil {
-		return b.redacted
-	}
-	return journal.Redact(b.raw, maxJournalBody)
+	return journalRecord{entry: e, body: body}
 }
 
 // sealRecord redacts a record's body into its entry, once.
 func sealRecord(r *journalRecord) {
-	if r.body.raw != nil || r.body.redacted != "" {
-		r.entry.Body, r.body = r.body.String(), lazyBody{}
+	if r.body != nil {
+		r.entry.Body, r.body = redactBody(r.body), nil
 	}
 }
 
-// newJournal returns the journal ring of a server.
+// redactBody returns a request body as the journal and Jobs show it (see
+// JournalEntry.Body).
+func redactBody(body []byte) json.RawMessage {
+	text := journal.Redact(body, maxJournalBody)
+	switch {
+	case text == "":
+		return nil
+	case json.Valid([]byte(text)):
+		return json.RawMessage(text)
+	}
+	return encodeJSON(text) // a placeholder, or a cut body: a JSON string
+}
+
+// newJournal returns the journal ring of a world.
 func newJournal(size int) *journal.Ring[journalRecord] {
 	return journal.NewOrderedSealed(size, func(r *journalRecord) uint64 { return r.entry.Seq }, sealRecord)
+}
+
+// notifier tells waiters that something changed: wait returns a channel
+// that notify closes.
+type notifier struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func (n *notifier) wait() <-chan struct{} {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.ch == nil {
+		n.ch = make(chan struct{})
+	}
+	return n.ch
+}
+
+func (n *notifier) notify() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.ch != nil {
+		close(n.ch)
+		n.ch = nil
+	}
+}
+
+// journalParams are the query parameters GET /_mock/journal accepts.
+const journalParams = "path, status, since, limit, count, body.<member>, wait and min"
+
+// maxJournalWait bounds GET /_mock/journal's wait.
+const maxJournalWait = time.Minute
+
+func (s *Server) adminJournal(c *adminCall) (any, *apiError) {
+	var q JournalQuery
+	count := false
+	var wait time.Duration
+	least := 1
+	values := c.r.URL.Query()
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		vs := values[name]
+		if len(vs) > 1 {
+			return nil, badRequest("the parameter %s is given %d times: give it once", quoteShort(name), len(vs))
+		}
+		v := vs[0]
+		number := func(min int64) (int64, *apiError) {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if errors.Is(err, strconv.ErrRange) && n > 0 {
+				err = nil // n is math.MaxInt64, above any seq, status or count it meets
+			}
+			if err != nil || n < min {
+				return 0, badRequest("%s=%s is not a whole number from %d: write e.g. %s=%d", name, quoteShort(v), min, name, max(min, 2))
+			}
+			return n, nil
+		}
+		var aerr *apiError
+		var n int64
+		switch name {
+		case "path":
+			if _, ok := endpointName(v); !ok && !strings.HasPrefix(v, "/") {
+				return nil, badRequest("path=%s is not an endpoint: use a path such as /api/v2/query-async or a name: query, query-async, get-results or headlines", quoteShort(v))
+			}
+			q.Path = v
+		case "status":
+			n, aerr = number(0)
+			q.Status = int(min(n, 999))
+		case "since":
+			n, aerr = number(0)
+			q.Since = uint64(n)
+		case "limit":
+			n, aerr = number(0)
+			q.Limit = int(min(n, 1<<31-1))
+		case "min":
+			n, aerr = number(1)
+			least = int(min(n, 1<<31-1))
+		case "wait":
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 || d > maxJournalWait {
+				return nil, badRequest("wait=%s is not a duration from 0 to %v: write e.g. wait=2s", quoteShort(v), maxJournalWait)
+			}
+			wait = d
+		case "count":
+			switch strings.ToLower(v) {
+			case "", "1", "true":
+				count = true
+			case "0", "false":
+			default:
+				return nil, badRequest("count=%s is not a boolean: write count=true, or leave it out for the entries", quoteShort(v))
+			}
+		default:
+			member, ok := strings.CutPrefix(name, "body.")
+			if !ok || member == "" {
+				return nil, badRequest("unknown parameter %s: GET /_mock/journal takes %s", quoteShort(name), journalParams)
+			}
+			if q.Body == nil {
+				q.Body = map[string]string{}
+			}
+			q.Body[member] = v
+		}
+		if aerr != nil {
+			return nil, aerr
+		}
+	}
+	if values.Has("min") && !values.Has("wait") {
+		return nil, badRequest("min goes with wait: write e.g. wait=2s&min=3 to wait until 3 entries match")
+	}
+	ctx, cancel := context.WithTimeout(c.r.Context(), wait)
+	defer cancel()
+	entries, err := s.AwaitJournal(ctx, least, q)
+	_, dropped := s.journalSnapshot()
+	var met *bool // whether wait found min entries; absent without wait
+	if values.Has("wait") {
+		ok := err == nil
+		met = &ok
+	}
+	if count {
+		return struct {
+			State   string `json:"state"`
+			Count   int    `json:"count"`
+			Dropped uint64 `json:"dropped"`
+			Met     *bool  `json:"met,omitempty"`
+		}{"SUCCESS", len(entries), dropped, met}, nil
+	}
+	return struct {
+		State   string         `json:"state"`
+		Dropped uint64         `json:"dropped"` // before the entries, which may be long
+		Met     *bool          `json:"met,omitempty"`
+		Entries []JournalEntry `json:"entries"`
+	}{"SUCCESS", dropped, met, entries}, nil
 }

@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"net/http"
 	"testing"
 	"time"
 
@@ -32,38 +31,5 @@ func TestSocketLimits(t *testing.T) {
 	}
 	if hs.ConnState == nil {
 		t.Error("no ConnState hook: Close cannot wait for the connection goroutines")
-	}
-}
-
-// TestConnCounter checks the count Close waits on: closed is ready only once
-// every connection that reached StateNew has reached StateClosed or
-// StateHijacked, and the states in between change nothing.
-func TestConnCounter(t *testing.T) {
-	t.Parallel()
-	ready := func(ch <-chan struct{}) bool {
-		select {
-		case <-ch:
-			return true
-		default:
-			return false
-		}
-	}
-	var empty connCounter
-	if !ready(empty.closed()) {
-		t.Fatal("closed is not ready without connections")
-	}
-	var c connCounter
-	c.track(nil, http.StateNew)
-	c.track(nil, http.StateNew)
-	c.track(nil, http.StateActive)
-	c.track(nil, http.StateIdle)
-	ch := c.closed()
-	c.track(nil, http.StateClosed)
-	if ready(ch) || c.open() != 1 {
-		t.Fatalf("closed is ready, or %d open, with one connection left, want 1", c.open())
-	}
-	c.track(nil, http.StateHijacked)
-	if !ready(ch) || c.open() != 0 {
-		t.Fatalf("closed is not ready, or %d open, after the last connection ended", c.open())
 	}
 }

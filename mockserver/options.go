@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 )
 
 // DefaultAPIKey is the key Client and APIKey use when WithAPIKeys is not
@@ -89,8 +91,8 @@ func WithLimits(l Limits) Option {
 		case l.MaxWorlds < 0:
 			bad("MaxWorlds", l.MaxWorlds, "1 or more")
 		default:
-			c.jobTTL = cmp.Or(l.JobTTL, c.jobTTL)
-			c.maxJobs = cmp.Or(l.MaxJobs, c.maxJobs)
+			c.settings.JobTTL = cmp.Or(l.JobTTL, c.settings.JobTTL)
+			c.settings.MaxJobs = cmp.Or(l.MaxJobs, c.settings.MaxJobs)
 			c.maxArticlesBody = cmp.Or(l.MaxArticlesBody, c.maxArticlesBody)
 			c.headlineClusters = cmp.Or(l.HeadlineClusters, c.headlineClusters)
 			c.headlineArticles = cmp.Or(l.HeadlineArticles, c.headlineArticles)
@@ -110,17 +112,11 @@ type config struct {
 	clock            func() time.Time
 	wallClock        bool         // clock is time.Now: neither WithClock nor WithManualClock
 	manual           *manualClock // set by WithManualClock
-	pendingPolls     int
-	pendingFor       time.Duration
+	settings         Settings     // pending, rate limit, job TTL and cap, shape
 	seed             uint64
-	ratePerSecond    float64
-	rateBurst        int
-	rateSet          bool
 	faults           []FaultRule
 	logger           *slog.Logger
 	noDateShift      bool
-	jobTTL           time.Duration
-	maxJobs          int
 	journalSize      int
 	maxArticlesBody  int64
 	noListener       bool
@@ -140,10 +136,7 @@ func defaultConfig() config {
 	return config{
 		clock:            time.Now,
 		wallClock:        true,
-		pendingPolls:     defaultPendingPolls,
-		pendingFor:       0,
-		jobTTL:           defaultJobTTL,
-		maxJobs:          defaultMaxJobs,
+		settings:         Settings{PendingPolls: defaultPendingPolls, JobTTL: defaultJobTTL, MaxJobs: defaultMaxJobs},
 		journalSize:      defaultJournalSize,
 		maxArticlesBody:  defaultMaxArticlesBody,
 		addr:             defaultAddr,
@@ -218,7 +211,7 @@ func WithPendingPolls(n int) Option {
 			c.fail("WithPendingPolls(%d): pass 0 or more polls", n)
 			return
 		}
-		c.pendingPolls = n
+		c.settings.PendingPolls = n
 	}
 }
 
@@ -230,7 +223,7 @@ func WithPendingDuration(d time.Duration) Option {
 			c.fail("WithPendingDuration(%v): pass a duration of 0 or more", d)
 			return
 		}
-		c.pendingFor = d
+		c.settings.Pending = d
 	}
 }
 
@@ -251,7 +244,7 @@ func WithRateLimit(perSecond float64, burst int) Option {
 			c.fail("WithRateLimit(%v, %d): pass a positive rate and a burst of 1 or more", perSecond, burst)
 			return
 		}
-		c.ratePerSecond, c.rateBurst, c.rateSet = perSecond, burst, true
+		c.settings.RateLimit, c.settings.Burst = perSecond, burst
 	}
 }
 
@@ -374,4 +367,16 @@ func build(opts []Option) (config, error) {
 		c.fail("WithAddr and WithoutListener contradict each other: drop one")
 	}
 	return c, errors.Join(c.errs...)
+}
+
+// WithAnswerShape sets the shape of the answers (see AnswerShape); a world
+// changes its own with SetSettings.
+func WithAnswerShape(sh AnswerShape) Option {
+	return func(c *config) {
+		if err := (fault.Action{Results: sh.Results, Totals: sh.Totals}).Validate(); err != nil {
+			c.fail("WithAnswerShape: %v", err)
+			return
+		}
+		c.settings.Shape = sh
+	}
 }

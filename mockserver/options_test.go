@@ -196,23 +196,6 @@ func TestConcurrentUse(t *testing.T) {
 	}
 }
 
-func TestAppendHTTPDate(t *testing.T) {
-	t.Parallel()
-	at := time.Date(1999, 12, 31, 23, 59, 59, 999, time.FixedZone("", 3600))
-	for range 2000 {
-		want := at.UTC().Format(http.TimeFormat)
-		if got := string(appendHTTPDate(nil, at)); got != want {
-			t.Fatalf("appendHTTPDate(%v) = %q, want %q", at, got, want)
-		}
-		at = at.Add(37*time.Hour + 13*time.Minute + 7*time.Second)
-	}
-	for _, at := range []time.Time{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(5, 1, 1, 0, 0, 0, 0, time.UTC)} {
-		if got, want := string(appendHTTPDate(nil, at)), at.Format(http.TimeFormat); got != want {
-			t.Errorf("appendHTTPDate(%v) = %q, want %q", at, got, want)
-		}
-	}
-}
-
 // TestRateLimiterRetryAfterFits: however slow the rate, Retry-After is a
 // positive number of seconds, at most maxRetryAfter.
 func TestRateLimiterRetryAfterFits(t *testing.T) {

@@ -123,7 +123,7 @@ func BenchmarkFirstSearchAfterUpload(b *testing.B) {
 						evictCaches()
 					}
 					uc.s.resetArticles()
-					uc.s.start.results.reset()
+					uc.s.start.answers.reset()
 					start := time.Now()
 					if uc.n > 0 {
 						if _, err := uc.s.AddArticles(strings.NewReader(uc.body)); err != nil {

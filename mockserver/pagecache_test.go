@@ -22,7 +22,7 @@ func privateCorpus(t *testing.T, n int) *Corpus {
 // page cache, by emptying the cache of the server's corpus first.
 func uncached(t *testing.T, s *Server, path, body string, headers ...string) reply {
 	t.Helper()
-	s.Corpus().results.reset()
+	s.Corpus().answers.reset()
 	return call(t, s, http.MethodPost, path, body, headers...)
 }
 
@@ -141,16 +141,16 @@ func TestPageCacheBounded(t *testing.T) {
 			query(t, s, map[string]any{"query": "*", "page": page, "embeddings": emb})
 		}
 	}
-	rc := &c.results
+	rc := &c.answers
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	total := 0
-	for _, m := range []map[string]*encodedPage{rc.pageCur, rc.pagePrev} {
+	for _, m := range []map[any][]byte{rc.cur, rc.prev} {
 		for _, p := range m {
-			total += len(p.answer)
+			total += len(p)
 		}
 	}
-	if total == 0 || total > 2*pageCacheBytes || rc.pagePrev == nil {
-		t.Fatalf("pages cached: %d bytes (bound %d), previous generation %v", total, 2*pageCacheBytes, rc.pagePrev != nil)
+	if total == 0 || total > 2*answerCacheBytes || rc.prev == nil {
+		t.Fatalf("pages cached: %d bytes (bound %d), previous generation %v", total, 2*answerCacheBytes, rc.prev != nil)
 	}
 }

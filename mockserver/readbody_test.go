@@ -43,14 +43,14 @@ func TestReadBodyAnnouncedLength(t *testing.T) {
 			continue
 		}
 		if tt.wantMsg != "" {
-			if want := errorBody(tt.wantMsg); w.Body.String() != string(want) {
+			if want := failureBody(tt.wantMsg); w.Body.String() != string(want) {
 				t.Errorf("%s: body %s, want %s", tt.name, w.Body, want)
 			}
 		}
 	}
 	// Every request above is in the journal with the body as sent (redacted).
 	for _, e := range s.Journal() {
-		if e.Status == http.StatusOK && !strings.Contains(e.Body, `"query":"*"`) {
+		if e.Status == http.StatusOK && !strings.Contains(string(e.Body), `"query":"*"`) {
 			t.Errorf("journal entry %d: body %q lost part of the request", e.Seq, e.Body)
 		}
 	}

@@ -18,8 +18,6 @@ import (
 	"strings"
 	"time"
 
-	newssearch "github.com/newssearch/newssearch-go"
-	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/internal/redact"
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
@@ -39,68 +37,28 @@ type RecordOptions struct {
 	// CorpusPath is the JSON Lines file the articles go to, in the form
 	// LoadCorpus reads.
 	CorpusPath string
-	// HeadlinesPath is the file headline answers go to, one JSON object per
-	// line ({"recorded_at": …, "answer": …}), which WithHeadlines replays;
-	// "" is CorpusPath with ".jsonl" replaced by ".headlines.jsonl".
+	// HeadlinesPath and RefusedPath are where headline answers and refused
+	// exchanges go; "" is CorpusPath with ".jsonl" replaced by
+	// ".headlines.jsonl" and ".refused.jsonl".
 	HeadlinesPath string
-	// RefusedPath is the file the exchanges the upstream refused go to
-	// (answers of status 400 or more, and answers whose state is FAILED),
-	// one JSON object per line, for reading: a replay does not serve them;
-	// "" is CorpusPath with ".jsonl" replaced by ".refused.jsonl".
-	RefusedPath string
-	// Drop names article members to leave out of the corpus written, such
-	// as "bodyText" and "embeddings", to keep it small. The members the
-	// corpus needs (_id, title, url, site and datePublished) cannot be
-	// dropped. Summaries still count what was sent.
+	RefusedPath   string
+	// Drop names article members to leave out, such as "bodyText"; _id,
+	// title, url, site and datePublished cannot be dropped.
 	Drop []string
-	// Client is the HTTP client the upstream is reached with. nil uses the
-	// environment's proxy settings, never follows redirects (they are
-	// passed on) and sets no overall time limit beyond the caller's own.
+	// Client reaches the upstream; nil uses the environment's proxy and
+	// passes redirects on.
 	Client *http.Client
 }
 
 // WithRecord makes the server a recording proxy in front of the service at
-// opts.Upstream: every request to it other than the /_mock/ endpoints and
-// /openapi.yaml goes upstream with its method, path, query, headers and
-// body unchanged (the API key included), and upstream's answer comes back
-// unchanged: status, headers (but hop-by-hop ones) and body. An upstream
-// that drops the connection or cuts its answer short is passed on the same
-// way; one that cannot be reached, or answers more than 64 MiB, is answered
-// 502.
-//
-// Every article of a successful search, get-results or headlines answer is
-// added to the JSON Lines corpus at opts.CorpusPath, unless an article with
-// its _id is there already. Each article is kept with every member the
-// service sent, unknown ones too, but those named by opts.Drop. An article
-// of a headline cluster, which has no _id, is kept under a made-up one (24
-// hex digits of a hash of its URL) until the same URL comes in a search
-// answer, whose article then replaces it. An article the corpus loader
-// would refuse is left out and listed in the summary. Headline answers go
-// to a file of their own (opts.HeadlinesPath) that WithHeadlines replays.
-//
-// The files are only ever replaced whole, by writing a new file beside
-// them and renaming it over the old one, so they hold whole lines at every
-// instant, even if the process is killed; an existing file is added to, and
-// its articles are not recorded again. The API key never reaches the files,
-// the journal, the log or the summary: every api_key member is redacted,
-// and every occurrence of the request's keys (its top-level api_key
-// members, even in a malformed body) of at least 8 characters is replaced
-// by "[redacted]", in the files and in the names and examples the summary
-// lists. The exchanges the upstream refuses go to a third file
-// (opts.RefusedPath), for reading.
-//
-// Fault rules (WithFaults, SetFaults) apply to a recording server's
-// answers as to the mock's own, to requests to the four API endpoints: a
-// latency waits before the request goes upstream; drop and status answer
-// without reaching the upstream; truncate cuts the upstream's answer (which
-// is recorded whole). A rule with a job outcome cannot apply, since the
-// jobs are the upstream's: Start refuses one, and one set later never
-// fires. With WithAPIKeys, a request is passed on only if every api_key
-// member of its body is an accepted key; otherwise it is answered 401 and
-// nothing reaches the upstream. A recording server applies no rate limit,
-// and the X-Mock-Fault header is not read but passed on like any other, so
-// a mock upstream can be told to fail. RecordSummary (and GET
-// /_mock/record) tells what was recorded.
+// opts.Upstream: requests go upstream unchanged (the API key included) and
+// answers come back unchanged, while the articles of successful answers are
+// added to the JSON Lines corpus at opts.CorpusPath (a corpus LoadCorpusFile
+// serves), headline answers to opts.HeadlinesPath (for WithHeadlines) and
+// refused exchanges to opts.RefusedPath. Files are added to and replaced
+// whole, never half written; the API key never reaches them, the journal or
+// the log. Fault rules and WithAPIKeys apply as to the mock's own answers.
+// RecordSummary says what was recorded; docs/record.md has the details.
 func WithRecord(opts RecordOptions) Option {
 	return func(c *config) {
 		u, err := url.Parse(opts.Upstream)
@@ -155,7 +113,7 @@ func newRecorder(cfg RecordOptions, keys []string, rules []fault.Rule, clock fun
 	}
 	rec, err := record.Open(record.Config{
 		CorpusPath: cfg.CorpusPath, HeadlinesPath: cfg.HeadlinesPath, RefusedPath: cfg.RefusedPath, Drop: cfg.Drop,
-		Modeled: jsonNames(reflect.TypeFor[newssearch.Article]()), HeadlineModeled: jsonNames(reflect.TypeFor[newssearch.HeadlineArticle]()),
+		Modeled: jsonNames(reflect.TypeFor[articleJSON]()), HeadlineModeled: jsonNames(reflect.TypeFor[headlineArticle]()),
 		Clock: clock,
 	})
 	if err != nil {
@@ -219,21 +177,21 @@ func copyHeaders(dst, src http.Header, drop ...string) {
 // key.
 func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	n := s.reqSeq.Add(1)
-	x := &exchange{started: time.Now(), conn: onewrite.From(w, r), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method}}
+	x := &exchange{started: time.Now(), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method}}
 	x.entry.Time = s.clock()
 	rc := s.rec
 	red := record.Redactor(rc.keys...) // the request's keys are added once its body is read
 	path := func() string { return red.String(r.URL.Path) }
 	x.entry.Path = path()
 	endpoint := func() string {
-		if routes[r.URL.Path] == nil {
+		if endpointsByPath[r.URL.Path] == nil {
 			return path()
 		}
 		return strings.TrimPrefix(r.URL.Path, "/api/v2/")
 	}
 	abort := false
 	defer func() {
-		s.finish(x)
+		s.record(x)
 		if abort {
 			panic(http.ErrAbortHandler)
 		}
@@ -242,12 +200,17 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		rc.rec.Exchange(endpoint(), outcome)
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-Request-Id", x.entry.RequestID)
-		b := errorBody(red.String(msg))
+		b := failureBody(red.String(msg))
 		x.entry.Status = status
-		writeRaw(w, x.conn, status, 0, b, len(b))
+		s.record(x)
+		writeAnswer(w, status, 0, len(b), b)
+		if x.unread {
+			s.drain(w, r)
+		}
 	}
-	body, aerr := readBody(w, r)
+	body, aerr := readBody(w, r, MaxBodyBytes, apiBodyTooBig)
 	if aerr != nil {
+		x.unread = aerr.status == http.StatusRequestEntityTooLarge
 		fail(aerr.status, strconv.Itoa(aerr.status), aerr.msg)
 		return
 	}
@@ -255,7 +218,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	red = record.Redactor(append(keys, rc.keys...)...)
 	x.entry.Path = path()
 	x.body = red.Bytes(body) // the journal's copy; the journal redacts api_key members too
-	if routes[r.URL.Path] != nil && endpoint() == EndpointGetResults {
+	if endpointsByPath[r.URL.Path] != nil && endpoint() == EndpointGetResults {
 		x.entry.QueryID = record.QueryID(x.body, maxEchoedID)
 	}
 
@@ -263,14 +226,14 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	// fault first, then the key, and only then the upstream.
 	var act fault.Action
 	source := ""
-	if ep := routes[r.URL.Path]; ep != nil {
+	if ep := endpointsByPath[r.URL.Path]; ep != nil {
 		var rule int
 		if act, rule = s.faults.Decide(ep.name, false); rule >= 0 { // false: no job outcome applies here
 			source = "rule " + strconv.Itoa(rule)
 			x.entry.Fault = source + ": " + act.String()
 		}
 	}
-	if err := fault.Wait(r.Context(), act.Latency); err != nil {
+	if err := s.wait(r, act.Latency); err != nil {
 		x.entry.Fault += " (request cancelled during the latency)"
 		rc.rec.Exchange(endpoint(), "fault")
 		abort = true
@@ -285,9 +248,9 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		rc.rec.Exchange(endpoint(), "fault")
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-Request-Id", x.entry.RequestID)
-		s.send(w, x, s.errorResponse(&apiError{status: act.Status, retryAfter: act.RetryAfter, msg: fmt.Sprintf(
+		s.send(w, r, x, (&apiError{status: act.Status, retryAfter: act.RetryAfter, msg: fmt.Sprintf(
 			"injected fault (%s): the recording mock server was told to answer %d %s, without passing the request on; retry, or remove the fault",
-			source, act.Status, http.StatusText(act.Status))}), act.Truncate)
+			source, act.Status, http.StatusText(act.Status))}).answer(), act.Truncate)
 		return
 	}
 	if aerr := s.admitAll(keys); aerr != nil {
@@ -350,7 +313,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		if resp.ContentLength > 0 {
 			h.Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
 		}
-		s.finish(x)
+		s.record(x)
 		w.WriteHeader(resp.StatusCode)
 		_, _ = w.Write(answer)
 		_ = http.NewResponseController(w).Flush()
@@ -371,14 +334,14 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.recordWriteError(red, err)
 	}
-	s.finish(x)
+	s.record(x)
 	if act.Truncate { // the headers and half the answer, then the connection cut
-		writeRaw(w, x.conn, resp.StatusCode, 0, answer[:len(answer)/2], len(answer))
+		writeAnswer(w, resp.StatusCode, 0, len(answer), answer[:len(answer)/2])
 		_ = http.NewResponseController(w).Flush()
 		abort = true
 		return
 	}
-	writeRaw(w, x.conn, resp.StatusCode, 0, answer, len(answer))
+	writeAnswer(w, resp.StatusCode, 0, len(answer), answer)
 }
 
 // admitAll checks a recorded request's keys (APIKeys: the string values of

@@ -244,7 +244,7 @@ func TestRecordCanary(t *testing.T) {
 
 	// The places where a scrubbed key shows as the mark, not as nothing.
 	j := rec.Journal()
-	if j[0].RequestID != "req-[redacted]" || !strings.Contains(j[0].Body, `"query":"[redacted]"`) || j[4].QueryID != "[redacted]" {
+	if j[0].RequestID != "req-[redacted]" || !strings.Contains(string(j[0].Body), `"query":"[redacted]"`) || j[4].QueryID != "[redacted]" {
 		t.Errorf("journal: %+v", j[:5])
 	}
 	if !strings.Contains(string(noUpstream.Body), "k=[redacted]&p=[redacted]") {

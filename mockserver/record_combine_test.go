@@ -99,7 +99,7 @@ func TestRecordWithAPIKeys(t *testing.T) {
 	if s.ArticlesRecorded != 2 || s.RefusedRecorded != 0 {
 		t.Errorf("%d articles and %d refused exchanges recorded; want 2 and none (the recorder's own 401s are not the upstream's)", s.ArticlesRecorded, s.RefusedRecorded)
 	}
-	if j := rec.Journal(); len(j) != 8 || j[0].Status != 401 || j[6].Status != 200 || strings.Contains(j[0].Body, "wrong-key") {
+	if j := rec.Journal(); len(j) != 8 || j[0].Status != 401 || j[6].Status != 200 || strings.Contains(string(j[0].Body), "wrong-key") {
 		t.Errorf("journal: %+v", j)
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
 
-	"github.com/newssearch/newssearch-go/internal/jsonscan"
 	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
@@ -32,9 +31,24 @@ func badRequest(format string, args ...any) *apiError {
 
 // fields are the members of a request body, by exact name; for a name
 // given twice the last one counts, as with encoding/json.
-type fields struct {
-	body    []byte
-	members []jsonscan.Member
+type fields map[string]json.RawMessage
+
+// answer is the failure's answer: {"state": "FAILED", "message": …}. A
+// 429 always carries Retry-After.
+func (e *apiError) answer() answer {
+	retry := e.retryAfter
+	if e.status == http.StatusTooManyRequests && retry == 0 {
+		retry = 1
+	}
+	return answer{status: e.status, body: failureBody(e.msg), retryAfter: retry}
+}
+
+// failureBody is the body of every failure.
+func failureBody(msg string) []byte {
+	return encodeJSON(struct {
+		State   string `json:"state"`
+		Message string `json:"message"`
+	}{"FAILED", msg})
 }
 
 // Examples used in messages, per field.
@@ -54,47 +68,32 @@ var examples = map[string]string{
 	"query_id":     `"query_id": "<the id /api/v2/query-async returned>"`,
 }
 
-// parseBody decodes a request body into its members, appended to dst.
-// example is a minimal valid body for the endpoint, shown when the body is
-// unusable.
-func parseBody(body []byte, example string, dst []jsonscan.Member) (fields, *apiError) {
+// parseBody decodes a request body into its members. example is a
+// minimal valid body for the endpoint, shown when the body is unusable.
+func parseBody(body []byte, example string) (fields, *apiError) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
-		return fields{}, badRequest("the request body is empty: send a JSON object such as %s", example)
+		return nil, badRequest("the request body is empty: send a JSON object such as %s", example)
 	}
-	if trimmed[0] != '{' && json.Valid(trimmed) {
-		// Only a valid JSON value has a kind to name; anything else
-		// ("hello", a form, HTML, "nul") is reported as invalid JSON below.
-		return fields{}, badRequest("the request body must be a JSON object, not %s: send a JSON object such as %s", textutil.JSONKind(trimmed), example)
-	}
-	if !jsonscan.Valid(body) {
-		err := json.Unmarshal(body, &struct{}{}) // only to learn where the syntax breaks
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			msg, at := se.Error(), se.Offset-1 // the byte the decoder choked on
-			// At the end of a body that stops inside a literal ("nul"), the
-			// decoder blames a space it made up; the body simply ended.
-			endsInLiteral := strings.Contains(msg, "in literal") && se.Offset >= int64(len(body)) && body[len(body)-1] != ' '
-			if strings.HasPrefix(msg, "unexpected end") || endsInLiteral {
-				msg, at = "unexpected end of JSON input", int64(len(body))
-			}
-			return fields{}, badRequest("the request body is not valid JSON: %s %s: send a JSON object such as %s",
-				msg, position(body, at), example)
+	var f fields
+	err := json.Unmarshal(body, &f)
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		msg, at := se.Error(), se.Offset-1 // the byte the decoder choked on
+		// At the end of a body that stops inside a literal ("nul"), the
+		// decoder blames a space it made up; the body simply ended.
+		endsInLiteral := strings.Contains(msg, "in literal") && se.Offset >= int64(len(body)) && body[len(body)-1] != ' '
+		if strings.HasPrefix(msg, "unexpected end") || endsInLiteral {
+			msg, at = "unexpected end of JSON input", int64(len(body))
 		}
-		return fields{}, badRequest("the request body is not valid JSON: send a JSON object such as %s", example)
+		return nil, badRequest("the request body is not valid JSON: %s %s: send a JSON object such as %s",
+			msg, position(body, at), example)
+	case err != nil || f == nil: // valid JSON, but not an object (null leaves f nil)
+		return nil, badRequest("the request body must be a JSON object, not %s: send a JSON object such as %s", textutil.JSONKind(trimmed), example)
 	}
-	return fields{body: body, members: jsonscan.AppendMembers(dst, body, fieldNames)}, nil
+	return f, nil
 }
-
-// fieldNames are the member names the endpoints read, for
-// jsonscan.AppendMembers: a body of them is split without copying them.
-var fieldNames = func() map[string]string {
-	m := make(map[string]string, len(examples))
-	for name := range examples {
-		m[name] = name
-	}
-	return m
-}()
 
 // position describes where byte i of body is: a 1-based line and column
 // (in characters), or the end of the body.
@@ -114,13 +113,8 @@ func typeError(name, want string, raw []byte) *apiError {
 
 // raw returns a member's value, or nil when it is absent or null.
 func (f fields) raw(name string) []byte {
-	for i := len(f.members) - 1; i >= 0; i-- {
-		if m := f.members[i]; m.Name == name {
-			if r := f.body[m.Start:m.End]; string(r) != "null" {
-				return r
-			}
-			return nil
-		}
+	if r := bytes.TrimSpace(f[name]); len(r) > 0 && string(r) != "null" {
+		return r
 	}
 	return nil
 }
@@ -136,36 +130,13 @@ func (f fields) str(name string) (s string, ok bool, err *apiError) {
 	if r[0] != '"' {
 		return "", false, typeError(name, "a string", r)
 	}
-	if inner, ok := plainString(r); ok {
-		return string(inner), true, nil
+	if inner := r[1 : len(r)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true, nil // nothing to unescape (r is a valid JSON string)
 	}
-	// Unmarshal into a variable of this branch only: were it the result s,
-	// s would escape and every call, even for an absent member, would
-	// allocate it.
-	var unescaped string
-	if json.Unmarshal(r, &unescaped) != nil { // unreachable for a member of a valid object
+	if json.Unmarshal(r, &s) != nil { // unreachable for a member of a valid object
 		return "", false, typeError(name, "a string", r)
 	}
-	return unescaped, true, nil
-}
-
-// plain returns the characters of a string member that needs no
-// unescaping (no backslash, valid UTF-8), so that a caller can compare or
-// hash it without copying it into a string; ok is false otherwise,
-// including when the member is absent or not a string (str then says why).
-func (f fields) plain(name string) (v []byte, ok bool) { return plainString(f.raw(name)) }
-
-// plainString returns the characters of r when it is a JSON string with
-// nothing to unescape (no backslash, valid UTF-8).
-func plainString(r []byte) ([]byte, bool) {
-	if len(r) < 2 || r[0] != '"' {
-		return nil, false
-	}
-	inner := r[1 : len(r)-1]
-	if bytes.IndexByte(inner, '\\') >= 0 || !utf8.Valid(inner) {
-		return nil, false
-	}
-	return inner, true
+	return s, true, nil
 }
 
 // boolean returns a boolean member, false when absent or null.
@@ -190,7 +161,7 @@ func (f fields) integer(name string, lo, hi int64, rangeHint string) (n int64, o
 	if textutil.JSONType(r) != "number" {
 		return 0, false, typeError(name, "a whole number", r)
 	}
-	n, perr := parseInt(r)
+	n, perr := strconv.ParseInt(string(r), 10, 64)
 	var ne *strconv.NumError
 	switch {
 	case errors.As(perr, &ne) && errors.Is(ne.Err, strconv.ErrRange):
@@ -201,29 +172,6 @@ func (f fields) integer(name string, lo, hi int64, rangeHint string) (n int64, o
 		return 0, false, badRequest("%s %d is out of range: %s", name, n, rangeHint)
 	}
 	return n, true, nil
-}
-
-// parseInt is strconv.ParseInt(string(r), 10, 64), without the string for
-// a number of up to 18 digits (which cannot overflow).
-func parseInt(r []byte) (int64, error) {
-	digits := r
-	if len(digits) > 0 && digits[0] == '-' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 || len(digits) > 18 {
-		return strconv.ParseInt(string(r), 10, 64)
-	}
-	var n int64
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return strconv.ParseInt(string(r), 10, 64)
-		}
-		n = n*10 + int64(c-'0')
-	}
-	if len(digits) < len(r) {
-		n = -n
-	}
-	return n, nil
 }
 
 // Page limits.
@@ -257,13 +205,6 @@ const (
 // differs only in case or surrounding space is refused with the right
 // spelling, so a test never passes against the mock and fails in production.
 func (f fields) enum(name string, allowed ...string) (string, *apiError) {
-	if v, ok := f.plain(name); ok {
-		for _, a := range allowed {
-			if string(v) == a { // compared without a copy
-				return a, nil
-			}
-		}
-	}
 	s, ok, err := f.str(name)
 	if err != nil || !ok {
 		return "", err
@@ -445,11 +386,6 @@ func (s *Server) parseDates(f fields, q *search.Query) *apiError {
 
 // parseLanguage returns the ISO code asked for, or "" for all languages.
 func parseLanguage(c *Corpus, f fields) (string, *apiError) {
-	if v, ok := f.plain("language"); ok {
-		if code, ok := c.langCodes[string(v)]; ok { // the usual spelling, looked up without a copy
-			return code, nil
-		}
-	}
 	lang, ok, err := f.str("language")
 	if err != nil || !ok {
 		return "", err

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
@@ -14,15 +15,17 @@ func TestPageKeysDistinct(t *testing.T) {
 	t.Parallel()
 	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	type page struct {
-		name          string
-		q             search.Query
-		offset, limit int
-		shift         time.Duration
-		embeddings    bool
+		name       string
+		q          search.Query
+		page       int
+		shift      time.Duration
+		embeddings bool
+		shape      AnswerShape
+		queryID    string
 	}
 	base := search.Query{Text: "cars", Sites: []string{"a.com"}, From: day, To: day.Add(24 * time.Hour), Language: "en"}
 	with := func(name string, f func(p *page)) page {
-		p := page{name: name, q: base, limit: 25}
+		p := page{name: name, q: base, page: 1}
 		p.q.Sites = append([]string(nil), base.Sites...)
 		f(&p)
 		return p
@@ -45,19 +48,22 @@ func TestPageKeysDistinct(t *testing.T) {
 		with("traffic rank", func(p *page) { p.q.TrafficRank = 90 }),
 		with("encoded only", func(p *page) { p.q.EncodedOnly = true }),
 		with("order", func(p *page) { p.q.Order = 1 }),
-		with("offset", func(p *page) { p.offset = 25 }),
-		with("limit", func(p *page) { p.limit = 10 }),
+		with("page", func(p *page) { p.page = 2 }),
 		with("shift", func(p *page) { p.shift = time.Hour }),
 		with("embeddings", func(p *page) { p.embeddings = true }),
+		with("shape", func(p *page) { p.shape.Results = fault.ShapeTopLevel }),
+		with("totals", func(p *page) { p.shape.Totals = fault.ShapeTotalArticles }),
+		with("query id", func(p *page) { p.queryID = "0123" }),
+		with("sites with a separator", func(p *page) { p.q.Sites = []string{"a.com\x00b.com"} }),
 	}
-	key := func(p page) string {
-		return string(appendPageKey(appendResultKey(nil, p.q, p.offset, p.limit), p.shift, p.embeddings))
+	key := func(p page) any {
+		return pageKey{Query: p.q, Page: p.page, Shift: p.shift, Embeddings: p.embeddings, Shape: p.shape, QueryID: p.queryID}.cacheKey()
 	}
-	seen := map[string]string{}
+	seen := map[any]string{}
 	for _, p := range pages {
 		k := key(p)
 		if other, dup := seen[k]; dup {
-			t.Errorf("%q and %q have the same key %q", other, p.name, k)
+			t.Errorf("%q and %q have the same key %v", other, p.name, k)
 		}
 		seen[k] = p.name
 		if again := key(with(p.name, func(q *page) { *q = p })); again != k {

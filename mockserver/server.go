@@ -13,8 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	newssearch "github.com/newssearch/newssearch-go"
-	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 	"github.com/newssearch/newssearch-go/mockserver/internal/record"
@@ -22,27 +20,8 @@ import (
 	"github.com/newssearch/newssearch-go/internal/splitmix"
 )
 
-// Retry waits Client sets: short, so tests that exercise retries stay fast.
-const (
-	clientRetryWaitMin = time.Millisecond
-	clientRetryWaitMax = 20 * time.Millisecond
-)
-
-// Poll delays Client sets as the client's default PollOptions: short, so
-// tests of code that polls jobs stay fast. A call's own PollOptions win
-// field by field.
-const (
-	clientPollDelayMin = time.Millisecond
-	clientPollDelayMax = 20 * time.Millisecond
-)
-
 // Limits of the socket New opens, as cmd/newsmock's, so that no client can
-// hold it: a request's header must arrive within socketReadHeaderTimeout
-// and the whole request within socketReadTimeout; a whole exchange must end
-// within socketWriteTimeout, which leaves 30 s beyond the longest latency
-// fault; an idle keep-alive connection is closed after socketIdleTimeout;
-// headers over socketMaxHeaderBytes are refused with a 431 (net/http's,
-// with a plain-text body).
+// hold it; the write timeout leaves 30 s beyond the longest latency fault.
 const (
 	socketReadHeaderTimeout = 10 * time.Second
 	socketReadTimeout       = 30 * time.Second
@@ -52,21 +31,14 @@ const (
 )
 
 // closeConnWait bounds how long Close waits for the socket's connection
-// goroutines to end. net/http keeps one up to 500 ms after a 413 or 431
-// (so that the client reads the answer before the connection resets); the
-// bound only matters if net/http ever keeps one longer.
+// goroutines to end (net/http keeps one up to 500 ms after a 431).
 const closeConnWait = 5 * time.Second
 
 // Server is a running mock of the news search service. Create one with New
 // (or Start) and Close it when done. A Server is safe for concurrent use.
-//
-// A Server is also a handle on one world (see World): New returns the
-// default world's, and World returns another's. Every handle shares the
-// socket, the options and the corpus it started with; the methods that
-// read or change what a test can change (faults, clock, articles, jobs,
-// journal, Reset) act on the handle's own world.
-//
-// Printing a Server shows its URL, never an API key.
+// It is also a handle on one world (see World): the methods that read or
+// change what a test can change act on the handle's world. Printing a
+// Server shows its URL, never an API key.
 type Server struct {
 	*core
 	*world
@@ -75,24 +47,21 @@ type Server struct {
 
 // core is what every world of a server shares.
 type core struct {
-	wallClock       bool                   // the clock is time.Now (config.wallClock)
-	start           *Corpus                // the corpus given at New
-	maxArticlesBody int64                  // Limits.MaxArticlesBody
-	articlesBody    chan struct{}          // held while a POST /_mock/articles reads and adds its body
-	allowedHosts    []string               // WithAllowedHosts, and the host of WithAddr
-	hostSeen        atomic.Pointer[string] // the last Host header checkHost allowed
+	wallClock       bool          // the clock is time.Now (config.wallClock)
+	start           *Corpus       // the corpus given at New
+	maxArticlesBody int64         // Limits.MaxArticlesBody
+	articlesBody    chan struct{} // held while a POST /_mock/articles reads and adds its body
+	allowedHosts    []string      // WithAllowedHosts, and the host of WithAddr
 	shift           time.Duration
 	logger          *slog.Logger
 	seed            uint64
 
 	keyHashes [][32]byte // accepted keys; nil = any non-empty key
 
-	startFaults []fault.Rule // the rules given at New, which Reset restores
-	pending     jobs.Config  // the pending polls and duration of every world's jobs
-	journalSize int
-	journalOn   bool
-	newLimiter  func() *rateLimiter // WithRateLimit's, one per world; nil = no limit
-	rec         *recorder           // nil unless WithRecord
+	startFaults   []fault.Rule // the rules given at New, which Reset restores
+	startSettings Settings     // the settings given at New, which Reset restores
+	journalSize   int
+	rec           *recorder // nil unless WithRecord
 	// panicHook, set by tests of this package only, runs at the start of
 	// every request recovering serves, so that a test can make a handler panic.
 	panicHook func(*http.Request)
@@ -110,7 +79,7 @@ type core struct {
 	url        string
 	httpServer *http.Server
 	serveDone  chan struct{}
-	conns      connCounter     // the socket's connections whose goroutine runs
+	conns      sync.WaitGroup  // the socket's connections whose goroutine runs
 	transport  *http.Transport // the socket client's; nil WithoutListener
 	httpClient *http.Client
 
@@ -123,14 +92,9 @@ type core struct {
 }
 
 // New starts a Server configured by opts, listening on a free loopback port
-// unless WithoutListener is given. It is meant for tests and panics if an
-// option is invalid or no socket can be opened; Start returns the error
-// instead.
-//
-// The first New in a process loads the default corpus and its search index
-// from a cache file, or builds them (and writes the file) when there is none
-// (see "Corpus and dates" in the package documentation); later ones share
-// them and start in microseconds.
+// unless WithoutListener is given. It panics if an option is invalid or no
+// socket can be opened; Start returns the error instead. The first New in
+// a process builds the default corpus in memory; later ones share it.
 func New(opts ...Option) *Server {
 	s, err := Start(opts...)
 	if err != nil {
@@ -168,9 +132,8 @@ func Start(opts ...Option) (*Server, error) {
 		startFaults:      rules,
 		logger:           cfg.logger,
 		seed:             cfg.seed,
-		pending:          jobs.Config{TTL: cfg.jobTTL, Max: cfg.maxJobs, PendingPolls: cfg.pendingPolls, PendingFor: cfg.pendingFor},
+		startSettings:    cfg.settings,
 		journalSize:      cfg.journalSize,
-		journalOn:        cfg.journalSize > 0,
 		maxArticlesBody:  cfg.maxArticlesBody,
 		articlesBody:     make(chan struct{}, 1),
 		allowedHosts:     cfg.allowedHosts,
@@ -188,9 +151,6 @@ func Start(opts ...Option) (*Server, error) {
 		for _, k := range cfg.keys {
 			cr.keyHashes = append(cr.keyHashes, sha256.Sum256([]byte(k)))
 		}
-	}
-	if cfg.rateSet {
-		cr.newLimiter = func() *rateLimiter { return newRateLimiter(cfg.ratePerSecond, cfg.rateBurst) }
 	}
 	cr.worlds.init(cfg)
 	s := cr.newWorld(key, jobs.Owner{}, inj, cfg.clock, cfg.manual)
@@ -259,8 +219,7 @@ func (s *Server) listen(addr string, allowRemote bool) error {
 		IdleTimeout:       socketIdleTimeout,
 		MaxHeaderBytes:    socketMaxHeaderBytes,
 		BaseContext:       func(net.Listener) context.Context { return s.baseCtx },
-		ConnState:         s.conns.track,
-		ConnContext:       onewrite.ConnContext,
+		ConnState:         s.trackConn,
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
 	s.transport = &http.Transport{
@@ -274,7 +233,7 @@ func (s *Server) listen(addr string, allowRemote bool) error {
 	s.serveDone = make(chan struct{})
 	go func() {
 		defer close(s.serveDone)
-		if err := s.httpServer.Serve(onewrite.Listener{Listener: ln}); !errors.Is(err, http.ErrServerClosed) {
+		if err := s.httpServer.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			s.logger.Error("mockserver: serving stopped", "error", err)
 		}
 	}()
@@ -282,7 +241,7 @@ func (s *Server) listen(addr string, allowRemote bool) error {
 }
 
 // URL returns the base URL of the server, e.g. "http://127.0.0.1:54321",
-// or noListenerURL for a server started WithoutListener.
+// or "http://mockserver.invalid" for one started WithoutListener.
 func (s *Server) URL() string { return s.url }
 
 // Handler returns the server's HTTP handler, to mount in a server of your
@@ -298,62 +257,25 @@ func (s *Server) HTTPClient() *http.Client { return s.httpClient }
 // DefaultAPIKey; on a handle from World, the world's key.
 func (s *Server) APIKey() string { return s.apiKey }
 
-// DateShift returns how far every corpus date is moved forward for this
-// server (0 WithoutDateShift): request bounds have it subtracted, dates in
-// answers have it added.
+// DateShift returns how far every corpus date is moved forward (0
+// WithoutDateShift).
 func (s *Server) DateShift() time.Duration { return s.shift }
 
 // Corpus returns the corpus the server searches now: the one it started
 // with, plus the articles AddArticles added since.
 func (s *Server) Corpus() *Corpus { return s.data.Load() }
 
-// ClientOptions returns the options Client passes to newssearch.NewClient:
-// WithoutEnvironment, WithBaseURL(URL), WithAPIKey(APIKey),
-// WithHTTPClient(HTTPClient), WithRetryWait(clientRetryWaitMin,
-// clientRetryWaitMax) and a *newssearch.PollOptions with clientPollDelayMin
-// and clientPollDelayMax. Use it to handle NewClient's error yourself.
-func (s *Server) ClientOptions() []newssearch.Option {
-	return []newssearch.Option{
-		newssearch.WithoutEnvironment(),
-		newssearch.WithBaseURL(s.url),
-		newssearch.WithAPIKey(s.apiKey),
-		newssearch.WithHTTPClient(s.httpClient),
-		newssearch.WithRetryWait(clientRetryWaitMin, clientRetryWaitMax),
-		&newssearch.PollOptions{MinDelay: clientPollDelayMin, MaxDelay: clientPollDelayMax},
-	}
-}
-
-// Client returns an SDK client pointed at the server with a valid key:
-// ClientOptions followed by opts, so opts win (for example
-// newssearch.WithMaxRetries(0)). It panics if opts are invalid; call
-// newssearch.NewClient with ClientOptions to get the error instead.
-func (s *Server) Client(opts ...newssearch.Option) *newssearch.Client {
-	c, err := newssearch.NewClient(append(s.ClientOptions(), opts...)...)
-	if err != nil {
-		panic(fmt.Sprintf("mockserver: Client: %v", err))
-	}
-	return c
-}
-
-// Reset returns the server to its state after New, as POST /_mock/reset
-// does: it empties the journal (and its dropped count), forgets every job
-// and rate-limit bucket, restarts the request counter, puts back the fault
-// rules given to WithFaults with fresh counters (those set since by
-// SetFaults or AddFault are dropped), sets a manual clock (WithManualClock)
-// back to its start, and drops every article AddArticles added. A replayed
-// sequence of requests then gets the same request ids and faults again.
-// Query ids are never issued twice by one Server: those issued before
-// Reset become unknown (get-results answers 404) and new jobs get new
-// ones, so an old id can never read a new job. The date shift stays.
-//
-// On a handle from World, Reset returns that world alone to its start; on
-// the Server New returned, the default world alone.
+// Reset returns the handle's world to its state after New, as POST
+// /_mock/reset does: an empty journal, no jobs, expectations or added
+// articles, the start-up fault rules (with fresh counters), settings and
+// clock, and the request counter at 0, so a replayed sequence of requests
+// gets the same request ids and faults again. Query ids are never issued
+// twice: those issued before are unknown after.
 func (s *Server) Reset() {
 	s.journal.Reset()
 	s.jobs.Reset()
-	if s.limiter != nil {
-		s.limiter.reset()
-	}
+	s.expect.reset()
+	s.applySettings(s.startSettings)
 	s.reqSeq.Store(0) // jobSeq goes on: query ids are unique for the server's life
 	s.resetArticles()
 	_ = s.faults.Set(s.startFaults) // validated at New; Set restarts the counters
@@ -362,13 +284,9 @@ func (s *Server) Reset() {
 
 // Close stops the server: it closes the socket and every connection,
 // cancels requests still running (injected latency ends at once) and waits
-// for them and for every connection goroutine the socket started, so that
-// goleak finds none of them. After a 413 or 431 that can take up to 500 ms:
-// net/http keeps the connection open that long so that the client reads
-// the answer. Later requests through Transport fail. Close is idempotent.
-//
-// On a handle from World, Close drops that world instead and the server
-// goes on (see World).
+// for them and for the socket's connection goroutines, so that goleak finds
+// none. Close is idempotent. On a handle from World, Close drops that world
+// instead and the server goes on.
 func (s *Server) Close() {
 	if s.world != s.worlds.def {
 		s.dropWorld(s.world)
@@ -399,62 +317,25 @@ func (s *Server) Close() {
 // awaitConns waits, at most closeConnWait, until every connection
 // goroutine of the socket has ended.
 func (s *Server) awaitConns() {
-	timer := time.NewTimer(closeConnWait)
-	defer timer.Stop()
+	done := make(chan struct{})
+	go func() { s.conns.Wait(); close(done) }()
 	select {
-	case <-s.conns.closed():
-	case <-timer.C:
-		s.logger.Warn("mockserver: Close stopped waiting for connection goroutines of net/http",
-			"open", s.conns.open(), "waited", closeConnWait)
+	case <-done:
+	case <-time.After(closeConnWait):
+		s.logger.Warn("mockserver: Close stopped waiting for connection goroutines of net/http", "waited", closeConnWait)
 	}
 }
 
-// connCounter counts a socket's connections from http.StateNew to
-// http.StateClosed (or StateHijacked), the last thing their goroutine does.
-type connCounter struct {
-	mu   sync.Mutex
-	n    int
-	zero chan struct{} // closed when n drops to 0; set by closed
-}
-
-// track is the http.Server's ConnState hook.
-func (c *connCounter) track(_ net.Conn, state http.ConnState) {
-	if state == http.StateActive || state == http.StateIdle {
-		return // twice per request: nothing to count, so no lock to take
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// trackConn is the http.Server's ConnState hook: it counts the socket's
+// connections from StateNew to StateClosed or StateHijacked, the last thing
+// their goroutine does.
+func (s *Server) trackConn(_ net.Conn, state http.ConnState) {
 	switch state {
 	case http.StateNew:
-		c.n++
+		s.conns.Add(1)
 	case http.StateClosed, http.StateHijacked:
-		c.n--
-		if c.n == 0 && c.zero != nil {
-			close(c.zero)
-			c.zero = nil
-		}
+		s.conns.Done()
 	}
-}
-
-// closed returns a channel that is closed once no connection is open. It
-// has one caller, Close, once no connection can be added.
-func (c *connCounter) closed() <-chan struct{} {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := make(chan struct{})
-	if c.n == 0 {
-		close(ch)
-	} else {
-		c.zero = ch
-	}
-	return ch
-}
-
-// open returns the number of connections open.
-func (c *connCounter) open() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n
 }
 
 // enter registers a request in flight; false once the server is closed.
@@ -482,28 +363,17 @@ func (s *Server) Format(f fmt.State, _ rune) {
 // idGen derives request and query ids from the seed and a counter.
 type idGen struct{ seed uint64 }
 
-const hexDigits = "0123456789abcdef"
-
-func appendHex(b []byte, x uint64) []byte {
-	for shift := 60; shift >= 0; shift -= 4 {
-		b = append(b, hexDigits[x>>uint(shift)&0xf])
-	}
-	return b
-}
-
 // request returns the X-Request-Id of the n-th API request: "req-" and 16
 // hex digits, distinct for every n.
 func (g idGen) request(n uint64) string {
-	var b [20]byte
-	return string(appendHex(append(b[:0], "req-"...), mix64(g.seed^mix64(n))))
+	return string(fmt.Appendf(make([]byte, 0, 20), "req-%016x", mix64(g.seed^mix64(n))))
 }
 
 // query returns the n-th query id: 32 lower-case hex digits, distinct for
 // every n.
 func (g idGen) query(n uint64) string {
 	hi := mix64(g.seed ^ mix64(n^0x51a7e5c0ffee1d00))
-	var b [32]byte
-	return string(appendHex(appendHex(b[:0], hi), mix64(hi^g.seed)))
+	return fmt.Sprintf("%016x%016x", hi, mix64(hi^g.seed))
 }
 
 // mix64 is one SplitMix64 step, a bijection on uint64.

@@ -19,8 +19,8 @@ func TestStartupFigures(t *testing.T) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	t.Logf("first New: %v (corpus of %d articles, %s); heap in use %.1f MiB; %s",
-		firstTook, first.Corpus().Len(), first.Corpus().Origin(), float64(ms.HeapInuse)/(1<<20), residentSize())
+	t.Logf("first New: %v (corpus of %d articles); heap in use %.1f MiB; %s",
+		firstTook, first.Corpus().Len(), float64(ms.HeapInuse)/(1<<20), residentSize())
 
 	const n = 200
 	begin = time.Now()
@@ -47,21 +47,4 @@ func residentSize() string {
 		}
 	}
 	return "resident size unknown"
-}
-
-// TestCorpusOrigin checks that the default corpus says where it came from
-// and a loaded one says nothing.
-func TestCorpusOrigin(t *testing.T) {
-	t.Parallel()
-	origin := DefaultCorpus().Origin()
-	if origin != "built in this process" {
-		t.Errorf("DefaultCorpus().Origin() = %q, want \"built in this process\"", origin)
-	}
-	loaded, err := LoadCorpus(strings.NewReader(`{"_id": "000000000000000000000001", "title": "t", "url": "https://a.example/1", "site": "a.example", "datePublished": "2025-03-01T08:00:00Z"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := loaded.Origin(); got != "" {
-		t.Errorf("a loaded corpus's Origin() = %q, want \"\"", got)
-	}
 }

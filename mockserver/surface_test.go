@@ -7,10 +7,16 @@ import (
 )
 
 // Targets for the package's exported surface (issue 27, "one way to do each
-// thing"), counted as go/doc counts them over the non-test files.
+// thing"), counted as go/doc counts them over the non-test files. Issue 38
+// raised them from 105 and 26 for its assertions: settings per world
+// (Settings, SetSettings, AnswerShape and its five values), expectations
+// (Expect, Verify, Expectation, ExpectationStatus, VerifyError, TestingT),
+// waiting on the journal (AwaitJournal) and job states of the mock's own
+// (JobState and its three values, so that the mock no longer imports the
+// SDK's).
 const (
-	maxExportedNames = 105 // types + funcs + methods + consts + vars
-	maxServerMethods = 26
+	maxExportedNames = 125 // types + funcs + methods + consts + vars
+	maxServerMethods = 31
 )
 
 // TestSurface keeps the exported API within the targets of issue 27: at

@@ -10,8 +10,6 @@ import (
 	"path"
 	"strings"
 	"time"
-
-	"github.com/newssearch/newssearch-go/internal/onewrite"
 )
 
 // UIPath is where the server answers GET (and HEAD) with the inspector: a
@@ -21,7 +19,7 @@ import (
 // needs no api_key, is not journaled and never gets faults. The page
 // reaches the server with relative URLs only, so it also works when
 // Handler is mounted under a prefix.
-const UIPath = adminPrefix + "ui"
+const UIPath = controlPrefix + "ui"
 
 //go:embed ui
 var uiFS embed.FS
@@ -82,21 +80,21 @@ func (s *Server) serveUI(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
-		b := errorBody(fmt.Sprintf("%s does not accept %s: open it in a browser (GET)", r.URL.Path, quoteShort(r.Method)))
-		writeRaw(w, onewrite.From(w, r), http.StatusMethodNotAllowed, 0, b, len(b))
+		b := failureBody(fmt.Sprintf("%s does not accept %s: open it in a browser (GET)", r.URL.Path, quoteShort(r.Method)))
+		writeAnswer(w, http.StatusMethodNotAllowed, 0, len(b), b)
 		return
 	}
 	if r.URL.Path == UIPath+"/" {
 		// A relative target keeps working under a mount prefix.
 		h.Set("Location", "../ui")
-		b := errorBody("the inspector is at " + UIPath + " (without the trailing slash)")
-		writeRaw(w, onewrite.From(w, r), http.StatusMovedPermanently, 0, b, len(b))
+		b := failureBody("the inspector is at " + UIPath + " (without the trailing slash)")
+		writeAnswer(w, http.StatusMovedPermanently, 0, len(b), b)
 		return
 	}
 	a, ok := uiAssets[r.URL.Path]
 	if !ok {
-		b := errorBody(fmt.Sprintf("there is no inspector file at %s: open %s", quoteShort(r.URL.Path), UIPath))
-		writeRaw(w, onewrite.From(w, r), http.StatusNotFound, 0, b, len(b))
+		b := failureBody(fmt.Sprintf("there is no inspector file at %s: open %s", quoteShort(r.URL.Path), UIPath))
+		writeAnswer(w, http.StatusNotFound, 0, len(b), b)
 		return
 	}
 	h.Set("Content-Type", a.contentType)

@@ -76,7 +76,7 @@ func TestUIErrors(t *testing.T) {
 		{http.MethodGet, "/_mock/uix", http.StatusNotFound,
 			`there is no endpoint at "/_mock/uix": the mock's own endpoints are GET /_mock/health, GET /_mock/journal, DELETE /_mock/journal, GET /_mock/record, POST /_mock/reset, ` +
 				`GET /_mock/faults, PUT /_mock/faults, POST /_mock/faults, DELETE /_mock/faults, DELETE /_mock/faults/{index}, GET /_mock/jobs, GET /_mock/jobs/{id}, ` +
-				`POST /_mock/jobs/{id}, DELETE /_mock/jobs/{id}, GET /_mock/clock, POST /_mock/clock, GET /_mock/articles, POST /_mock/articles, PUT /_mock/articles, DELETE /_mock/articles, GET /_mock/worlds, POST /_mock/worlds, DELETE /_mock/worlds, DELETE /_mock/worlds/{id}, GET /_mock/ui (the inspector page)`,
+				`POST /_mock/jobs/{id}, DELETE /_mock/jobs/{id}, GET /_mock/clock, POST /_mock/clock, GET /_mock/articles, POST /_mock/articles, PUT /_mock/articles, DELETE /_mock/articles, GET /_mock/settings, PATCH /_mock/settings, DELETE /_mock/settings, GET /_mock/expectations, POST /_mock/expectations, DELETE /_mock/expectations, GET /_mock/verify, GET /_mock/worlds, POST /_mock/worlds, DELETE /_mock/worlds, DELETE /_mock/worlds/{id}, GET /_mock/ui (the inspector page)`,
 			[2]string{}},
 	} {
 		rec := httptest.NewRecorder() // not a client: it would follow the redirect

@@ -3,7 +3,6 @@ package mockserver
 import (
 	"cmp"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/cluster"
@@ -35,20 +34,11 @@ import (
 // windows would skip them. A corpus that replaces the root is a root of
 // its own (LoadCorpus), with its own versions.
 type segment struct {
-	c      *corpus.Corpus
-	ix     *search.Index
-	frags  []atomic.Pointer[fragments] // per article, encoded on first use
-	embeds []atomic.Pointer[[]byte]    // per article, encoded on first use
+	c  *corpus.Corpus
+	ix *search.Index
 }
 
-func newSegment(c *corpus.Corpus) *segment {
-	return &segment{
-		c:      c,
-		ix:     search.New(c),
-		frags:  make([]atomic.Pointer[fragments], len(c.Articles)),
-		embeds: make([]atomic.Pointer[[]byte], len(c.Articles)),
-	}
-}
+func newSegment(c *corpus.Corpus) *segment { return &segment{c: c, ix: search.New(c)} }
 
 // withArticles returns the version of c with the articles of added on top
 // (see segment).
@@ -94,28 +84,20 @@ func (c *Corpus) retire() {
 	if c.root == c {
 		return
 	}
-	c.results.close()
+	c.answers.close()
 	c.clusterMu.Lock()
 	clear(c.clusters)
 	c.clusterMu.Unlock()
 }
 
-// article returns the article of document doc.
+// article returns the article of document doc. Documents number the
+// root's articles first, then each segment's (search.Layers).
 func (c *Corpus) article(doc int32) *corpus.Article {
-	a, _, _ := c.articleAt(doc)
-	return a
-}
-
-// articleAt returns the article of document doc and the caches of its
-// encoded forms. Documents number the root's articles first, then each
-// segment's (search.Layers).
-func (c *Corpus) articleAt(doc int32) (*corpus.Article, *atomic.Pointer[fragments], *atomic.Pointer[[]byte]) {
 	if r := c.root; int(doc) < len(r.c.Articles) {
-		return &r.c.Articles[doc], &r.frags[doc], &r.embeds[doc]
+		return &r.c.Articles[doc]
 	}
 	layer, d := c.layers.Locate(doc)
-	sg := c.segs[layer-1]
-	return &sg.c.Articles[d], &sg.frags[d], &sg.embeds[d]
+	return &c.segs[layer-1].c.Articles[d]
 }
 
 // versionClusters clusters a version's articles published within [from,

@@ -3,8 +3,10 @@ package mockserver
 import (
 	"cmp"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/binary"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -56,10 +58,12 @@ type world struct {
 	faults  *fault.Injector
 	jobs    *jobs.Store[jobQuery]
 	journal *journal.Ring[journalRecord]
-	limiter *rateLimiter // nil = no limit
-	reqSeq  atomic.Uint64
-
-	headlines atomic.Pointer[headlineBody]
+	expect  expectations
+	// journalChanged tells AwaitJournal that an entry was added.
+	journalChanged notifier
+	settings       atomic.Pointer[Settings]
+	limiter        atomic.Pointer[rateLimiter] // nil = no limit
+	reqSeq         atomic.Uint64
 
 	handle   *Server      // the handle requests to the world are served through
 	lastUsed atomic.Int64 // the worlds' tick of its last request or control call
@@ -72,10 +76,10 @@ type worldSet struct {
 	max     int
 	manual  *manualClock // the manual clock of New, whose start every world's starts at
 	tick    atomic.Int64 // orders uses, for least-recently-used eviction
-	count   atomic.Int32 // len(byOwner), read without the lock on every request
 	mu      sync.RWMutex
 	byOwner map[jobs.Owner]*world
 	dropped atomic.Uint64 // worlds evicted past max
+	warned  atomic.Bool   // the warning of a world a request made was logged
 }
 
 func (ws *worldSet) init(cfg config) {
@@ -96,16 +100,14 @@ func (c *core) newWorld(key string, owner jobs.Owner, inj *fault.Injector, clock
 		manual:  manual,
 		ids:     idGen{seed: c.seed},
 		faults:  inj,
-		jobs:    jobs.New[jobQuery](c.pending),
+		jobs:    jobs.New[jobQuery](jobs.Config{}),
 		journal: newJournal(c.journalSize),
 	}
 	if owner != (jobs.Owner{}) {
 		w.id = fingerprint(owner)
 		w.ids.seed = c.seed ^ mix64(binary.BigEndian.Uint64(owner[:8]))
 	}
-	if c.newLimiter != nil {
-		w.limiter = c.newLimiter()
-	}
+	w.applySettings(c.startSettings)
 	w.data.Store(c.start)
 	w.handle = &Server{core: c, world: w, apiKey: key}
 	return w.handle
@@ -115,13 +117,14 @@ func (c *core) newWorld(key string, owner jobs.Owner, inj *fault.Injector, clock
 func (c *core) touch(w *world) { w.lastUsed.Store(c.worlds.tick.Add(1)) }
 
 // routed returns the handle of the world a request with key hash owner
-// uses: the key's own world if it has one (made now under WithWorldPerKey),
-// or the default world.
-func (s *Server) routed(owner jobs.Owner) *Server {
+// uses: the key's own world if it has one, or the default world. Under
+// WithWorldPerKey a key without a world gets one now; the request's
+// journal entry e says so, and the first such world is logged, since a
+// test that set faults or articles for its key before its first request
+// would have made the world then (a fixture's key differs from the one
+// sent).
+func (s *Server) routed(owner jobs.Owner, e *JournalEntry) *Server {
 	ws := &s.worlds
-	if ws.count.Load() == 0 && !ws.perKey {
-		return s // no world but the default: nothing to look up
-	}
 	ws.mu.RLock()
 	w := ws.byOwner[owner]
 	ws.mu.RUnlock()
@@ -129,7 +132,15 @@ func (s *Server) routed(owner jobs.Owner) *Server {
 		if !ws.perKey {
 			return s
 		}
-		w, _ = s.addWorld(owner)
+		var made bool
+		if w, made = s.addWorld(owner); made {
+			e.NewWorld = true
+			if !ws.warned.Swap(true) {
+				s.logger.Warn("mockserver: a request made the world of a key no control call named before "+
+					"(such requests are marked new_world in their journal); if a test set faults, settings or articles "+
+					"for its key, check that its requests send that same key", "world", w.id)
+			}
+		}
 	}
 	s.touch(w)
 	return w.handle
@@ -168,7 +179,6 @@ func (s *Server) addWorld(owner jobs.Owner) (*world, bool) {
 	}
 	w := s.newWorld("", owner, inj, clock, manual).world
 	ws.byOwner[owner] = w
-	ws.count.Store(int32(len(ws.byOwner)))
 	s.touch(w)
 	return w, true
 }
@@ -221,7 +231,6 @@ func (s *Server) dropWorld(w *world) bool {
 		return false
 	}
 	delete(ws.byOwner, w.owner)
-	ws.count.Store(int32(len(ws.byOwner)))
 	return true
 }
 
@@ -233,7 +242,6 @@ func (s *Server) dropAllWorlds() int {
 	defer ws.mu.Unlock()
 	n := len(ws.byOwner)
 	clear(ws.byOwner)
-	ws.count.Store(0)
 	return n
 }
 
@@ -397,4 +405,38 @@ func (s *Server) adminDropWorld(c *adminCall) (any, *apiError) {
 		State   string `json:"state"`
 		Dropped int    `json:"dropped"`
 	}{"SUCCESS", 1}, nil
+}
+
+// authenticate checks the api_key member and returns its hash, which names
+// the key's world and owns its jobs.
+func (s *Server) authenticate(f fields) (jobs.Owner, *apiError) {
+	key, ok, aerr := f.str("api_key")
+	switch {
+	case aerr != nil:
+		return jobs.Owner{}, aerr
+	case !ok:
+		return jobs.Owner{}, &apiError{status: http.StatusUnauthorized, msg: fmt.Sprintf(
+			"api_key is missing: put your API key in the JSON body, e.g. %s", examples["api_key"])}
+	case strings.TrimSpace(key) == "":
+		return jobs.Owner{}, &apiError{status: http.StatusUnauthorized, msg: fmt.Sprintf(
+			"api_key is blank: put your API key in the JSON body, e.g. %s", examples["api_key"])}
+	}
+	return s.admit(jobs.Owner(sha256.Sum256([]byte(key))))
+}
+
+// admit checks a key's hash against the accepted keys, in constant time.
+func (s *Server) admit(owner jobs.Owner) (jobs.Owner, *apiError) {
+	if s.keyHashes == nil {
+		return owner, nil
+	}
+	match := 0
+	for _, k := range s.keyHashes {
+		match |= subtle.ConstantTimeCompare(owner[:], k[:])
+	}
+	if match != 1 {
+		return jobs.Owner{}, &apiError{status: http.StatusUnauthorized, msg: "api_key is not accepted by this mock server: " +
+			"use one of the keys it was started with (newsmock -keys on the command line; " +
+			"mockserver.WithAPIKeys in Go, where Server.Client and Server.APIKey provide one)"}
+	}
+	return owner, nil
 }

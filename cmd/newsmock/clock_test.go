@@ -21,7 +21,7 @@ func TestClockFlag(t *testing.T) {
 		{"manual", clockValue{manual: true}, "manual"},
 		{"MANUAL=2026-01-15T12:00:00Z", clockValue{manual: true, start: start}, "manual=2026-01-15T12:00:00Z"},
 	} {
-		cfg, _, err := parseFlags([]string{"-clock", tt.arg})
+		cfg, _, err := parseFlags([]string{"-clock", tt.arg}, nil)
 		if err != nil {
 			t.Fatalf("-clock %s: %v", tt.arg, err)
 		}
@@ -38,7 +38,7 @@ func TestClockFlag(t *testing.T) {
 		{"manual=9999-12-31T23:59:59Z", `invalid value "manual=9999-12-31T23:59:59Z" for flag -clock: the start 9999-12-31T23:59:59Z is out of range: ` +
 			`the server clock runs from 1970-01-01T00:00:00Z to 9700-01-01T00:00:00Z; write e.g. -clock manual=2026-01-15T12:00:00Z`},
 	} {
-		_, _, err := parseFlags([]string{"-clock", tt.arg})
+		_, _, err := parseFlags([]string{"-clock", tt.arg}, nil)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("-clock %s: error %v, want %q", tt.arg, err, tt.want)
 		}
@@ -47,7 +47,7 @@ func TestClockFlag(t *testing.T) {
 
 func TestClockFlagMakesAManualClock(t *testing.T) {
 	t.Parallel()
-	cfg, _, err := parseFlags([]string{"-clock", "manual=2026-01-15T12:00:00Z"})
+	cfg, _, err := parseFlags([]string{"-clock", "manual=2026-01-15T12:00:00Z"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,7 @@ type config struct {
 	pending          time.Duration
 	pendingPolls     int
 	seed             uint64
+	shape            mockserver.AnswerShape
 	rateLimit        float64
 	burst            int
 	faults           []mockserver.FaultRule
@@ -85,7 +86,8 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	fs.Var(uintValue{&cfg.seed}, "seed", "`seed` of request ids, query ids and probabilistic faults")
 	fs.Var(floatValue{&cfg.rateLimit}, "rate-limit", "`requests` per second allowed per API key; 0 means no limit")
 	fs.Var(intValue{&cfg.burst, 0}, "burst", "`requests` a key may make at once under -rate-limit; 0 means the rate rounded up")
-	fs.Var(faultsValue{&cfg.faults}, "fault", "inject faults by `rule`, e.g. \"endpoint=query;every=3;status=503\"; repeatable")
+	fs.Var(shapeValue{&cfg.shape}, "shape", "answer `shape` the spec allows: results=nested|top-level (query) and totals=both|totalResults|totalArticles (get-results), \";\"-separated")
+	fs.Var(faultsValue{&cfg.faults}, "fault", "inject faults by `rule`, e.g. \"endpoint=query;every=3;status=503\"; repeatable (or one rule a line)")
 	fs.BoolVar(&cfg.noDateShift, "no-date-shift", false, "serve corpus dates as stored instead of moving the newest article to now")
 	fs.Var(durationValue{&cfg.jobTTL, time.Millisecond}, "job-ttl", "`duration` a query_id lives after its last use")
 	fs.Var(intValue{&cfg.maxJobs, 1}, "max-jobs", "most `jobs` held (per world); beyond it the least recently used is forgotten")
@@ -109,9 +111,11 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args. It returns flag.ErrHelp for -h, and otherwise an
-// error saying what is wrong and how to fix it (which never shows a key).
-func parseFlags(args []string) (*config, *flag.FlagSet, error) {
+// parseFlags parses args, then sets the flags args leave out from their
+// NEWSMOCK_ variables in environ (setFromEnv). It returns flag.ErrHelp for
+// -h, and otherwise an error saying what is wrong and how to fix it (which
+// never shows a key).
+func parseFlags(args, environ []string) (*config, *flag.FlagSet, error) {
 	cfg := new(config)
 	fs := newFlagSet(cfg)
 	fs.SetOutput(io.Discard) // run reports errors itself, once
@@ -119,23 +123,35 @@ func parseFlags(args []string) (*config, *flag.FlagSet, error) {
 		return nil, fs, err
 	}
 	if fs.NArg() > 0 {
-		return nil, fs, fmt.Errorf("unexpected argument %q: newsmock takes only flags", fs.Arg(0))
+		return nil, fs, fmt.Errorf("unexpected argument %q: newsmock takes only flags (and the command health first)", fs.Arg(0))
 	}
-	if _, err := cfg.keyList(); err != nil {
+	fromEnv, err := setFromEnv(fs, environ)
+	if err != nil {
 		return nil, fs, err
+	}
+	if err := cfg.check(fs); err != nil {
+		return nil, fs, envNote(err, fromEnv)
+	}
+	return cfg, fs, nil
+}
+
+// check reports flags that do not go together, given those set (fs).
+func (c *config) check(fs *flag.FlagSet) error {
+	if _, err := c.keyList(); err != nil {
+		return err
 	}
 	burstSet := false
 	fs.Visit(func(f *flag.Flag) { burstSet = burstSet || f.Name == "burst" })
-	if burstSet && cfg.rateLimit == 0 {
-		return nil, fs, errors.New("-burst needs -rate-limit: set -rate-limit too, or drop -burst")
+	if burstSet && c.rateLimit == 0 {
+		return errors.New("-burst needs -rate-limit: set -rate-limit too, or drop -burst")
 	}
-	if err := cfg.checkAddr(); err != nil {
-		return nil, fs, err
+	if err := c.checkAddr(); err != nil {
+		return err
 	}
-	if err := cfg.record.check(cfg); err != nil {
-		return nil, fs, err
+	if err := c.record.check(c); err != nil {
+		return err
 	}
-	if cfg.record.upstream != "" {
+	if c.record.upstream != "" {
 		var idle []string
 		fs.Visit(func(f *flag.Flag) {
 			if slices.Contains(notWhileRecording, f.Name) {
@@ -143,22 +159,35 @@ func parseFlags(args []string) (*config, *flag.FlagSet, error) {
 			}
 		})
 		if len(idle) > 0 {
-			return nil, fs, fmt.Errorf("-record passes every request to the service, which answers it: %s would have no effect; "+
+			return fmt.Errorf("-record passes every request to the service, which answers it: %s would have no effect; "+
 				"leave them out (-fault and -keys do apply to a recorder's answers; to make a mock upstream fail, give that mock -fault, "+
 				"or send the X-Mock-Fault header through the recorder)",
 				strings.Join(idle, ", "))
 		}
 	}
-	return cfg, fs, nil
+	return nil
 }
 
 // printUsage writes the help text.
 func printUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, `Usage: newsmock [flags]
+       newsmock health [flags]
 
 newsmock serves the mock news search service for tests in any language.
 Once it listens it prints "newsmock listening on <URL>" on standard output.
 SIGINT or SIGTERM stop it gracefully.
+
+newsmock health asks the newsmock listening on -addr (resolved as the
+server resolves it, NEWSMOCK_ADDR included) for GET /_mock/health and exits
+0 if it answers 200, 1 if not: a container's HEALTHCHECK.
+
+Environment: every flag can be set by NEWSMOCK_<FLAG>, the flag's name in
+upper case with '_' for '-': NEWSMOCK_ADDR=0.0.0.0:8080, NEWSMOCK_KEYS=k1,k2,
+NEWSMOCK_WORLD_PER_KEY=true, NEWSMOCK_CLOCK=manual, NEWSMOCK_FAULT (one rule
+a line). A flag on the command line wins over its variable; an empty
+variable counts as unset. A NEWSMOCK_ variable that names no flag, or holds
+a value its flag refuses, stops newsmock with exit code 2 (NEWSMOCK_BINARY,
+read by the npm and Python packages, is left alone).
 
 Flags:
 `)
@@ -268,6 +297,7 @@ func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
 		mockserver.WithPendingPolls(c.pendingPolls),
 		mockserver.WithSeed(c.seed),
 		mockserver.WithJournalSize(c.journalSize),
+		mockserver.WithAnswerShape(c.shape),
 		mockserver.WithLimits(mockserver.Limits{
 			JobTTL: c.jobTTL, MaxJobs: c.maxJobs, HeadlineClusters: c.headlineClusters, HeadlineArticles: c.headlineArticles,
 			MaxWorlds: c.maxWorlds,
@@ -571,16 +601,38 @@ func clockBound(s string) time.Time {
 	return t
 }
 
+type shapeValue struct{ p *mockserver.AnswerShape }
+
+func (v shapeValue) String() string { return "" }
+
+// Set takes the shape items of a fault, and nothing else.
+func (v shapeValue) Set(s string) error {
+	f, err := mockserver.ParseFault(s)
+	if err == nil && (f != mockserver.Fault{Shape: f.Shape}) {
+		err = fmt.Errorf("%q sets more than a shape: give only results= and totals=", s)
+	}
+	*v.p = f.Shape
+	return err
+}
+
 type faultsValue struct{ p *[]mockserver.FaultRule }
 
 func (v faultsValue) String() string { return "" }
 
+// Set adds the rule s, or the rule of each line of s that is not blank
+// (NEWSMOCK_FAULT holds several that way).
 func (v faultsValue) Set(s string) error {
-	r, err := mockserver.ParseFaultRule(s)
-	if err != nil {
-		return err
+	rules := []string{s}
+	if strings.Contains(s, "\n") {
+		rules = slices.DeleteFunc(strings.Split(s, "\n"), func(r string) bool { return strings.TrimSpace(r) == "" })
 	}
-	*v.p = append(*v.p, r)
+	for _, rule := range rules {
+		r, err := mockserver.ParseFaultRule(rule)
+		if err != nil {
+			return err
+		}
+		*v.p = append(*v.p, r)
+	}
 	return nil
 }
 
@@ -615,9 +667,6 @@ func (l *logLevel) Set(s string) error {
 func (l *logLevel) logger(w io.Writer) *slog.Logger {
 	if l.off {
 		return slog.New(slog.DiscardHandler)
-	}
-	if lw, ok := w.(*logWriter); ok {
-		return slog.New(newLogHandler(lw, l.level))
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l.level}))
 }

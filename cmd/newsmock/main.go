@@ -13,11 +13,9 @@
 //
 // (-url-file also writes the URL to a file). It serves the four endpoints of
 // /api/v2/, the mock's control endpoints under /_mock/ and the service's
-// OpenAPI document at GET /openapi.yaml. Logs go to standard error and never
-// show an API key; their lines are written in batches, at most 100 ms after
-// they are logged (warnings and errors at once), so that the line logged
-// for each request costs no system call of its own. No web page can drive it: requests from pages of other
-// sites, Host names other than localhost, *.localhost, IP addresses and
+// OpenAPI document at GET /openapi.yaml. Logs go to standard error, a line
+// at a time, and never show an API key. No web page can drive it: requests
+// from pages of other sites, Host names other than localhost, *.localhost, IP addresses and
 // those of -allow-host, and control POSTs that are not JSON (or lack the
 // X-Newsmock-Control header) are refused.
 //
@@ -33,6 +31,12 @@
 // 0; a second signal kills it at once. Bad flags exit 2. A corpus file that
 // cannot be loaded, an address that cannot be listened on, or requests cut
 // off by the drain timeout exit 1.
+//
+// Every flag can also be set by an environment variable NEWSMOCK_<FLAG>
+// (NEWSMOCK_WORLD_PER_KEY for -world-per-key); a flag on the command line
+// wins, and an unknown or malformed NEWSMOCK_ variable is refused (exit 2).
+// newsmock health asks the newsmock on -addr for GET /_mock/health and
+// exits 0 if it is up: the HEALTHCHECK of its container image.
 //
 // Run newsmock -h for the flags.
 package main
@@ -50,6 +54,5 @@ func main() {
 		<-ctx.Done()
 		stop() // a second signal kills the process at once, without draining
 	}()
-	tuneGC() // for the life of the process
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -8,15 +8,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/http/httptrace"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +22,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	newssearch "github.com/newssearch/newssearch-go"
 	"github.com/newssearch/newssearch-go/api"
-	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/mockserver"
 )
 
@@ -36,7 +32,9 @@ const testKey = "newsmock-test-key-7f3a"
 // program that way rather than compiling it again with go build: on a
 // fresh machine that second build of the command took over a minute of the
 // package's test time on two cores.
-const runMainEnv = "NEWSMOCK_TEST_RUN_MAIN"
+// Its name does not start with NEWSMOCK_, which newsmock would take for a
+// flag's variable.
+const runMainEnv = "GO_TEST_RUN_NEWSMOCK_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
@@ -137,7 +135,7 @@ func TestFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-nope"}, "newsmock: flag provided but not defined: -nope"},
-		{[]string{"serve"}, `newsmock: unexpected argument "serve": newsmock takes only flags`},
+		{[]string{"serve"}, `newsmock: unexpected argument "serve": newsmock takes only flags (and the command health first)`},
 		{[]string{"-addr", "8080"}, `newsmock: invalid value "8080" for flag -addr: want host:port, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port`},
 		{[]string{"-addr", "127.0.0.1:http"}, `newsmock: invalid value "127.0.0.1:http" for flag -addr: want host:port, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port`},
 		{[]string{"-pending", "5"}, `newsmock: invalid value "5" for flag -pending: not a duration: write a number with a unit, e.g. 500ms, 2s or 1m`},
@@ -260,8 +258,9 @@ func TestServerLimits(t *testing.T) {
 			t.Errorf("%s = %v, want a limit", name, d)
 		}
 	}
-	if hs.WriteTimeout != 0 {
-		t.Errorf("WriteTimeout = %v, want none: answerDeadline sets the write deadline at the answer's first byte", hs.WriteTimeout)
+	if hs.WriteTimeout < mockserver.MaxFaultLatency+10*time.Second {
+		t.Errorf("WriteTimeout = %v, want room for the longest latency fault (%v) and for sending the answer after it",
+			hs.WriteTimeout, mockserver.MaxFaultLatency)
 	}
 	if hs.MaxHeaderBytes <= 0 || hs.MaxHeaderBytes > 1<<20 {
 		t.Errorf("MaxHeaderBytes = %d, want a limit below the default 1 MiB", hs.MaxHeaderBytes)
@@ -314,8 +313,8 @@ func TestServe(t *testing.T) {
 		t.Errorf("GET /_mock/health = %d %s, want 200 with the article count", resp.StatusCode, resp.body)
 	}
 
-	// A truncate fault needs the mock to flush through the answer deadline
-	// wrapper: the client must get half a body, then a cut connection.
+	// A truncate fault: the client must get half a body, then a cut
+	// connection.
 	body := `{"api_key": "` + testKey + `"}`
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.url+"/api/v2/headlines", strings.NewReader(body))
 	if err != nil {
@@ -444,143 +443,4 @@ func (h headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Header[k] = v
 	}
 	return h.base.RoundTrip(req)
-}
-
-// The write deadline starts with the answer: a handler that takes longer
-// than a server's WriteTimeout (as an injected latency does) still gets its
-// answer through.
-func TestAnswerDeadline(t *testing.T) {
-	t.Parallel()
-	const serverWriteTimeout = 20 * time.Millisecond
-	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(3 * serverWriteTimeout) // past the server's write deadline
-		_, _ = io.WriteString(w, "late answer")
-	})
-	srv := httptest.NewUnstartedServer(newHandler(slow))
-	srv.Config.WriteTimeout = serverWriteTimeout
-	srv.Start()
-	t.Cleanup(srv.Close)
-
-	resp := do(t, http.MethodPost, srv.URL+"/api/v2/headlines", nil, nil)
-	if resp.StatusCode != http.StatusOK || resp.body != "late answer" {
-		t.Errorf("got %d %q, want 200 \"late answer\"", resp.StatusCode, resp.body)
-	}
-}
-
-// A client that sends a request and never reads the answer is cut off once
-// the answer has waited the answer timeout (at least half of it on
-// newsmock's own listener, onewrite's): with no WriteTimeout on the server,
-// answerDeadline is what frees the handler.
-func TestAnswerDeadlineCutsSlowReader(t *testing.T) {
-	t.Parallel()
-	for _, onewriteListener := range []bool{true, false} {
-		t.Run(fmt.Sprintf("onewrite=%v", onewriteListener), func(t *testing.T) {
-			t.Parallel()
-			const timeout = 400 * time.Millisecond
-			big := bytes.Repeat([]byte("x"), 64<<20) // far more than the socket buffers hold
-			writeErr := make(chan error, 1)
-			h := newHandlerTimeout(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				_, err := w.Write(big)
-				writeErr <- err
-			}), timeout)
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			hs := newHTTPServer(h, slog.New(slog.DiscardHandler))
-			served := ln
-			if onewriteListener {
-				served = onewrite.Listener{Listener: ln}
-			}
-			go func() { _ = hs.Serve(served) }()
-
-			c, err := net.Dial("tcp", ln.Addr().String())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			if _, err := io.WriteString(c, "POST /api/v2/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n"); err != nil {
-				t.Fatal(err)
-			}
-			start := time.Now()
-			select {
-			case err := <-writeErr:
-				var ne net.Error
-				if !errors.As(err, &ne) || !ne.Timeout() {
-					t.Errorf("the answer's write ended with %v, want a timeout", err)
-				}
-				if d := time.Since(start); d < timeout/2 {
-					t.Errorf("the write gave up after %v, before half the answer timeout (%v)", d, timeout)
-				}
-			case <-time.After(30 * time.Second):
-				_ = hs.Close()
-				t.Fatal("the answer's write to a client that reads nothing did not end within 30 s: no write deadline")
-			}
-			if err := hs.Close(); err != nil {
-				t.Error(err)
-			}
-		})
-	}
-}
-
-// TestAnswerDeadlineAfterIdle: on newsmock's listener the write deadline of
-// one answer stays on the connection after it (onewrite clears it lazily);
-// a connection left idle past it still gets its next answers, including the
-// "100 Continue" net/http writes before the handler's first byte, and the
-// answer right after.
-func TestAnswerDeadlineAfterIdle(t *testing.T) {
-	t.Parallel()
-	const timeout = 200 * time.Millisecond
-	answer := bytes.Repeat([]byte("y"), 20_000)
-	h := newHandlerTimeout(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Length", strconv.Itoa(len(answer)))
-		_, _ = w.Write(answer)
-	}), timeout)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := newHTTPServer(h, slog.New(slog.DiscardHandler))
-	go func() { _ = hs.Serve(onewrite.Listener{Listener: ln}) }()
-	t.Cleanup(func() { _ = hs.Close() })
-
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(10 * time.Second)) // a missing answer fails the test, not hangs it
-	br := bufio.NewReader(c)
-	ask := func(what, head string, body string) {
-		t.Helper()
-		if _, err := io.WriteString(c, head); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		if strings.Contains(head, "100-continue") {
-			resp, err := http.ReadResponse(br, nil)
-			if err != nil || resp.StatusCode != http.StatusContinue {
-				t.Fatalf("%s: %v, %v; want 100 Continue first", what, resp, err)
-			}
-		}
-		if _, err := io.WriteString(c, body); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		resp, err := http.ReadResponse(br, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		got, err := io.ReadAll(resp.Body)
-		if err != nil || resp.StatusCode != http.StatusOK || !bytes.Equal(got, answer) {
-			t.Fatalf("%s: %d with %d bytes (%v); want 200 with %d", what, resp.StatusCode, len(got), err, len(answer))
-		}
-	}
-	const plain = "POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n"
-	ask("first request", plain, "{}")
-	time.Sleep(2 * timeout) // the deadline of the first answer passes while the connection is idle
-	ask("after idling past the deadline, with Expect: 100-continue",
-		"POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n", "{}")
-	ask("right after", plain, "{}")
-	time.Sleep(2 * timeout)
-	ask("after idling again", plain, "{}")
 }

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	newssearch "github.com/newssearch/newssearch-go"
-	"github.com/newssearch/newssearch-go/internal/onewrite"
 	"github.com/newssearch/newssearch-go/mockserver"
 )
 
@@ -30,14 +29,13 @@ const (
 
 // Limits of the HTTP server, so that no client can hold it: a request's
 // header and body must arrive within readHeaderTimeout and readTimeout, and
-// an answer, once its first byte is written, must be taken within
-// answerTimeout/2 to answerTimeout (answerDeadline). The server has no WriteTimeout: that
-// deadline would start with the request and so have to leave room for the
-// longest latency fault, and setting it cost a second deadline per request.
+// its answer must be written within writeTimeout of its header, which
+// leaves room for the longest latency fault (mockserver.MaxFaultLatency)
+// and 30 s more to send the answer.
 const (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 30 * time.Second
-	answerTimeout     = 30 * time.Second
+	writeTimeout      = mockserver.MaxFaultLatency + 30*time.Second
 	idleTimeout       = 2 * time.Minute
 	maxHeaderBytes    = 64 << 10
 )
@@ -63,9 +61,14 @@ func mockVersion() string {
 
 // run is the whole command: it serves until ctx is done, then drains, and
 // returns the exit code. It writes only the listening line (or the version,
-// or the help) to stdout, and everything else to stderr.
+// the help, or the health) to stdout, and everything else to stderr. With
+// "health" first in args it checks the health of a running newsmock instead.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, fs, err := parseFlags(args)
+	health := len(args) > 0 && args[0] == "health"
+	if health {
+		args = args[1:]
+	}
+	cfg, fs, err := parseFlags(args, os.Environ())
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		printUsage(stdout, fs)
@@ -76,15 +79,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case cfg.version:
 		fmt.Fprintf(stdout, "newsmock %s (%s)\n", mockVersion(), runtime.Version())
 		return exitOK
+	case health:
+		return checkHealth(ctx, cfg, stdout, stderr)
 	}
-	// Everything written to stderr from here on goes through one buffer,
-	// so that log lines cost no system call each and keep their order
-	// with the other messages; it is flushed before run returns.
-	logs := newLogWriter(stderr)
-	defer logs.Close()
-	logger := cfg.logLevel.logger(logs)
-	if err := serve(ctx, cfg, logger, stdout, logs); err != nil {
-		fmt.Fprintf(logs, "newsmock: %v\n", err)
+	logger := cfg.logLevel.logger(stderr)
+	if err := serve(ctx, cfg, logger, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "newsmock: %v\n", err)
 		return exitError
 	}
 	return exitOK
@@ -120,18 +120,15 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout, stderr
 		}
 		defer os.Remove(cfg.urlFile)
 	}
-	hs := newHTTPServer(newHandler(mock.Handler()), logger)
+	hs := newHTTPServer(mock.Handler(), logger)
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(onewrite.Listener{Listener: ln}) }()
+	go func() { served <- hs.Serve(ln) }()
 
 	fmt.Fprintln(stdout, listenPrefix+url)
 	if s := mock.RecordSummary(); s.Recording {
 		defer func() { fmt.Fprintf(stderr, "newsmock: recording summary\n%s", mock.RecordSummary()) }()
 	}
 	logStart(logger, cfg, mock, url, remote)
-	if lw, ok := stderr.(*logWriter); ok {
-		_ = lw.Flush() // the start-up lines, at once
-	}
 
 	select {
 	case err := <-served: // Serve only returns early on an accept error
@@ -161,8 +158,8 @@ func logStart(logger *slog.Logger, cfg *config, mock *mockserver.Server, url str
 			"headlines_file", s.HeadlinesFile, "articles_in_file", s.ArticlesInFile)
 	} else {
 		attrs := []any{"url", url, "articles", mock.Corpus().Len(), "keys", keys, "date_shift", mock.DateShift(), "fault_rules", len(cfg.faults)}
-		if origin := mock.Corpus().Origin(); origin != "" {
-			attrs = append(attrs, "corpus", origin)
+		if cfg.corpusPath == "" {
+			attrs = append(attrs, "corpus", "built in memory at start")
 		}
 		logger.Info("newsmock: serving", attrs...)
 	}
@@ -178,68 +175,12 @@ func newHTTPServer(h http.Handler, logger *slog.Logger) *http.Server {
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
-		ConnContext:       onewrite.ConnContext, // long answers leave in one system call (the mock's handler finds the connection)
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 }
-
-// newHandler serves everything with mock (the OpenAPI document included);
-// every answer must be taken within answerTimeout of its first byte.
-func newHandler(mock http.Handler) http.Handler { return newHandlerTimeout(mock, answerTimeout) }
-
-// newHandlerTimeout is newHandler with the time a client has to take an
-// answer.
-func newHandlerTimeout(mock http.Handler, timeout time.Duration) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mock.ServeHTTP(&answerDeadline{ResponseWriter: w, timeout: timeout, conn: onewrite.From(w, r)}, r)
-	})
-}
-
-// answerDeadline sets the connection's write deadline at the first byte of
-// the answer, so that time the mock spends on an injected latency does not
-// count against the client, and a client too slow to take its answer is cut
-// off. It is the only write deadline the server sets. On a connection of
-// onewrite.Listener (newsmock's), the answer has between timeout/2 and
-// timeout (onewrite.Conn.ExtendWriteDeadline: the deadline is set again
-// only when less than timeout/2 of it is left); elsewhere, timeout.
-type answerDeadline struct {
-	http.ResponseWriter
-	timeout time.Duration
-	conn    *onewrite.Conn // nil when the listener is not onewrite's
-	started bool
-}
-
-func (w *answerDeadline) start() {
-	if !w.started {
-		w.started = true
-		if w.conn != nil {
-			_ = w.conn.ExtendWriteDeadline(time.Now(), w.timeout)
-			return
-		}
-		// Only a writer that is not net/http's can fail this (a test's).
-		_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.timeout))
-	}
-}
-
-func (w *answerDeadline) WriteHeader(status int) {
-	w.start()
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *answerDeadline) Write(b []byte) (int, error) {
-	w.start()
-	return w.ResponseWriter.Write(b)
-}
-
-// OnewriteConn is the connection the request arrived on (nil if not
-// onewrite's), for onewrite.From.
-func (w *answerDeadline) OnewriteConn() *onewrite.Conn { return w.conn }
-
-// Unwrap lets http.ResponseController reach the connection (the mock
-// flushes through it for truncate faults).
-func (w *answerDeadline) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // dialAddr is the address a client should dial for a listener's address:
 // an unspecified IP (listening on every interface) becomes the loopback.

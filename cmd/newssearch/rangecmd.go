@@ -142,7 +142,7 @@ func (r *rangeRun) run(parent context.Context, c *newssearch.Client) ([]newssear
 	bar := r.a.newRangeBar(len(r.windows), r.done, r.articles)
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	opts := []newssearch.Option{
+	opts := []newssearch.CallOption{
 		&newssearch.RangeOptions{Window: r.window, Concurrency: r.concurrency, Done: saved},
 		&newssearch.PageOptions{Prefetch: 2},
 		&newssearch.PollOptions{MaxWait: r.maxWait},

@@ -15,7 +15,8 @@
 // token when it is not glued to a letter or digit on a side where the key
 // itself begins or ends with one: with the key "test", "latest" and
 // "tests" are left alone, while "test", "key=test&", "\"test\"",
-// "%20test" and "x_test" are redacted. The characters beside an
+// "%20test" and "x_test" are redacted. Glued makes long keys redacted glued or
+// not. The characters beside an
 // occurrence are judged in every way they can be read (a plain "0" in
 // "%20" is also an encoded space): when one of the readings separates the
 // key from the text around it, the occurrence is redacted. In doubt, it
@@ -116,6 +117,27 @@ func (r *Redactor) WithMark(mark string) *Redactor {
 	return &c
 }
 
+// Glued returns a copy of r that redacts each key of at least min bytes
+// wherever it stands, glued to letters or digits or not ("ab" + key +
+// "9"): a key that long is no part of a word by chance. Shorter keys keep
+// the token rule.
+func (r *Redactor) Glued(min int) *Redactor {
+	c := r.WithMark(r.markOrDefault())
+	for i := range c.keys {
+		if len(c.keys[i].s) >= min {
+			c.keys[i].wordStart, c.keys[i].wordEnd = false, false
+		}
+	}
+	return c
+}
+
+func (r *Redactor) markOrDefault() string {
+	if r == nil {
+		return Mark
+	}
+	return r.mark
+}
+
 // Empty reports whether r has no key to remove.
 func (r *Redactor) Empty() bool { return r == nil || len(r.keys) == 0 }
 
@@ -176,7 +198,9 @@ func (r *Redactor) Contains(s string) bool {
 // Clip redacts s, then cuts the result to at most limit bytes: on a rune
 // boundary, and before a mark the cut would split. It returns what is
 // kept and how many bytes of the redacted text were dropped. Cutting after
-// redacting means no part of a key is ever kept.
+// redacting means no part of a key is ever kept; and a key the cut would
+// leave standing alone, once part of a word ("test" of "testing"), is cut
+// off too.
 func (r *Redactor) Clip(s string, limit int) (kept string, dropped int) {
 	s = r.String(s)
 	if len(s) <= limit {
@@ -186,18 +210,21 @@ func (r *Redactor) Clip(s string, limit int) (kept string, dropped int) {
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
-	mark := Mark
-	if r != nil {
-		mark = r.mark
-	}
 	// A mark that straddles the cut is dropped whole.
+	mark := r.markOrDefault()
 	for i := max(n-len(mark)+1, 0); i < n && mark != ""; i++ {
 		if len(s)-i >= len(mark) && s[i:i+len(mark)] == mark {
 			n = i
 			break
 		}
 	}
-	return s[:n], len(s) - n
+	for {
+		i, _ := r.Index(s[:n])
+		if i < 0 {
+			return s[:n], len(s) - n
+		}
+		n = i
+	}
 }
 
 // text is what a Redactor reads.

@@ -152,6 +152,7 @@ func TestClip(t *testing.T) {
 		{"abc secret", 6, "abc ", 10},                // the cut would split the mark: it goes whole
 		{"abc secret xyz", 15, "abc [redacted] ", 3}, // the key is redacted before the cut, never cut in two
 		{"abc secretxyz", 7, "abc sec", 6},           // not a token: no key there
+		{"abc secretxyz", 10, "abc ", 9},             // the cut would leave the key standing alone: cut before it
 		{"héllo", 2, "h", 5},
 		{"x", -1, "", 1},
 	} {
@@ -159,6 +160,28 @@ func TestClip(t *testing.T) {
 		if kept != tt.kept || dropped != tt.dropped {
 			t.Errorf("Clip(%q, %d) = %q, %d; want %q, %d", tt.in, tt.limit, kept, dropped, tt.kept, tt.dropped)
 		}
+	}
+}
+
+// TestGlued: a key of at least the given length is redacted glued to
+// letters or digits, in every form; a shorter one keeps the token rule.
+func TestGlued(t *testing.T) {
+	t.Parallel()
+	r := New("sk-canary-0123", "test").WithMark("[R]").Glued(8)
+	for in, want := range map[string]string{
+		"rrrsk-canary-0123zz":                "rrr[R]zz",
+		`id9\u0073k-canary-0123\u0041`:       `id9[R]\u0041`,
+		"q=ab%73k-canary-0123cd":             "q=ab[R]cd",
+		"the latest tests, a test":           "the latest tests, a [R]",
+		"sk-canary-0123sk-canary-0123":       "[R]",
+		"sk-canary-012 is not the whole key": "sk-canary-012 is not the whole key",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := (*Redactor)(nil).Glued(8).String("x"); got != "x" {
+		t.Errorf("a nil Redactor, glued: %q", got)
 	}
 }
 

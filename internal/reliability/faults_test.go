@@ -105,7 +105,7 @@ func jobsPerBody(entries []mockserver.JournalEntry) map[string]int {
 	out := map[string]int{}
 	for _, e := range entries {
 		if e.Path == "/api/v2/query-async" && e.Status == http.StatusOK {
-			out[e.Body]++
+			out[string(e.Body)]++
 		}
 	}
 	return out
@@ -347,7 +347,7 @@ func TestSearchRangeResubmitsLostWindow(t *testing.T) {
 			}
 			seen := map[string]int{}
 			for _, e := range submissions(srv) {
-				seen[e.Body]++
+				seen[string(e.Body)]++
 			}
 			twice := 0
 			for body, n := range seen {

@@ -83,7 +83,7 @@ func TestScreenshots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mock.ForceJob(failed.QueryID, newssearch.StateFailed, "upstream timeout"); err != nil {
+	if _, err := mock.ForceJob(failed.QueryID, mockserver.JobFailed, "upstream timeout"); err != nil {
 		t.Fatal(err)
 	}
 

@@ -2,12 +2,12 @@ package codegen_test
 
 import (
 	"context"
-	newssearch "github.com/newssearch/newssearch-go"
 	"net/http"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/newssearch/newssearch-go/mockserver"
 	"github.com/newssearch/newssearch-go/tests/codegen/oapiclient"
 )
 
@@ -117,7 +117,7 @@ func TestOapiCodegenClient(t *testing.T) {
 	if err != nil || failing.JSON200 == nil {
 		t.Fatalf("SubmitQuery: %v (body %s)", err, failing.Body)
 	}
-	if _, err := srv.ForceJob(failing.JSON200.QueryId, newssearch.StateFailed, ""); err != nil {
+	if _, err := srv.ForceJob(failing.JSON200.QueryId, mockserver.JobFailed, ""); err != nil {
 		t.Fatalf("ForceJob: %v", err)
 	}
 	failed, err := c.GetResultsWithResponse(ctx, oapiclient.GetResultsRequest{ApiKey: key, QueryId: failing.JSON200.QueryId})

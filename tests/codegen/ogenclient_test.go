@@ -2,11 +2,11 @@ package codegen_test
 
 import (
 	"context"
-	newssearch "github.com/newssearch/newssearch-go"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/newssearch/newssearch-go/mockserver"
 	"github.com/newssearch/newssearch-go/tests/codegen/ogenclient"
 )
 
@@ -112,7 +112,7 @@ func TestOgenClient(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("SubmitQuery: %v (answer %T)", err, fres)
 	}
-	if _, err := srv.ForceJob(string(failing.Response.QueryID), newssearch.StateFailed, ""); err != nil {
+	if _, err := srv.ForceJob(string(failing.Response.QueryID), mockserver.JobFailed, ""); err != nil {
 		t.Fatalf("ForceJob: %v", err)
 	}
 	failed := getResults(failing.Response.QueryID, ogenclient.OptPage{})

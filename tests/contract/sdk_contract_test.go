@@ -264,8 +264,8 @@ func testSDKRequests(t *testing.T, c *contract) *checker {
 }
 
 // prepend returns first followed by rest.
-func prepend(first newssearch.Option, rest []newssearch.Option) []newssearch.Option {
-	return append([]newssearch.Option{first}, rest...)
+func prepend(first newssearch.CallOption, rest []newssearch.CallOption) []newssearch.CallOption {
+	return append([]newssearch.CallOption{first}, rest...)
 }
 
 // checkCallOptions makes every method's requests with per-call options: the
@@ -282,25 +282,25 @@ func checkCallOptions(t *testing.T, call func(string, bool, func() error), clien
 	}}
 	methods := []struct {
 		name string
-		fn   func(opts ...newssearch.Option) error
+		fn   func(opts ...newssearch.CallOption) error
 	}{
-		{"Search", func(o ...newssearch.Option) error { _, err := client.Search(ctx, base, o...); return err }},
-		{"SubmitQuery", func(o ...newssearch.Option) error { _, err := client.SubmitQuery(ctx, async, o...); return err }},
-		{"GetResults", func(o ...newssearch.Option) error { _, err := client.GetResults(ctx, asyncID, 1, o...); return err }},
-		{"Headlines", func(o ...newssearch.Option) error { _, err := client.Headlines(ctx, o...); return err }},
-		{"Poll", func(o ...newssearch.Option) error {
+		{"Search", func(o ...newssearch.CallOption) error { _, err := client.Search(ctx, base, o...); return err }},
+		{"SubmitQuery", func(o ...newssearch.CallOption) error { _, err := client.SubmitQuery(ctx, async, o...); return err }},
+		{"GetResults", func(o ...newssearch.CallOption) error { _, err := client.GetResults(ctx, asyncID, 1, o...); return err }},
+		{"Headlines", func(o ...newssearch.CallOption) error { _, err := client.Headlines(ctx, o...); return err }},
+		{"Poll", func(o ...newssearch.CallOption) error {
 			_, err := client.Poll(ctx, asyncID, prepend(fast, o)...)
 			return err
 		}},
-		{"SearchAll", func(o ...newssearch.Option) error { return firstN(client.SearchAll(ctx, base, o...), 30) }},
-		{"Results", func(o ...newssearch.Option) error {
+		{"SearchAll", func(o ...newssearch.CallOption) error { return firstN(client.SearchAll(ctx, base, o...), 30) }},
+		{"Results", func(o ...newssearch.CallOption) error {
 			return firstN(client.Results(ctx, asyncID, prepend(fast, o)...), 30)
 		}},
-		{"SearchRange", func(o ...newssearch.Option) error {
+		{"SearchRange", func(o ...newssearch.CallOption) error {
 			_, err := client.SearchRange(ctx, span, prepend(fast, o)...)
 			return err
 		}},
-		{"SearchRangeSeq", func(o ...newssearch.Option) error {
+		{"SearchRangeSeq", func(o ...newssearch.CallOption) error {
 			return firstN(client.SearchRangeSeq(ctx, span, prepend(fast, o)...), 1000)
 		}},
 	}

@@ -6,10 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -22,17 +21,18 @@ import (
 // re-executes itself with childEnv set to one of these modes.
 const (
 	childEnv = "BENCHCMP_CHILD"
-	// bodyEnv names the file of bytes the serve-bytes child answers.
-	bodyEnv    = "BENCHCMP_BODY"
-	laterEnv   = "BENCHCMP_LATER_NEWS"
-	modeStart  = "startup"               // time the first and later New, print startupFigures
-	modeBytes  = "serve-bytes"           // serve bodyEnv's bytes, print the URL, stop at stdin EOF
-	modeBytes1 = "serve-bytes-one-write" // the same, each answer in one system call (workload.StartBareOneWrite)
-	modeMock   = "serve-mock"            // serve a default mock, print the URL, stop at stdin EOF
+	// modeStart times the first and later New calls and prints
+	// startupFigures; laterEnv says how many later calls.
+	modeStart = "startup"
+	laterEnv  = "BENCHCMP_LATER_NEWS"
 	// modeAnswers serves the answers of answersEnv's file (a JSON list of
-	// bareAnswer) by path, with net/http alone: row 3w's baseline.
+	// workload.Answer) with workload.StartBare, prints its URL and stops
+	// at stdin's EOF.
 	modeAnswers = "serve-answers"
 	answersEnv  = "BENCHCMP_ANSWERS"
+	// modeMock serves a default mock, prints its URL and stops at stdin's
+	// EOF.
+	modeMock = "serve-mock"
 )
 
 // runChild runs a child mode and returns the exit status.
@@ -41,12 +41,8 @@ func runChild(mode string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch mode {
 	case modeStart:
 		err = childStartup(stdout)
-	case modeBytes, modeBytes1, modeMock:
+	case modeAnswers, modeMock:
 		err = childServe(mode, stdin, stdout)
-	case modeAnswers:
-		err = childAnswers(stdin, stdout)
-	case modeScale:
-		err = childScale(stdout)
 	default:
 		err = fmt.Errorf("unknown %s=%q: this variable is for the harness's own child processes; unset it", childEnv, mode)
 	}
@@ -59,14 +55,11 @@ func runChild(mode string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // startupFigures is what the startup child reports.
 type startupFigures struct {
-	FirstNew  time.Duration   // the first New of the process
-	FirstCPU  time.Duration   // CPU time of the process during the first New
-	HWMKiB    int64           // VmHWM after the first New
-	RSSKiB    int64           // VmRSS after the first New
-	Articles  int             // corpus size
-	Later     []time.Duration // each later New (loopback socket)
-	LaterMem  []time.Duration // each later New(WithoutListener())
-	ProcStart time.Duration   // from process start (kernel) to the first New's return
+	FirstNew time.Duration   // the first New of the process
+	FirstCPU time.Duration   // CPU time of the process during the first New
+	HWMKiB   int64           // VmHWM after the first New
+	Articles int             // corpus size
+	Later    []time.Duration // each later New (loopback socket)
 }
 
 // childStartup times the first New of this fresh process and later ones.
@@ -75,75 +68,32 @@ func childStartup(stdout io.Writer) error {
 	if err != nil || later < 1 {
 		return fmt.Errorf("%s=%q: pass the number of later New calls", laterEnv, os.Getenv(laterEnv))
 	}
-	cpu := cpuTime()
-	begin := time.Now()
+	cpu, begin := cpuTime(), time.Now()
 	s := mockserver.New()
-	f := startupFigures{FirstNew: time.Since(begin), FirstCPU: cpuTime() - cpu, Articles: s.Corpus().Len()}
-	f.ProcStart = sinceProcessStart()
-	f.HWMKiB, f.RSSKiB = memStatus()
+	f := startupFigures{FirstNew: time.Since(begin), FirstCPU: cpuTime() - cpu, Articles: s.Corpus().Len(), HWMKiB: vmHWM()}
 	s.Close()
 	for range later {
 		t := time.Now()
 		s := mockserver.New()
 		f.Later = append(f.Later, time.Since(t))
 		s.Close()
-		t = time.Now()
-		s = mockserver.New(mockserver.WithoutListener())
-		f.LaterMem = append(f.LaterMem, time.Since(t))
-		s.Close()
 	}
 	return json.NewEncoder(stdout).Encode(f)
 }
 
-// memStatus returns VmHWM and VmRSS in KiB from /proc/self/status, or -1.
-func memStatus() (hwm, rss int64) {
-	hwm, rss = -1, -1
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return hwm, rss
-	}
+// vmHWM returns VmHWM (peak resident size) in KiB from /proc/self/status,
+// or -1.
+func vmHWM() int64 {
+	b, _ := os.ReadFile("/proc/self/status")
 	for line := range strings.SplitSeq(string(b), "\n") {
-		name, value, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 10, 64)
-		if err != nil {
-			continue
-		}
-		switch name {
-		case "VmHWM":
-			hwm = n
-		case "VmRSS":
-			rss = n
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			if err == nil {
+				return n
+			}
 		}
 	}
-	return hwm, rss
-}
-
-// sinceProcessStart returns the time since the kernel started this process
-// (from /proc/self/stat and /proc/uptime, 10 ms resolution), or -1.
-func sinceProcessStart() time.Duration {
-	stat, err1 := os.ReadFile("/proc/self/stat")
-	up, err2 := os.ReadFile("/proc/uptime")
-	if err1 != nil || err2 != nil {
-		return -1
-	}
-	// Field 22 (starttime, in clock ticks) counts from after the
-	// parenthesised command name, which may hold spaces.
-	s := string(stat)
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	uf := strings.Fields(string(up))
-	if len(fields) < 20 || len(uf) < 1 {
-		return -1
-	}
-	ticks, err1 := strconv.ParseFloat(fields[19], 64)
-	uptime, err2 := strconv.ParseFloat(uf[0], 64)
-	if err1 != nil || err2 != nil {
-		return -1
-	}
-	const clockTicks = 100 // USER_HZ on Linux
-	return time.Duration((uptime - ticks/clockTicks) * float64(time.Second))
+	return -1
 }
 
 // childServe serves until stdin reaches EOF, after printing its URL.
@@ -154,19 +104,19 @@ func childServe(mode string, stdin io.Reader, stdout io.Writer) error {
 		s := mockserver.New()
 		url, stop = s.URL(), s.Close
 	} else {
-		body, err := os.ReadFile(os.Getenv(bodyEnv))
+		b, err := os.ReadFile(os.Getenv(answersEnv))
 		if err != nil {
-			return fmt.Errorf("reading the body to serve (%s): %w", bodyEnv, err)
+			return fmt.Errorf("reading the answers to serve (%s): %w", answersEnv, err)
 		}
-		start := workload.StartBare
-		if mode == modeBytes1 {
-			start = workload.StartBareOneWrite
+		var answers []workload.Answer
+		if err := json.Unmarshal(b, &answers); err != nil {
+			return fmt.Errorf("%s: %w", answersEnv, err)
 		}
-		b, err := start([][]byte{body})
+		bare, err := workload.StartBare(answers)
 		if err != nil {
 			return err
 		}
-		url, stop = b.URL, b.Close
+		url, stop = bare.URL, bare.Close
 	}
 	defer stop()
 	if _, err := fmt.Fprintln(stdout, url); err != nil {
@@ -184,21 +134,17 @@ type child struct {
 	out   *bufio.Reader
 }
 
-// startChild starts this program again in mode with extra environment.
-func startChild(mode string, extraEnv ...string) (*child, error) {
-	return startChildWith(mode, nil, extraEnv...)
-}
-
-// startChildWith is startChild running the program through a command
-// prefix such as "taskset -c 1" (none if prefix is empty).
-func startChildWith(mode string, prefix []string, extraEnv ...string) (*child, error) {
+// startChild starts this program again in mode with extra environment,
+// through a command prefix such as "taskset -c 1" (none if prefix is
+// empty).
+func startChild(mode string, prefix []string, env ...string) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("finding this program to re-execute it: %w", err)
 	}
 	argv := append(append([]string(nil), prefix...), exe)
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(append(os.Environ(), childEnv+"="+mode), extraEnv...)
+	cmd.Env = append(append(os.Environ(), childEnv+"="+mode), env...)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -235,55 +181,30 @@ func (c *child) stop() error {
 	return err
 }
 
-// bareAnswer is an answer the serve-answers child sends to every POST to
-// Path: Body, with the headers the mock sends (Content-Type,
-// Content-Length and an X-Request-Id as long as RequestID; net/http adds
-// Date).
-type bareAnswer struct {
-	Path      string `json:"path"`
-	Body      []byte `json:"body"`
-	RequestID string `json:"request_id"`
+// serveAnswers starts a serve-answers child (through prefix) answering
+// answers, and returns it with its URL.
+func serveAnswers(dir string, prefix []string, answers []workload.Answer) (*child, string, error) {
+	path := filepath.Join(dir, "answers.json")
+	b, err := json.Marshal(answers)
+	if err == nil {
+		err = os.WriteFile(path, b, 0o600)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return startServing(modeAnswers, prefix, answersEnv+"="+path)
 }
 
-// childAnswers serves answersEnv's answers with a bare net/http handler
-// until stdin reaches EOF, after printing its URL.
-func childAnswers(stdin io.Reader, stdout io.Writer) error {
-	b, err := os.ReadFile(os.Getenv(answersEnv))
+// startServing starts a serving child and reads its URL.
+func startServing(mode string, prefix []string, env ...string) (*child, string, error) {
+	c, err := startChild(mode, prefix, env...)
 	if err != nil {
-		return fmt.Errorf("reading the answers to serve (%s): %w", answersEnv, err)
+		return nil, "", err
 	}
-	var answers []bareAnswer
-	if err := json.Unmarshal(b, &answers); err != nil {
-		return fmt.Errorf("%s: %w", answersEnv, err)
-	}
-	type answer struct {
-		body             []byte
-		length, id, kind []string
-	}
-	byPath := map[string]answer{}
-	for _, a := range answers {
-		byPath[a.Path] = answer{body: a.Body, length: []string{strconv.Itoa(len(a.Body))}, id: []string{a.RequestID}, kind: []string{"application/json"}}
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	url, err := c.line()
 	if err != nil {
-		return err
+		_ = c.stop()
+		return nil, "", err
 	}
-	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		a, ok := byPath[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		h := w.Header()
-		h["Content-Type"], h["Content-Length"], h["X-Request-Id"] = a.kind, a.length, a.id
-		_, _ = w.Write(a.body)
-	})}
-	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
-	if _, err := fmt.Fprintln(stdout, "http://"+ln.Addr().String()); err != nil {
-		return err
-	}
-	_, _ = io.Copy(io.Discard, stdin) // until the parent closes stdin or exits
-	return nil
+	return c, url, nil
 }

@@ -1,25 +1,21 @@
 // Command bench is the benchmark harness: it measures the SDK and the mock
-// server side by side with their baselines and prints a markdown table of
-// the figures and ratios against their targets (see BENCHMARKS.md at the
-// repository root).
+// server against their baselines and targets and prints a markdown table
+// (see BENCHMARKS.md at the repository root).
 //
 // It is a module of its own (github.com/newssearch/newssearch-go/tools/bench,
 // whose go.mod replaces the SDK's module with the checkout at ../..), so that
 // the SDK's module ships none of it. Usage, from this directory:
 //
-//	go run . [-quick] [-rows search,throughput,...]
+//	go run . [-quick] [-rows startup,wrk,...]
 //
 // or from the repository root, go -C tools/bench run . [flags].
 //
-// Machines are shared and noisy, so every comparison runs baseline and
-// subject interleaved, in several rounds, and reports the median of the
-// per-round ratios. The start-up row and the SDK-overhead servers run in
-// child processes: the program re-executes itself, selected by the
-// BENCHCMP_CHILD environment variable. The search and scaling rows build
-// their larger corpora with "go run ./mockserver/internal/corpus/gencorpus"
-// in the SDK's module (this module may not import the mock's internal
-// packages), and the simulated poll row runs a go test of this package, so
-// the harness needs the go command and the source of both modules.
+// Comparisons run baseline and subject interleaved, in several rounds, and
+// report the median of the per-round ratios. Start-up and the servers of
+// the overhead and wrk rows run in child processes: the program
+// re-executes itself, selected by the BENCHCMP_CHILD environment variable.
+// The start-up and wrk rows build cmd/newsmock, and the simulated poll row
+// runs a go test of this package, so the harness needs the go command.
 //
 // -quick runs every row with tiny counts and short waits: the figures mean
 // nothing, it only proves the harness works (the package test uses it).

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -21,7 +23,7 @@ type result struct {
 	baseline string // what it is compared with in the same run
 	measured string // the figure or ratio
 	target   string
-	met      string   // "yes", "NO" or "-"
+	met      string   // "yes", "NO", "noisy" or "-"
 	notes    []string // details printed below the table
 	err      error    // the measurement could not be made
 }
@@ -34,13 +36,12 @@ func verdict(ok bool) string {
 	return "NO"
 }
 
-// verdictWhy is verdict, pointing a missed target to the section of
-// BENCHMARKS.md that says why it is missed.
-func verdictWhy(ok bool, row string) string {
-	if ok {
-		return verdict(ok)
+// judged is the verdict of a target on a figure that may be noisy.
+func judged(met, steady bool) string {
+	if !steady {
+		return "noisy"
 	}
-	return verdict(ok) + " (why not: BENCHMARKS.md, row " + row + ")"
+	return verdict(met)
 }
 
 // env is what every row gets.
@@ -50,6 +51,8 @@ type env struct {
 	// rangeDefault is row 6's median time of the default SearchRange, for
 	// row 6b; 0 until row 6 has run.
 	rangeDefault time.Duration
+	// newsmock builds cmd/newsmock once per run and returns its path.
+	newsmock func() (string, error)
 }
 
 // logf reports progress on stderr.
@@ -68,22 +71,19 @@ type row struct {
 }
 
 // rows lists the rows in the order they run. "startup" runs first and
-// alone: its child processes must not compete with this one building its
-// own corpus; "pollsim" compiles and runs a go test, which must not
-// disturb the measurements either. Rows sensitive to this process's heap run before "search",
-// which loads the large corpus; the long polling job runs in the
-// background meanwhile.
+// alone, so that its processes start on a machine this one leaves idle;
+// "pollsim" compiles and runs a go test, which must not disturb the other
+// measurements. The slow polling and vendor-range measurements run in the
+// background of the rest: they mostly wait.
 var rows = []row{
 	{"startup", rowStartup, nil, true},
 	{"pollsim", rowPollSimulated, nil, true},
 	{"overhead", rowOverhead, nil, false},
-	{"throughput", rowThroughput, nil, false},
 	{"wrk", rowWrk, nil, false},
 	{"drain", rowDrain, nil, false},
 	{"range", rowRange, startVendorRange, false},
 	{"poll", rowPoll, startLongPoll, false},
 	{"search", rowSearch, nil, false},
-	{"scale", rowScale, nil, false},
 }
 
 // rowNames returns the names of every row.
@@ -95,29 +95,28 @@ func rowNames() []string {
 	return names
 }
 
-// selectRows parses the -rows flag.
+// selectRows parses the -rows flag; the rows keep the order of rows.
 func selectRows(list string) ([]row, error) {
-	var out []row
+	want := map[string]bool{}
 	for name := range strings.SplitSeq(list, ",") {
 		name = strings.TrimSpace(name)
 		if name == "" {
 			continue
 		}
-		i := slices.IndexFunc(rows, func(r row) bool { return r.name == name })
-		if i < 0 {
+		if !slices.Contains(rowNames(), name) {
 			return nil, fmt.Errorf("-rows: unknown row %q: use a comma-separated list of %s", name, strings.Join(rowNames(), ", "))
 		}
-		if !slices.ContainsFunc(out, func(r row) bool { return r.name == name }) {
-			out = append(out, rows[i])
+		want[name] = true
+	}
+	var out []row
+	for _, r := range rows {
+		if want[r.name] {
+			out = append(out, r)
 		}
 	}
 	if len(out) == 0 {
 		return nil, errors.New("-rows: no row given: name at least one of " + strings.Join(rowNames(), ", "))
 	}
-	slices.SortStableFunc(out, func(a, b row) int {
-		return cmp.Compare(slices.IndexFunc(rows, func(r row) bool { return r.name == a.name }),
-			slices.IndexFunc(rows, func(r row) bool { return r.name == b.name }))
-	})
 	return out, nil
 }
 
@@ -125,7 +124,6 @@ func selectRows(list string) ([]row, error) {
 type report struct {
 	quick              bool
 	loadStart, loadEnd string
-	psiStart, psiEnd   string
 	took               time.Duration
 	results            []result
 }
@@ -133,17 +131,21 @@ type report struct {
 // measure runs the selected rows.
 func measure(ctx context.Context, p params, selected []row, log io.Writer) *report {
 	e := &env{p: p, log: log}
-	rep := &report{quick: p.quick, loadStart: loadAverage(), psiStart: cpuPressure()}
+	dir, err := os.MkdirTemp("", "bench-")
+	if err != nil {
+		dir = os.TempDir()
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	e.newsmock = sync.OnceValues(func() (string, error) { return buildNewsmock(ctx, dir) })
+	rep := &report{quick: p.quick, loadStart: loadAverage()}
 	begin := time.Now()
 	var waits []func() []result
 	started := false
-	monitor := startStallMonitor()
-	defer monitor.close()
-	var bgStart time.Time
-	var bgLoad loadSnap
+	bgLoad := ""
 	for _, r := range selected {
 		if !r.alone && !started {
-			started, bgStart, bgLoad = true, time.Now(), takeLoad()
+			started, bgLoad = true, loadAverage()
 			for _, b := range selected {
 				if b.background != nil {
 					e.logf("row %s: starting its background part", b.name)
@@ -152,30 +154,27 @@ func measure(ctx context.Context, p params, selected []row, log io.Writer) *repo
 			}
 		}
 		e.logf("row %s...", r.name)
-		t, before := time.Now(), takeLoad()
-		lines := r.run(ctx, e)
-		note := monitor.summary(t, time.Now())
-		machine, _ := loadNote(before, takeLoad())
-		for i := range lines {
-			lines[i].notes = append(lines[i].notes, note, machine)
-		}
-		rep.results = append(rep.results, lines...)
+		t, before := time.Now(), loadAverage()
+		rep.add(r.run(ctx, e), before)
 		e.logf("row %s done in %v", r.name, time.Since(t).Round(time.Millisecond))
 	}
 	for _, wait := range waits {
 		e.logf("waiting for the background rows")
-		lines := wait()
-		note := monitor.summary(bgStart, time.Now())
-		machine, _ := loadNote(bgLoad, takeLoad())
-		for i := range lines {
-			lines[i].notes = append(lines[i].notes, note, machine)
-		}
-		rep.results = append(rep.results, lines...)
+		rep.add(wait(), bgLoad)
 	}
 	rep.took = time.Since(begin)
-	rep.loadEnd, rep.psiEnd = loadAverage(), cpuPressure()
+	rep.loadEnd = loadAverage()
 	slices.SortStableFunc(rep.results, func(a, b result) int { return cmp.Compare(a.order, b.order) })
 	return rep
+}
+
+// add records lines, noting the load average at their start and now.
+func (r *report) add(lines []result, loadBefore string) {
+	note := fmt.Sprintf("machine load: load average %s at the start of the row, %s at its end", loadBefore, loadAverage())
+	for i := range lines {
+		lines[i].notes = append(lines[i].notes, note)
+	}
+	r.results = append(r.results, lines...)
 }
 
 // failed reports whether some measurement could not be made.
@@ -189,9 +188,8 @@ func (r *report) print(w io.Writer) {
 	if r.quick {
 		fmt.Fprintf(w, "**-quick run: tiny counts and short waits; these figures mean nothing.**\n\n")
 	}
-	fmt.Fprintf(w, "Machine: %s/%s, %d CPUs, GOMAXPROCS %d, %s. Load average (1, 5, 15 min) at start %s, at end %s. "+
-		"CPU pressure (share of the last 60 s in which runnable tasks waited for a CPU, /proc/pressure/cpu) at start %s, at end %s. Run took %v.\n\n",
-		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), r.loadStart, r.loadEnd, r.psiStart, r.psiEnd, r.took.Round(time.Second))
+	fmt.Fprintf(w, "Machine: %s/%s, %d CPUs, GOMAXPROCS %d, %s. Load average (1, 5, 15 min) at start %s, at end %s. Run took %v.\n\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), r.loadStart, r.loadEnd, r.took.Round(time.Second))
 	fmt.Fprintf(w, "| # | What | Baseline in the same run | Measured | Target | Met |\n|---|---|---|---|---|---|\n")
 	for _, x := range r.results {
 		measured, met := x.measured, x.met
@@ -202,9 +200,6 @@ func (r *report) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\n")
 	for _, x := range r.results {
-		if len(x.notes) == 0 {
-			continue
-		}
 		fmt.Fprintf(w, "Row %s (%s):\n", x.id, x.what)
 		for _, n := range x.notes {
 			fmt.Fprintf(w, "- %s\n", n)
@@ -216,27 +211,8 @@ func (r *report) print(w io.Writer) {
 // loadAverage returns the first three fields of /proc/loadavg, or "n/a".
 func loadAverage() string {
 	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "n/a"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "n/a"
-	}
-	return strings.Join(f[:3], " ")
-}
-
-// cpuPressure returns the "some avg60" figure of /proc/pressure/cpu as a
-// percentage, or "n/a".
-func cpuPressure() string {
-	b, err := os.ReadFile("/proc/pressure/cpu")
-	if err != nil {
-		return "n/a"
-	}
-	for _, f := range strings.Fields(strings.SplitN(string(b), "\n", 2)[0]) {
-		if v, ok := strings.CutPrefix(f, "avg60="); ok {
-			return v + "%"
-		}
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
 	}
 	return "n/a"
 }
@@ -270,8 +246,7 @@ func quantile[T ~int64 | ~float64](xs []T, q float64) T {
 	}
 	s := slices.Clone(xs)
 	slices.Sort(s)
-	i := min(len(s)-1, max(0, int(q*float64(len(s)))))
-	return s[i]
+	return s[min(len(s)-1, max(0, int(q*float64(len(s)))))]
 }
 
 // spread formats the minimum and maximum of ratios.
@@ -296,3 +271,9 @@ func fmtUS(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/1
 
 // fmtMS formats a duration in milliseconds.
 func fmtMS(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/1e6) }
+
+// quote returns s as a JSON string.
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

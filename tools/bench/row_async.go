@@ -52,24 +52,23 @@ func rowDrain(ctx context.Context, e *env) []result {
 			return err
 		}
 	}
-	subjects := []subject{{"sequential", drain(0)}, {"prefetch", drain(e.p.drainPrefetch)}, {"prefetch-8", drain(8)}}
+	subjects := []subject{{"sequential", drain(0)}, {"prefetch", drain(e.p.drainPrefetch)}}
 	blocks, err := interleave(ctx, subjects, e.p.drainRounds, 1)
 	if err != nil {
 		return failure(err, r)
 	}
-	var rs, rs8 []float64
-	var seq, pre, pre8 []time.Duration
+	var rs []float64
+	var seq, pre []time.Duration
 	for _, b := range blocks {
 		rs = append(rs, float64(b[1].perCall)/float64(b[0].perCall))
-		rs8 = append(rs8, float64(b[2].perCall)/float64(b[0].perCall))
-		seq, pre, pre8 = append(seq, b[0].perCall), append(pre, b[1].perCall), append(pre8, b[2].perCall)
+		seq, pre = append(seq, b[0].perCall), append(pre, b[1].perCall)
 	}
 	m := median(rs)
 	r.measured = fmt.Sprintf("%.3fx", m)
 	r.met = verdict(m <= 0.4)
 	r.notes = []string{
 		fmt.Sprintf("mock latency %v added to every get-results request (fault rule); job of %d results, pages cached by the mock after the warm-up drain", e.p.latency, total),
-		fmt.Sprintf("median drain: sequential %s, Prefetch %d %s, Prefetch 8 %s (ratio %.3fx)", fmtMS(median(seq)), e.p.drainPrefetch, fmtMS(median(pre)), fmtMS(median(pre8)), median(rs8)),
+		fmt.Sprintf("median drain: sequential %s, Prefetch %d %s", fmtMS(median(seq)), e.p.drainPrefetch, fmtMS(median(pre))),
 		fmt.Sprintf("ratios per round: %s (%s); every drain checked to return the same articles in the same order", ratios(rs), spread(rs)),
 		fmt.Sprintf("floor: with Prefetch %d at most %d requests are in flight, so the ideal is about 1/%d = %.2fx plus client and mock time", e.p.drainPrefetch, e.p.drainPrefetch+1, e.p.drainPrefetch+1, 1/float64(e.p.drainPrefetch+1)),
 	}
@@ -169,7 +168,7 @@ func startVendorRange(ctx context.Context, e *env) func() []result {
 			return
 		}
 		params := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: query, StartDate: start, EndDate: end}}
-		vendor := []newssearch.Option{&newssearch.RangeOptions{Concurrency: 1},
+		vendor := []newssearch.CallOption{&newssearch.RangeOptions{Concurrency: 1},
 			&newssearch.PollOptions{MinDelay: e.p.vendorInterval, MaxDelay: e.p.vendorInterval, Multiplier: 1, Jitter: -1}}
 		begin := time.Now()
 		ids, err := workload.RangeIDs(ctx, c, params, vendor...)

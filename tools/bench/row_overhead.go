@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	newssearch "github.com/newssearch/newssearch-go"
 	"github.com/newssearch/newssearch-go/mockserver"
@@ -29,37 +28,33 @@ func rowOverhead(ctx context.Context, e *env) []result {
 	if err != nil {
 		return failure(err, bare, mock)
 	}
-	dir, err := os.MkdirTemp("", "benchcmp-")
+	dir, err := os.MkdirTemp("", "bench-")
 	if err != nil {
 		return failure(err, bare, mock)
 	}
 	defer os.RemoveAll(dir)
-	bodyFile := filepath.Join(dir, "answer.json")
-	if err := os.WriteFile(bodyFile, answer, 0o600); err != nil {
-		return failure(err, bare, mock)
-	}
 	out := []result{bare, mock}
-	for i, mode := range []string{modeBytes, modeMock} {
-		if err := overheadAgainst(ctx, e, &out[i], mode, bodyFile, q); err != nil {
-			out[i].err = err
+	for i := range out {
+		var c *child
+		var url string
+		if i == 0 {
+			c, url, err = serveAnswers(dir, nil, []workload.Answer{workload.JSONAnswer("/api/v2/query", answer)})
+		} else {
+			c, url, err = startServing(modeMock, nil)
 		}
+		if err == nil {
+			err = overheadAgainst(ctx, e, &out[i], url, q)
+			if stopErr := c.stop(); err == nil {
+				err = stopErr
+			}
+		}
+		out[i].err = err
 	}
 	return out
 }
 
-// overheadAgainst measures one server mode into r.
-func overheadAgainst(ctx context.Context, e *env, r *result, mode, bodyFile string, q workload.Query) error {
-	c, err := startChild(mode, bodyEnv+"="+bodyFile)
-	if err != nil {
-		return err
-	}
-	url, err := c.line()
-	if err != nil {
-		_ = c.stop()
-		return err
-	}
-	defer func() { _ = c.stop() }()
-
+// overheadAgainst measures the server at url into r.
+func overheadAgainst(ctx context.Context, e *env, r *result, url string, q workload.Query) error {
 	hc := workload.NewHTTPClient(4)
 	defer hc.CloseIdleConnections()
 	sdk, err := newssearch.NewClient(newssearch.WithoutEnvironment(), newssearch.WithBaseURL(url),
@@ -130,7 +125,7 @@ func overheadAgainst(ctx context.Context, e *env, r *result, mode, bodyFile stri
 		"CPU time is this process's, that is the client's alone (the server is another process): less disturbed by the machine's other load than wall time",
 		fmt.Sprintf("query %q, %d rounds of %d calls per subject, order rotating; one http.Client (4 idle connections) shared by all subjects", q.Text, e.p.overheadRounds, e.p.overheadCalls),
 	}
-	e.logf("overhead %s: time %.3fx allocs %.3fx", mode, tr, ar)
+	e.logf("overhead %s: time %.3fx allocs %.3fx", r.id, tr, ar)
 	return nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/newssearch/newssearch-go/mockserver"
@@ -201,35 +200,19 @@ func rowPollSimulated(ctx context.Context, e *env) []result {
 	return []result{r}
 }
 
-// simulatePolls runs TestPollScheduleSimulated in a go test child (or, when
-// the harness itself runs as a test, in a copy of this test binary) and
+// simulatePolls runs TestPollScheduleSimulated in a go test child and
 // returns its figures for the short and the long job.
 func simulatePolls(ctx context.Context) ([]simFigures, error) {
-	bench, _, err := moduleDirs(ctx)
-	if err != nil {
-		return nil, err
-	}
-	dir, err := os.MkdirTemp("", "benchcmp-")
+	dir, err := os.MkdirTemp("", "bench-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "sim.json")
-	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-run", "^TestPollScheduleSimulated$", ".")
-	if testing.Testing() {
-		// Under go test (TestQuick) this binary already holds the test:
-		// running it spares compiling the package's tests a second time,
-		// without the race detector (a minute on a fresh machine).
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, err
-		}
-		cmd = exec.CommandContext(ctx, exe, "-test.count=1", "-test.run=^TestPollScheduleSimulated$")
-	}
-	cmd.Dir = bench
+	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-run", "^TestPollScheduleSimulated$", "github.com/newssearch/newssearch-go/tools/bench")
 	cmd.Env = append(os.Environ(), simOutEnv+"="+out)
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go test -run TestPollScheduleSimulated: %w: %s", err, strings.TrimSpace(string(b)))
+		return nil, fmt.Errorf("go test -run TestPollScheduleSimulated: %w: %s (run the harness in tools/bench)", err, strings.TrimSpace(string(b)))
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {

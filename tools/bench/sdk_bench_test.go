@@ -49,7 +49,7 @@ func BenchmarkSDKOverhead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bare, err := workload.StartBare([][]byte{answer})
+	bare, err := workload.StartBare([]workload.Answer{workload.JSONAnswer("/api/v2/query", answer)})
 	if err != nil {
 		b.Fatal(err)
 	}

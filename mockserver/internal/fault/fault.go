@@ -43,7 +43,21 @@ type Action struct {
 	Drop       bool          // close the connection without any response
 	Truncate   bool          // send the headers and part of the body, then close
 	Job        Job           // on query-async: the fate of the job created
+	// Results and Totals change the shape of a successful answer (see
+	// the Shape constants): "" keeps the world's.
+	Results string
+	Totals  string
 }
+
+// Answer shapes: where /api/v2/query puts its results, and which counts
+// get-results writes.
+const (
+	ShapeNested        = "nested"
+	ShapeTopLevel      = "top-level"
+	ShapeBothTotals    = "both"
+	ShapeTotalResults  = "totalResults"
+	ShapeTotalArticles = "totalArticles"
+)
 
 // IsZero reports whether the action does nothing.
 func (a Action) IsZero() bool { return a == Action{} }
@@ -75,6 +89,12 @@ func (a Action) String() string {
 	case JobRefuse:
 		items = append(items, "job=refuse")
 	}
+	if a.Results != "" {
+		items = append(items, "results="+a.Results)
+	}
+	if a.Totals != "" {
+		items = append(items, "totals="+a.Totals)
+	}
 	return strings.Join(items, ";")
 }
 
@@ -96,13 +116,18 @@ func (a Action) Validate() error {
 		return fmt.Errorf("job outcome %d is unknown: use fail, stuck or refuse", a.Job)
 	case a.Job != JobNormal && (a.Status != 0 || a.Truncate):
 		return errors.New("job=fail, job=stuck and job=refuse decide how the submission is answered, so they cannot be combined with status or truncate")
+	case a.Results != "" && a.Results != ShapeNested && a.Results != ShapeTopLevel:
+		return fmt.Errorf("results=%q is unknown: write results=%s or results=%s", a.Results, ShapeNested, ShapeTopLevel)
+	case a.Totals != "" && a.Totals != ShapeBothTotals && a.Totals != ShapeTotalResults && a.Totals != ShapeTotalArticles:
+		return fmt.Errorf("totals=%q is unknown: write totals=%s, totals=%s or totals=%s", a.Totals, ShapeBothTotals, ShapeTotalResults, ShapeTotalArticles)
 	}
 	return nil
 }
 
 // Syntax describes the X-Mock-Fault header grammar for error messages.
 const Syntax = `items separated by ";": status=<400-599>, retry-after=<seconds>, ` +
-	`latency=<duration, e.g. 150ms>, drop, truncate, job=fail, job=stuck, job=refuse; ` +
+	`latency=<duration, e.g. 150ms>, drop, truncate, job=fail, job=stuck, job=refuse, ` +
+	`results=nested|top-level, totals=both|totalResults|totalArticles; ` +
 	`e.g. "status=429;retry-after=2" or "latency=150ms;truncate"`
 
 // ParseHeader parses an X-Mock-Fault header value. A blank value is the zero
@@ -175,6 +200,10 @@ func (a *Action) set(name, value string, hasValue bool) error {
 		default:
 			return fmt.Errorf("job=%q is unknown; write job=fail, job=stuck or job=refuse", value)
 		}
+	case "results":
+		a.Results = value
+	case "totals":
+		a.Totals = value
 	default:
 		return fmt.Errorf("unknown item %q", name)
 	}

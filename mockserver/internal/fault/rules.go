@@ -23,6 +23,9 @@ type Rule struct {
 	// Times stops the rule after it has applied this many times; 0 = never.
 	Times  int
 	Action Action
+	// Optional marks a rule that may never fire without that being a
+	// failure of the test (see the mock's Verify).
+	Optional bool
 }
 
 // Validate reports a rule that cannot work.

@@ -84,6 +84,15 @@ func New[Q any](cfg Config) *Store[Q] {
 	return s
 }
 
+// SetConfig changes the store's limits: the jobs already stored take the
+// new pending settings at their next poll, and the new TTL and size from
+// the next submission or poll on.
+func (s *Store[Q]) SetConfig(cfg Config) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg = cfg
+}
+
 // front returns the least recently used job, or nil.
 func (s *Store[Q]) front() *job[Q] {
 	if s.lru.next == &s.lru {

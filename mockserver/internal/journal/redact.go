@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/newssearch/newssearch-go/internal/jsonscan"
 	"github.com/newssearch/newssearch-go/internal/redact"
 )
 
@@ -17,17 +16,15 @@ const Redacted = `"[redacted]"`
 // because encoding/json matches struct fields case-insensitively too.
 const keyField = "api_key"
 
-type span struct{ start, end int64 }
-
 // Redact returns the body as it may be stored in the journal: every
 // "api_key" member's value, at any depth and in any letter case, replaced by
 // "[redacted]"; every other occurrence of those keys that stands as a token
 // (in a query, in any JSON escape form) replaced by [redacted] too
 // (internal/redact); and only then the result cut to at most limit bytes
 // (plus a marker saying how much was dropped), so no part of a key is left
-// at the cut. A body that is not valid JSON cannot be
-// redacted reliably, so only a placeholder giving its length is returned.
-// An empty body gives "".
+// at the cut. The rest of the body is kept as it came. A body that is not
+// valid JSON cannot be redacted reliably, so only a placeholder giving its
+// length is returned. An empty body gives "".
 func Redact(body []byte, limit int) string {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return ""
@@ -35,13 +32,11 @@ func Redact(body []byte, limit int) string {
 	if !json.Valid(body) {
 		return fmt.Sprintf("[body of %d bytes not stored: not valid JSON]", len(body))
 	}
-	first := jsonscan.SkipSpace(body, 0)
-	spans := keySpans(body, first, jsonscan.SkipValue(body, first), nil)
 	var b strings.Builder
 	b.Grow(len(body))
-	prev := int64(0)
+	prev := 0
 	var keys []string
-	for _, s := range spans {
+	for _, s := range keySpans(body) {
 		b.Write(body[prev:s.start])
 		b.WriteString(Redacted)
 		prev = s.end
@@ -69,23 +64,57 @@ func cut(s string, limit int) string {
 	return fmt.Sprintf("%s…[%d more bytes not stored]", kept, dropped)
 }
 
-// keySpans returns the byte ranges of every api_key member value within
-// the valid JSON value at body[start:end], in order.
-func keySpans(body []byte, start, end int, spans []span) []span {
-	v := body[start:end]
-	switch v[0] {
-	case '{':
-		for _, m := range jsonscan.Members(v) {
-			if strings.EqualFold(m.Name, keyField) {
-				spans = append(spans, span{int64(start + m.Start), int64(start + m.End)})
-			} else {
-				spans = keySpans(body, start+m.Start, start+m.End, spans)
+type span struct{ start, end int }
+
+// keySpans returns the byte ranges of the values of every api_key member
+// (any letter case) of body, a valid JSON value, in order. Members inside
+// such a value are in its range.
+func keySpans(body []byte) []span {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	type frame struct {
+		object, wantKey bool
+		keyStart        int // where this container began, if it is an api_key member's value; else -1
+	}
+	var stack []frame
+	var spans []span
+	isKey := false // the next value is an api_key member's
+	inKey := 0     // open containers that are api_key members' values
+	for {
+		before := int(dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return spans
+		}
+		n := len(stack)
+		if s, ok := tok.(string); ok && n > 0 && stack[n-1].wantKey {
+			stack[n-1].wantKey, isKey = false, strings.EqualFold(s, keyField) && inKey == 0
+			continue
+		}
+		start := before + len(body[before:]) - len(bytes.TrimLeft(body[before:], " \t\r\n:,"))
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			f := frame{object: tok == json.Delim('{'), wantKey: tok == json.Delim('{'), keyStart: -1}
+			if isKey {
+				f.keyStart = start
+				inKey++
+			}
+			stack = append(stack, f)
+			isKey = false
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			if f := stack[n-1]; f.keyStart >= 0 {
+				spans = append(spans, span{f.keyStart, int(dec.InputOffset())})
+				inKey--
+			}
+			stack = stack[:n-1]
+		default:
+			if isKey {
+				spans = append(spans, span{start, int(dec.InputOffset())})
 			}
 		}
-	case '[':
-		for _, e := range jsonscan.Elements(v) {
-			spans = keySpans(body, start+e[0], start+e[1], spans)
+		isKey = false
+		if m := len(stack); m > 0 && stack[m-1].object {
+			stack[m-1].wantKey = true
 		}
 	}
-	return spans
 }

@@ -9,11 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
-
-	"github.com/newssearch/newssearch-go/internal/onewrite"
 )
 
 // InProcess calls an http.Handler directly, with no socket and no
@@ -67,9 +63,24 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Bare is a plain net/http server on loopback that answers every request
-// with the next of a fixed set of pre-encoded bodies, doing nothing else:
-// the baseline of the throughput and overhead rows.
+// Answer is what a Bare server sends to every POST to Path: Body, with
+// Header (net/http adds Date).
+type Answer struct {
+	Path   string      `json:"path"`
+	Body   []byte      `json:"body"`
+	Header http.Header `json:"header"`
+}
+
+// JSONAnswer returns an Answer of body to path with the headers
+// Content-Type (application/json) and Content-Length.
+func JSONAnswer(path string, body []byte) Answer {
+	return Answer{Path: path, Body: body, Header: http.Header{
+		"Content-Type": {"application/json"}, "Content-Length": {strconv.Itoa(len(body))}}}
+}
+
+// Bare is a plain net/http server on loopback that answers each path with
+// a fixed answer, doing nothing else: the baseline of the overhead and wrk
+// rows.
 type Bare struct {
 	// URL is the server's base URL, e.g. "http://127.0.0.1:41234".
 	URL  string
@@ -77,48 +88,36 @@ type Bare struct {
 	done chan struct{}
 }
 
-// StartBare starts a Bare server answering bodies in turn (Content-Type
-// application/json, Content-Length set), after reading each request body.
-func StartBare(bodies [][]byte) (*Bare, error) { return startBare(bodies, false) }
-
-// StartBareOneWrite is StartBare sending each answer's header and body in
-// one system call (internal/onewrite), as the mock server does since round
-// two; net/http alone sends an answer over 4 KiB in two. The throughput
-// rows report the mock against it too, so that what the mock gains from
-// writing once is not mistaken for the rest of its work costing nothing.
-func StartBareOneWrite(bodies [][]byte) (*Bare, error) { return startBare(bodies, true) }
-
-func startBare(bodies [][]byte, oneWrite bool) (*Bare, error) {
-	if len(bodies) == 0 {
-		return nil, errors.New("workload: StartBare: give at least one body to answer")
+// StartBare starts a Bare server answering answers by path (404 for any
+// other), after reading each request body.
+func StartBare(answers []Answer) (*Bare, error) {
+	if len(answers) == 0 {
+		return nil, errors.New("workload: StartBare: give at least one answer")
+	}
+	byPath := map[string]Answer{}
+	for _, a := range answers {
+		byPath[a.Path] = a
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("workload: StartBare: %w", err)
 	}
-	lengths := make([][]string, len(bodies))
-	for i, b := range bodies {
-		lengths[i] = []string{strconv.Itoa(len(b))}
-	}
-	jsonType := []string{"application/json"}
-	var next atomic.Uint64
 	b := &Bare{URL: "http://" + ln.Addr().String(), done: make(chan struct{})}
 	b.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
-		i := (next.Add(1) - 1) % uint64(len(bodies))
-		h := w.Header()
-		h["Content-Type"] = jsonType
-		h["Content-Length"] = lengths[i]
-		onewrite.Send(w, onewrite.From(w, r), http.StatusOK, bodies[i]) // From is nil without ConnContext
+		a, ok := byPath[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		for k, v := range a.Header {
+			w.Header()[k] = v
+		}
+		_, _ = w.Write(a.Body)
 	})}
-	serving := ln
-	if oneWrite {
-		b.srv.ConnContext = onewrite.ConnContext
-		serving = onewrite.Listener{Listener: ln}
-	}
 	go func() {
 		defer close(b.done)
-		_ = b.srv.Serve(serving) // returns http.ErrServerClosed on Close
+		_ = b.srv.Serve(ln) // returns http.ErrServerClosed on Close
 	}()
 	return b, nil
 }
@@ -142,105 +141,25 @@ func NewHTTPClient(conns int) *http.Client {
 	}}
 }
 
-// LoadResult is the outcome of a Load run.
-type LoadResult struct {
-	// Requests counts the answers read whole with status 200.
-	Requests int64
-	// Elapsed runs from the start until the last worker stopped.
-	Elapsed time.Duration
-}
-
-// PerSecond returns the request rate.
-func (r LoadResult) PerSecond() float64 {
-	if r.Elapsed <= 0 {
-		return 0
-	}
-	return float64(r.Requests) / r.Elapsed.Seconds()
-}
-
-// Load keeps conns requests in flight: conns goroutines each POST bodies
-// in turn to url through client and read every answer whole. It stops
-// starting requests when d has passed, or after limit requests if limit is
-// positive, and returns when every worker has stopped. The first failure
-// (transport error, status other than 200) stops the run and is returned.
-func Load(ctx context.Context, client *http.Client, url string, bodies [][]byte, conns int, d time.Duration, limit int64) (LoadResult, error) {
-	if conns <= 0 || len(bodies) == 0 {
-		return LoadResult{}, fmt.Errorf("workload: Load: need conns > 0 (got %d) and at least one body (got %d)", conns, len(bodies))
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		started, done atomic.Int64
-		errOnce       sync.Once
-		firstErr      error
-		wg            sync.WaitGroup
-	)
-	fail := func(err error) {
-		errOnce.Do(func() { firstErr = err })
-		cancel()
-	}
-	begin := time.Now()
-	deadline := begin.Add(d)
-	for range conns {
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				n := started.Add(1)
-				if (limit > 0 && n > limit) || (limit <= 0 && time.Now().After(deadline)) {
-					return
-				}
-				if err := post(ctx, client, url, bodies[int(n-1)%len(bodies)]); err != nil {
-					fail(err)
-					return
-				}
-				done.Add(1)
-			}
-		})
-	}
-	wg.Wait()
-	return LoadResult{Requests: done.Load(), Elapsed: time.Since(begin)}, firstErr
-}
-
-// post sends one request and reads the answer whole.
-func post(ctx context.Context, client *http.Client, url string, body []byte) error {
+// Post POSTs body to url and returns the answer's bytes and headers; a
+// status other than 200 is an error.
+func Post(ctx context.Context, client *http.Client, url string, body []byte) ([]byte, http.Header, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := client.Do(req)
 	if err != nil {
-		return err
-	}
-	_, err = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("workload: POST %s: status %d", url, resp.StatusCode)
-	}
-	return nil
-}
-
-// Fetch POSTs body to url and returns the answer's bytes; a status other
-// than 200 is an error.
-func Fetch(ctx context.Context, client *http.Client, url string, body []byte) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("workload: POST %s: status %d: %s", url, resp.StatusCode, b)
+		return nil, nil, fmt.Errorf("workload: POST %s: status %d: %.300s", url, resp.StatusCode, b)
 	}
-	return b, nil
+	return b, resp.Header, nil
 }

@@ -1,20 +1,10 @@
 // Package workload builds what the benchmark harness (tools/bench) and its
-// go test benchmarks measure: realistic search queries over the
-// mock server's corpus, an in-process caller of the mock's handler, a bare
-// net/http server answering pre-encoded bytes, a load generator, the
-// hand-written net/http + encoding/json Search call the SDK is compared
-// with, an asynchronous job of a chosen size, and the vendor SDK's polling
-// loop. It measures nothing itself: callers time what it returns.
-//
-// Its bare servers send their answers through the SDK module's
-// internal/onewrite, the very code the mock's server writes with, so that
-// the one-write baseline cannot drift from the mock. That import crosses
-// modules, and is allowed: Go decides who may import an internal package by
-// import path, not by module (golang.org/issue/23970), and this module's
-// path, github.com/newssearch/newssearch-go/tools/bench, lies under the
-// SDK's. The mock's own internal packages (mockserver/internal/...) lie
-// under mockserver and stay out of reach; the harness runs the corpus
-// generator with go run instead.
+// go test benchmarks measure: realistic search queries over the mock
+// server's corpus, an in-process caller of the mock's handler, a bare
+// net/http server answering fixed bytes, the hand-written net/http +
+// encoding/json Search call the SDK is compared with, an asynchronous job
+// of a chosen size, and the vendor SDK's polling loop. It measures nothing
+// itself: callers time what it returns.
 package workload
 
 import (
@@ -150,43 +140,4 @@ func TitleWords(title string, limit int) []string {
 		}
 	}
 	return words
-}
-
-// FullPageBodies returns up to n distinct /api/v2/query bodies, each one
-// title word of qs with no filter, whose first page holds a full
-// newssearch.PageSize articles, and the raw answer of each, fetched with
-// fetch (which returns the answer's bytes for a body).
-func FullPageBodies(qs []Query, key string, n int, fetch func(body []byte) ([]byte, error)) (bodies, answers [][]byte, err error) {
-	seen := map[string]bool{}
-	for _, q := range qs {
-		for _, w := range strings.Fields(q.Text) {
-			if len(bodies) == n {
-				return bodies, answers, nil
-			}
-			if seen[w] {
-				continue
-			}
-			seen[w] = true
-			body, _ := json.Marshal(queryBody{APIKey: key, Query: w, Page: 1})
-			raw, err := fetch(body)
-			if err != nil {
-				return nil, nil, err
-			}
-			var probe struct {
-				Results struct {
-					Articles []json.RawMessage `json:"articles"`
-				} `json:"results"`
-			}
-			if err := json.Unmarshal(raw, &probe); err != nil {
-				return nil, nil, fmt.Errorf("workload: answer to %s: %w", body, err)
-			}
-			if len(probe.Results.Articles) == newssearch.PageSize {
-				bodies, answers = append(bodies, body), append(answers, raw)
-			}
-		}
-	}
-	if len(bodies) == 0 {
-		return nil, nil, errors.New("workload: no query word fills a page: serve a larger corpus")
-	}
-	return bodies, answers, nil
 }

@@ -3,7 +3,9 @@ package workload
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	newssearch "github.com/newssearch/newssearch-go"
@@ -30,17 +32,27 @@ func FullPageQuery(ctx context.Context) (Query, []byte, error) {
 	if err != nil {
 		return Query{}, nil, err
 	}
-	bodies, answers, err := FullPageBodies(qs, s.APIKey(), 1, func(body []byte) ([]byte, error) {
-		return Fetch(ctx, s.HTTPClient(), s.URL()+"/api/v2/query", body)
-	})
-	if err != nil {
-		return Query{}, nil, err
+	for _, q := range qs {
+		for _, w := range strings.Fields(q.Text) {
+			q := Query{Text: w}
+			raw, _, err := Post(ctx, s.HTTPClient(), s.URL()+"/api/v2/query", q.Body(s.APIKey(), 0))
+			if err != nil {
+				return Query{}, nil, err
+			}
+			var probe struct {
+				Results struct {
+					Articles []json.RawMessage `json:"articles"`
+				} `json:"results"`
+			}
+			if err := json.Unmarshal(raw, &probe); err != nil {
+				return Query{}, nil, fmt.Errorf("workload: the answer to %q: %w", w, err)
+			}
+			if len(probe.Results.Articles) == newssearch.PageSize {
+				return q, raw, nil
+			}
+		}
 	}
-	var probe queryBody
-	if err := json.Unmarshal(bodies[0], &probe); err != nil {
-		return Query{}, nil, err
-	}
-	return Query{Text: probe.Query}, answers[0], nil
+	return Query{}, nil, errors.New("workload: no title word fills a page: serve a larger corpus")
 }
 
 // RangeQuery picks, among the title words of the default corpus, the one
@@ -79,7 +91,7 @@ func abs(n int) int {
 }
 
 // RangeIDs runs SearchRange and returns the article IDs in order.
-func RangeIDs(ctx context.Context, c *newssearch.Client, params newssearch.AsyncSearchParams, opts ...newssearch.Option) ([]string, error) {
+func RangeIDs(ctx context.Context, c *newssearch.Client, params newssearch.AsyncSearchParams, opts ...newssearch.CallOption) ([]string, error) {
 	articles, err := c.SearchRange(ctx, params, opts...)
 	if err != nil {
 		return nil, err

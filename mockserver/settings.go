@@ -1,0 +1,268 @@
+package mockserver
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
+	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
+)
+
+// Settings are what a world may change of how the server answers, at run
+// time (Server.SetSettings, PATCH /_mock/settings). A world starts with the
+// server's, as its options set them, and Reset restores those. The JSON
+// names are newsmock's flag names in snake case.
+type Settings struct {
+	// PendingPolls is how many get-results polls of a job answer PENDING
+	// before it is ready (WithPendingPolls).
+	PendingPolls int `json:"pending_polls"`
+	// Pending is how long after submission a job stays pending at the least
+	// (WithPendingDuration), on the world's clock.
+	Pending time.Duration `json:"pending"`
+	// RateLimit is the requests per second each API key may make, and Burst
+	// how many at once (WithRateLimit); 0 means no limit.
+	RateLimit float64 `json:"rate_limit"`
+	Burst     int     `json:"burst"`
+	// JobTTL is how long a query_id lives after its last use, and MaxJobs
+	// how many jobs the world holds (Limits).
+	JobTTL  time.Duration `json:"job_ttl"`
+	MaxJobs int           `json:"max_jobs"`
+	// Shape is the shape of the answers (see AnswerShape).
+	Shape AnswerShape `json:"shape"`
+}
+
+// AnswerShape chooses among the answer shapes the real service is known to
+// send (see docs/mockserver.md), so that a client's handling of each can be
+// tested. The zero value is the mock's usual shape.
+type AnswerShape struct {
+	// Results is where /api/v2/query writes articles and totalResults:
+	// "nested" (default, inside "results") or "top-level".
+	Results string `json:"results,omitempty"`
+	// Totals is which counts get-results writes: "both" (default),
+	// "totalResults" or "totalArticles" alone.
+	Totals string `json:"totals,omitempty"`
+}
+
+// check reports what is wrong with st, naming the JSON fields.
+func (st Settings) check() error {
+	var bad []string
+	if st.PendingPolls < 0 {
+		bad = append(bad, fmt.Sprintf("pending_polls %d is negative: pass 0 or more polls", st.PendingPolls))
+	}
+	if st.Pending < 0 {
+		bad = append(bad, fmt.Sprintf("pending %v is negative: pass a duration of 0 or more", st.Pending))
+	}
+	if st.RateLimit < 0 || st.Burst < 0 || st.RateLimit == 0 && st.Burst != 0 {
+		bad = append(bad, fmt.Sprintf("rate_limit %v with burst %d: pass a positive rate and a burst of 0 (the rate rounded up) or more, or 0 and 0 for no limit", st.RateLimit, st.Burst))
+	}
+	if st.JobTTL <= 0 {
+		bad = append(bad, fmt.Sprintf("job_ttl %v is not positive: pass a duration such as \"1h\"", st.JobTTL))
+	}
+	if st.MaxJobs < 1 {
+		bad = append(bad, fmt.Sprintf("max_jobs %d: pass 1 or more", st.MaxJobs))
+	}
+	if err := (fault.Action{Results: st.Shape.Results, Totals: st.Shape.Totals}).Validate(); err != nil {
+		bad = append(bad, "shape: "+err.Error())
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("mockserver: settings: %s", strings.Join(bad, "; "))
+	}
+	return nil
+}
+
+// Settings returns the world's settings.
+func (s *Server) Settings() Settings { return *s.settings() }
+
+// SetSettings replaces the world's settings from the next request on; the
+// jobs already submitted take the new pending settings at their next poll.
+// On error nothing changes. Reset restores the server's start-up settings.
+func (s *Server) SetSettings(st Settings) error {
+	if err := st.check(); err != nil {
+		return err
+	}
+	s.applySettings(st)
+	return nil
+}
+
+func (s *Server) settings() *Settings { return s.world.settings.Load() }
+
+// applySettings puts valid settings in force.
+func (w *world) applySettings(st Settings) {
+	w.settings.Store(&st)
+	w.jobs.SetConfig(jobs.Config{TTL: st.JobTTL, Max: st.MaxJobs, PendingPolls: st.PendingPolls, PendingFor: st.Pending})
+	var l *rateLimiter
+	if st.RateLimit > 0 {
+		l = newRateLimiter(st.RateLimit, st.Burst)
+	}
+	w.limiter.Store(l)
+}
+
+// shape is the answer shape of a request: its fault's, where the fault
+// sets one, else the world's.
+func (s *Server) shape(x *exchange) AnswerShape {
+	sh := s.settings().Shape
+	if x.fault.Results != "" {
+		sh.Results = x.fault.Results
+	}
+	if x.fault.Totals != "" {
+		sh.Totals = x.fault.Totals
+	}
+	return sh
+}
+
+// rateLimiter is a token bucket per API key (by hash), on the world clock.
+type rateLimiter struct {
+	rate  float64 // tokens per second
+	burst float64
+	mu    sync.Mutex
+	keys  map[jobs.Owner]*bucket
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+// maxBuckets bounds the limiter's memory when many keys are used: past it,
+// buckets that have refilled completely (and so behave as new ones) are
+// dropped.
+const maxBuckets = 10_000
+
+// newRateLimiter returns a limiter of perSecond with bursts of burst (0:
+// the rate rounded up).
+func newRateLimiter(perSecond float64, burst int) *rateLimiter {
+	if burst == 0 {
+		burst = int(min(math.Ceil(perSecond), math.MaxInt32))
+	}
+	return &rateLimiter{rate: perSecond, burst: float64(burst), keys: map[jobs.Owner]*bucket{}}
+}
+
+// allow takes a token for key at now. When none is left it reports how
+// many whole seconds to wait for the next one (at least 1, at most about
+// 68 years: as good as never).
+func (l *rateLimiter) allow(key jobs.Owner, now time.Time) (ok bool, retryAfter int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, found := l.keys[key]
+	if !found {
+		if len(l.keys) >= maxBuckets {
+			l.prune(now)
+		}
+		b = &bucket{tokens: l.burst, last: now}
+		l.keys[key] = b
+	}
+	l.refill(b, now)
+	if b.tokens >= 1 {
+		b.tokens--
+		return true, 0
+	}
+	wait := (1 - b.tokens) / l.rate
+	return false, int(min(max(1, math.Ceil(wait)), maxRetryAfter))
+}
+
+// maxRetryAfter bounds the seconds allow reports: with a rate such as
+// 1e-30 per second the wait would not fit an int.
+const maxRetryAfter = math.MaxInt32
+
+func (l *rateLimiter) refill(b *bucket, now time.Time) {
+	if elapsed := now.Sub(b.last).Seconds(); elapsed > 0 {
+		b.tokens = min(l.burst, b.tokens+elapsed*l.rate)
+		b.last = now
+	}
+}
+
+func (l *rateLimiter) prune(now time.Time) {
+	for k, b := range l.keys {
+		if l.refill(b, now); b.tokens >= l.burst {
+			delete(l.keys, k)
+		}
+	}
+	if len(l.keys) >= maxBuckets { // every key is busy: start afresh
+		clear(l.keys)
+	}
+}
+
+// settingsJSON is Settings on the wire, durations as Go durations ("1h0m0s").
+type settingsJSON struct {
+	PendingPolls int         `json:"pending_polls"`
+	Pending      string      `json:"pending"`
+	RateLimit    float64     `json:"rate_limit"`
+	Burst        int         `json:"burst"`
+	JobTTL       string      `json:"job_ttl"`
+	MaxJobs      int         `json:"max_jobs"`
+	Shape        AnswerShape `json:"shape"`
+}
+
+func (s *Server) adminSettings(*adminCall) (any, *apiError) {
+	st := s.Settings()
+	return struct {
+		State    string       `json:"state"`
+		Settings settingsJSON `json:"settings"`
+	}{"SUCCESS", settingsJSON{st.PendingPolls, st.Pending.String(), st.RateLimit, st.Burst, st.JobTTL.String(), st.MaxJobs, st.Shape}}, nil
+}
+
+// adminPatchSettings answers PATCH /_mock/settings: the fields given
+// change, the others stay.
+func (s *Server) adminPatchSettings(c *adminCall) (any, *apiError) {
+	var in struct {
+		PendingPolls *int     `json:"pending_polls"`
+		Pending      *string  `json:"pending"`
+		RateLimit    *float64 `json:"rate_limit"`
+		Burst        *int     `json:"burst"`
+		JobTTL       *string  `json:"job_ttl"`
+		MaxJobs      *int     `json:"max_jobs"`
+		Shape        *struct {
+			Results *string `json:"results"`
+			Totals  *string `json:"totals"`
+		} `json:"shape"`
+	}
+	const example = `{"pending": "10s", "pending_polls": 2}`
+	if aerr := decodeStrict(c.body, &in, example, "pending_polls, pending, rate_limit, burst, job_ttl, max_jobs and shape"); aerr != nil {
+		return nil, aerr
+	}
+	st := s.Settings()
+	duration := func(name string, v *string, d *time.Duration) *apiError {
+		if v == nil {
+			return nil
+		}
+		p, err := time.ParseDuration(*v)
+		if err != nil {
+			return badRequest("%s %s is not a duration: write e.g. \"10s\" or \"1h30m\"", name, quoteShort(*v))
+		}
+		*d = p
+		return nil
+	}
+	if aerr := cmp.Or(duration("pending", in.Pending, &st.Pending), duration("job_ttl", in.JobTTL, &st.JobTTL)); aerr != nil {
+		return nil, aerr
+	}
+	set := func(v *int, to *int) {
+		if v != nil {
+			*to = *v
+		}
+	}
+	set(in.PendingPolls, &st.PendingPolls)
+	set(in.Burst, &st.Burst)
+	set(in.MaxJobs, &st.MaxJobs)
+	if in.RateLimit != nil {
+		st.RateLimit = *in.RateLimit
+		if *in.RateLimit == 0 {
+			st.Burst = 0
+		}
+	}
+	if in.Shape != nil {
+		if in.Shape.Results != nil {
+			st.Shape.Results = *in.Shape.Results
+		}
+		if in.Shape.Totals != nil {
+			st.Shape.Totals = *in.Shape.Totals
+		}
+	}
+	if err := s.SetSettings(st); err != nil {
+		return nil, controlError(err)
+	}
+	return s.adminSettings(c)
+}
