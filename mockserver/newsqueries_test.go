@@ -133,11 +133,12 @@ func findDocSearches(t *testing.T, files []string) []docSearch {
 	return found
 }
 
-// isPlaceholder reports whether a command line's argument stands for a
-// query rather than being one (QUERY, QUERY_ID), or is prose ("checkpoint:").
+// isPlaceholder reports whether a match stands for a query rather than
+// being one: a placeholder (QUERY, QUERY_ID, $VAR), prose ("checkpoint:")
+// or code that builds the query ("' + 'x'.repeat(n) + '").
 func isPlaceholder(q string) bool {
 	return q == "" || q == strings.ToUpper(q) && strings.ContainsAny(q, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") ||
-		strings.HasSuffix(q, ":") || strings.HasPrefix(q, "$")
+		strings.HasSuffix(q, ":") || strings.HasPrefix(q, "$") || strings.Contains(q, "' +") || strings.Contains(q, "+ '")
 }
 
 // newsAnswer is what the tests read of a search's answer.
