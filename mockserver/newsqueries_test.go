@@ -21,11 +21,11 @@ import (
 // find articles, and common news topics find articles about them in every
 // language of the corpus. These tests ask a running server, as users do.
 
-// docQueries finds the search text and key_phrases expressions used in
-// README.md, docs/*.md, examples/ and the help of cmd/newssearch: JSON
-// "query" members (in code, curl bodies and shell strings), Go Query:
-// fields, newssearch search|range|async command lines and the Python
-// example client's submit calls.
+// queryRes and keyPhraseRes find the search text and key_phrases
+// expressions used in README.md, docs/*.md, examples/ and the help of
+// cmd/newssearch: JSON "query" members (in code, curl bodies and shell
+// strings), Go Query: fields, newssearch search|range|async command lines
+// and the Python example client's submit calls.
 var (
 	queryRes = []*regexp.Regexp{
 		regexp.MustCompile(`"query"\s*:\s*"([^"\\]*)"`),
@@ -50,11 +50,18 @@ func docSources(t *testing.T) []string {
 		t.Fatalf("no docs/*.md found (%v)", err)
 	}
 	files = append(files, docs...)
+	sources := []string{".go", ".py", ".md", ".js", ".mjs", ".cjs", ".ts", ".sh"}
 	err = filepath.WalkDir(filepath.Join(root, "examples"), func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && !strings.Contains(path, "testdata") {
+		if err != nil {
+			return err
+		}
+		switch name := d.Name(); {
+		case d.IsDir() && (name == "node_modules" || name == "testdata" || name == "venv" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")):
+			return filepath.SkipDir // installed packages and test data are not examples
+		case !d.IsDir() && slices.Contains(sources, filepath.Ext(name)):
 			files = append(files, path)
 		}
-		return err
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
