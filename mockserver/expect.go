@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
 // Expectation says which requests a world must get: those to Endpoint
@@ -33,6 +35,8 @@ func (e Expectation) String() string {
 	switch {
 	case e.Max == 0:
 		return what + " never"
+	case e.Min == 1 && e.Max == 1:
+		return what + " exactly once"
 	case e.Min == e.Max:
 		return fmt.Sprintf("%s exactly %d times", what, e.Min)
 	case e.Max < 0:
@@ -46,7 +50,7 @@ func (e Expectation) check() error {
 		return fmt.Errorf("mockserver: expectation: endpoint %s is unknown: use %q, %q, %q, %q or \"\" for any",
 			quoteShort(e.Endpoint), EndpointQuery, EndpointQueryAsync, EndpointGetResults, EndpointHeadlines)
 	}
-	if e.Min < 0 || e.Max >= 0 && e.Max < e.Min {
+	if e.Min < 0 || e.Max < -1 || e.Max >= 0 && e.Max < e.Min {
 		return fmt.Errorf("mockserver: expectation: min %d and max %d: pass 0 <= min <= max, or max -1 for no upper bound", e.Min, e.Max)
 	}
 	return nil
@@ -326,6 +330,10 @@ func (s *Server) adminAddExpectations(c *adminCall) (any, *apiError) {
 			var text string
 			if json.Unmarshal(v, &text) != nil {
 				text = string(bytes.TrimSpace(v)) // a number, true, false: as JSON text
+				if text != "" && (text[0] == '[' || text[0] == '{') {
+					return nil, badRequest("expectation %d: body.%s is %s: give the value one member must hold, a string, number or boolean "+
+						"(a member holding an array matches when one element does)", i, name, textutil.JSONKind([]byte(text)))
+				}
 			}
 			e.Body[name] = text
 		}

@@ -341,6 +341,9 @@ func (s *Server) adminJournal(c *adminCall) (any, *apiError) {
 	if values.Has("min") && !values.Has("wait") {
 		return nil, badRequest("min goes with wait: write e.g. wait=2s&min=3 to wait until 3 entries match")
 	}
+	if q.Limit > 0 && least > q.Limit {
+		return nil, badRequest("min=%d is more than limit=%d: no answer can hold that many; raise limit or lower min", least, q.Limit)
+	}
 	ctx, cancel := context.WithTimeout(c.r.Context(), wait)
 	defer cancel()
 	entries, err := s.AwaitJournal(ctx, least, q)

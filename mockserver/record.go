@@ -233,7 +233,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 			x.entry.Fault = source + ": " + act.String()
 		}
 	}
-	if err := s.wait(r, act.Latency); err != nil {
+	if err := fault.Wait(r.Context(), s.baseCtx.Done(), act.Latency); err != nil {
 		x.entry.Fault += " (request cancelled during the latency)"
 		rc.rec.Exchange(endpoint(), "fault")
 		abort = true

@@ -125,7 +125,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if source != "" {
 		x.entry.Fault = source + ": " + act.String()
 	}
-	if err := s.wait(r, act.Latency); err != nil {
+	if err := fault.Wait(r.Context(), s.baseCtx.Done(), act.Latency); err != nil {
 		x.entry.Fault += " (request cancelled during the latency)"
 		panic(http.ErrAbortHandler)
 	}
@@ -148,18 +148,6 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 
 	// 5 and 6. Record it, then write its answer.
 	ws.send(w, r, x, a, act.Truncate)
-}
-
-// wait sleeps d unless the request is cancelled first: its client went
-// away, or the server closed.
-func (s *Server) wait(r *http.Request, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	defer context.AfterFunc(s.baseCtx, cancel)()
-	return fault.Wait(ctx, d)
 }
 
 // number gives the request its place in the world's journal, its request

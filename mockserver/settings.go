@@ -249,8 +249,8 @@ func (s *Server) adminPatchSettings(c *adminCall) (any, *apiError) {
 	set(in.MaxJobs, &st.MaxJobs)
 	if in.RateLimit != nil {
 		st.RateLimit = *in.RateLimit
-		if *in.RateLimit == 0 {
-			st.Burst = 0
+		if *in.RateLimit == 0 && in.Burst == nil {
+			st.Burst = 0 // no limit: no burst either, unless one is given (then check refuses it)
 		}
 	}
 	if in.Shape != nil {

@@ -47,6 +47,7 @@ type config struct {
 	headlineArticles int
 	logLevel         logLevel
 	drainTimeout     time.Duration
+	exitWithParent   bool
 	clock            clockValue
 	version          bool
 	headlinesPath    string
@@ -99,6 +100,8 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	fs.Var(intValue{&cfg.headlineArticles, 1}, "headline-articles", "most `articles` listed per headline cluster")
 	fs.Var(&cfg.logLevel, "log-level", "log `level` on standard error: debug, info (one line per request), warn, error or off (default info)")
 	fs.Var(durationValue{&cfg.drainTimeout, 0}, "drain-timeout", "on SIGINT or SIGTERM, the `duration` requests in flight may take to finish")
+	fs.BoolVar(&cfg.exitWithParent, "exit-with-parent", false, "stop as on SIGTERM when the program that started newsmock goes: "+
+		"when standard input, a pipe from that program, closes, or (on Unix) when the parent process exits")
 	fs.Var(&cfg.clock, "clock", "server `clock`: real, or manual[=RFC3339 start] for one that moves only through POST /_mock/clock, "+
 		"within "+clockMin+" to "+clockMax)
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")

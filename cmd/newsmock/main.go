@@ -27,8 +27,10 @@
 // (GET /_mock/record shows it while it runs). See docs/record.md.
 //
 // SIGINT or SIGTERM stops it gracefully: it stops accepting connections,
-// lets the requests in flight finish (for at most -drain-timeout) and exits
-// 0; a second signal kills it at once. Bad flags exit 2. A corpus file that
+// answers the requests in an injected latency at once, lets the others in
+// flight finish (for at most -drain-timeout) and exits 0; a second signal
+// kills it at once. With -exit-with-parent it stops the same way when the
+// program that started it goes (see exitWithParent). Bad flags exit 2. A corpus file that
 // cannot be loaded, an address that cannot be listened on, or requests cut
 // off by the drain timeout exit 1.
 //

@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"sync"
 	"time"
 
 	newssearch "github.com/newssearch/newssearch-go"
@@ -118,9 +119,11 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout, stderr
 			ln.Close()
 			return fmt.Errorf("-url-file: %w; pass a path in a writable directory", err)
 		}
-		defer os.Remove(cfg.urlFile)
+		defer removeIfHolds(cfg.urlFile, url+"\n")
 	}
 	hs := newHTTPServer(mock.Handler(), logger)
+	var fresh freshConns
+	hs.ConnState = fresh.track
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 
@@ -130,6 +133,11 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout, stderr
 	}
 	logStart(logger, cfg, mock, url, remote)
 
+	if cfg.exitWithParent {
+		var stop context.CancelFunc
+		ctx, stop = exitWithParent(ctx, os.Stdin, logger)
+		defer stop()
+	}
 	select {
 	case err := <-served: // Serve only returns early on an accept error
 		return fmt.Errorf("serving stopped: %w", err)
@@ -138,12 +146,52 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger, stdout, stderr
 	logger.Info("newsmock: shutting down; waiting for requests in flight", "drain_timeout", cfg.drainTimeout)
 	drainCtx, cancel := context.WithTimeout(context.Background(), cfg.drainTimeout)
 	defer cancel()
-	if err := hs.Shutdown(drainCtx); err != nil {
+	// Closing the mock ends the injected latencies at once (their requests
+	// are answered); the requests in flight finish while hs drains.
+	go mock.Close()
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(drainCtx) }()
+	<-served // the listener is closed: no connection is added any more
+	fresh.close()
+	if err := <-shut; err != nil {
 		hs.Close() // cut the requests still running
 		return fmt.Errorf("requests still running after -drain-timeout %v were cut off; raise -drain-timeout to let them finish", cfg.drainTimeout)
 	}
 	logger.Info("newsmock: stopped")
 	return nil
+}
+
+// freshConns holds the connections that have sent nothing yet. Shutdown
+// closes idle keep-alive connections at once but leaves these alone for 5
+// seconds, in case a request is on its way; a client that opened one for a
+// request it then cancelled (as Node's fetch does) would hold the shutdown
+// that long.
+type freshConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+// track is the http.Server's ConnState hook.
+func (f *freshConns) track(c net.Conn, state http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if state == http.StateNew {
+		if f.conns == nil {
+			f.conns = make(map[net.Conn]struct{})
+		}
+		f.conns[c] = struct{}{}
+	} else {
+		delete(f.conns, c)
+	}
+}
+
+// close closes the connections that have still sent nothing.
+func (f *freshConns) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.conns {
+		c.Close()
+	}
 }
 
 // logStart logs the configuration, without the keys, and warns when the
@@ -190,6 +238,15 @@ func dialAddr(a net.Addr) string {
 		return a.String()
 	}
 	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
+}
+
+// removeIfHolds removes the file at path if it still holds content: another
+// newsmock given the same -url-file since has replaced it with its own URL,
+// which must stay.
+func removeIfHolds(path, content string) {
+	if b, err := os.ReadFile(path); err == nil && string(b) == content {
+		os.Remove(path)
+	}
 }
 
 // writeFileAtomic writes content to path through a temporary file and a

@@ -51,6 +51,9 @@ type env struct {
 	// afterWindow, when set, is called by range after each window is
 	// saved (tests use it to interrupt a run at a known point).
 	afterWindow func(done int)
+	// cacheDir is where range keeps the windows of a failed run made
+	// without --resume; nil means os.UserCacheDir.
+	cacheDir func() (string, error)
 }
 
 func (e *env) clock() time.Time {
@@ -74,9 +77,21 @@ type interruptedError struct{ msg string }
 
 func (e *interruptedError) Error() string { return e.msg }
 
+// nextStepError is a failure (err) after which the run kept something:
+// next says what, and how to go on; it is printed after err's hint.
+type nextStepError struct {
+	err  error
+	next string
+}
+
+func (e *nextStepError) Error() string { return e.err.Error() + "\n" + e.next }
+
+func (e *nextStepError) Unwrap() error { return e.err }
+
 // app holds the parsed global flags and the environment of one run.
 type app struct {
-	env *env
+	env  *env
+	args []string // the command line, for the command a message suggests
 
 	baseURL    string
 	apiKeyFile string
@@ -97,7 +112,7 @@ type app struct {
 
 // run executes the command line args and returns the exit code.
 func run(ctx context.Context, e *env, args []string) int {
-	a := &app{env: e}
+	a := &app{env: e, args: args}
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(e.stdin)
@@ -110,6 +125,12 @@ func run(ctx context.Context, e *env, args []string) int {
 	var ue *usageError
 	var ie *interruptedError
 	var ve *newssearch.ValidationError
+	if ns, ok := err.(*nextStepError); ok {
+		err = ns.err
+		if ns.next != "" {
+			defer fmt.Fprintln(e.stderr, ns.next)
+		}
+	}
 	switch {
 	case errors.As(err, &ie):
 		fmt.Fprintln(e.stderr, "newssearch: interrupted: "+ie.msg)
@@ -180,8 +201,7 @@ func (a *app) hintFor(err error) string {
 	var netErr net.Error
 	switch {
 	case errors.Is(err, newssearch.ErrServer):
-		errors.As(err, &apiErr)
-		return a.serverHint(apiErr, a.attempts.attemptsOf(apiErr))
+		return a.serverHint(a.attempts.serverAttempts(err))
 	case !errors.As(err, &apiErr) && errors.As(err, &netErr):
 		base := cmpOr(a.baseURL, a.env.getenv(newssearch.EnvBaseURL), newssearch.DefaultBaseURL)
 		if netErr.Timeout() {

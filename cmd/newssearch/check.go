@@ -37,7 +37,7 @@ const (
 )
 
 func (a *app) checkCommand() *cobra.Command {
-	var query, since string
+	var query, since, nowFlag string
 	var maxWait time.Duration
 	cmd := &cobra.Command{
 		Use:   "check",
@@ -70,6 +70,10 @@ The API key is never printed.`,
 			if err != nil {
 				return usagef("--since %q: %v", since, err)
 			}
+			now, err := parseNow(nowFlag, a.env.clock())
+			if err != nil {
+				return err
+			}
 			key, err := a.apiKey()
 			if err != nil {
 				return err
@@ -83,7 +87,7 @@ The API key is never printed.`,
 			if err != nil {
 				return err
 			}
-			now := a.env.clock().UTC()
+			now = now.UTC()
 			sp := a.newSpinner("checking the service")
 			base := cmpOr(a.baseURL, a.env.getenv(newssearch.EnvBaseURL), newssearch.DefaultBaseURL)
 			rep, err := runCheck(cmd.Context(), c, rec, v, checkParams{query: query, from: now.Add(-span), to: now, maxWait: maxWait}, sp.describe)
@@ -108,6 +112,7 @@ The API key is never printed.`,
 	cmd.Flags().StringVar(&query, "query", "election", "search text of the sample searches")
 	cmd.Flags().StringVar(&since, "since", "7d", "span of the sample searches, ending now")
 	cmd.Flags().DurationVar(&maxWait, "max-wait", 2*time.Minute, "give up waiting for the sample job after this long")
+	addNowFlag(cmd, &nowFlag)
 	return cmd
 }
 

@@ -1,7 +1,13 @@
 package main
 
 import (
+	"cmp"
+	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"math"
+	"net/http"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -31,7 +37,7 @@ ranges (a week or less); use async or range for longer ones.`,
 			if asyncOnly.keyPhrases != "" || asyncOnly.sort != "" {
 				return usagef("--key-phrases and --sort are accepted only by async and range: the synchronous endpoint (search) does not take them")
 			}
-			p, _, err := f.params(strings.Join(args, " "), a.env.clock())
+			p, d, err := f.params(strings.Join(args, " "), a.env.clock())
 			if err != nil {
 				return err
 			}
@@ -57,7 +63,7 @@ ranges (a week or less); use async or range for longer ones.`,
 					return err
 				}
 				if resp.TotalResults == 0 && len(resp.Articles) == 0 {
-					a.nothingMatched(describeSearch(p))
+					a.nothingMatched(ctx, p, d)
 					return nil
 				}
 				if n, pages := resp.Number, resp.TotalPages(); n < pages {
@@ -83,7 +89,7 @@ ranges (a week or less); use async or range for longer ones.`,
 				}
 			}
 			if n == 0 {
-				a.nothingMatched(describeSearch(p))
+				a.nothingMatched(ctx, p, d)
 			}
 			return out.close()
 		},
@@ -114,7 +120,7 @@ record); fetch the articles later with 'newssearch results QUERY_ID'.`,
   newssearch results $(newssearch async "central bank" --since 30d --no-wait)`,
 		Args: argsBetween(1, 1<<20, "pass the search text, e.g. newssearch async \"central bank\""),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, _, err := f.params(strings.Join(args, " "), a.env.clock())
+			p, d, err := f.params(strings.Join(args, " "), a.env.clock())
 			if err != nil {
 				return err
 			}
@@ -149,7 +155,7 @@ record); fetch the articles later with 'newssearch results QUERY_ID'.`,
 				return out.close()
 			}
 			a.note("query %s submitted", j.QueryID)
-			return a.printJob(cmd, c, j.QueryID, maxWait, f.limit, describeSearch(p))
+			return a.printJob(cmd, c, j.QueryID, maxWait, f.limit, func() { a.nothingMatched(ctx, p, d) })
 		},
 	}
 	f.add(cmd, true)
@@ -176,8 +182,9 @@ page without waiting.`,
 			if err != nil {
 				return err
 			}
+			noneMatched := func() { a.noteAlways("no articles matched: query %s", args[0]) }
 			if page == 0 {
-				return a.printJob(cmd, c, args[0], maxWait, limit, "query "+args[0])
+				return a.printJob(cmd, c, args[0], maxWait, limit, noneMatched)
 			}
 			rp, err := c.GetResults(cmd.Context(), args[0], page)
 			if err != nil {
@@ -187,7 +194,7 @@ page without waiting.`,
 				return fmt.Errorf("query %s is still %s: run the command again later, or leave out --page to wait for it", args[0], rp.State)
 			}
 			if len(rp.Articles) == 0 && rp.TotalResults == 0 {
-				a.nothingMatched("query " + args[0])
+				noneMatched()
 			}
 			return a.printArticles(cmd.OutOrStdout(), rp.Articles, limit)
 		},
@@ -198,9 +205,9 @@ page without waiting.`,
 	return cmd
 }
 
-// printJob waits for the job with a spinner and prints its articles; what
-// describes the search for the message saying that nothing matched.
-func (a *app) printJob(cmd *cobra.Command, c *newssearch.Client, queryID string, maxWait time.Duration, limit int, what string) error {
+// printJob waits for the job with a spinner and prints its articles;
+// noneMatched says that nothing matched.
+func (a *app) printJob(cmd *cobra.Command, c *newssearch.Client, queryID string, maxWait time.Duration, limit int, noneMatched func()) error {
 	sp := a.newSpinner("query " + queryID + ": waiting")
 	defer sp.stop()
 	poll := &newssearch.PollOptions{MaxWait: maxWait, OnPoll: func(ev newssearch.PollEvent) {
@@ -232,21 +239,25 @@ func (a *app) printJob(cmd *cobra.Command, c *newssearch.Client, queryID string,
 	}
 	sp.stop()
 	if n == 0 {
-		a.nothingMatched(what)
+		noneMatched()
 	}
 	return out.close()
 }
 
 func (a *app) headlinesCommand() *cobra.Command {
-	return &cobra.Command{
+	var limit int
+	cmd := &cobra.Command{
 		Use:   "headlines",
 		Short: "Print the current headline clusters (BETA endpoint)",
 		Long: `headlines prints the current headline clusters (POST /api/v2/headlines, a
 BETA endpoint of the service). Tables and CSV print one row per article with
 its cluster's topic and count; json and jsonl print whole clusters unless
---fields is given.`,
+--fields is given. --limit N prints the first N clusters.`,
 		Args: argsBetween(0, 0, "headlines takes no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if limit < 0 {
+				return usagef("--limit %d is negative: pass the most clusters to print, or 0 for all", limit)
+			}
 			c, err := a.client(nil)
 			if err != nil {
 				return err
@@ -254,6 +265,9 @@ its cluster's topic and count; json and jsonl print whole clusters unless
 			resp, err := c.Headlines(cmd.Context())
 			if err != nil {
 				return err
+			}
+			if limit > 0 && limit < len(resp.Headlines) {
+				resp.Headlines = resp.Headlines[:limit]
 			}
 			format := a.outputFormat()
 			if len(a.fields) == 0 && (format == "json" || format == "jsonl") {
@@ -283,6 +297,8 @@ its cluster's topic and count; json and jsonl print whole clusters unless
 			return out.close()
 		},
 	}
+	cmd.Flags().IntVar(&limit, "limit", 0, "print at most this many clusters (0: no limit)")
+	return cmd
 }
 
 // version is the release version, stamped by tools/dist/build with
@@ -344,12 +360,84 @@ flag values in your shell.
 
 // nothingMatched says on standard error, unless --quiet, that a search
 // found no articles (standard output then has nothing but "[]" for --format
-// json), and what to try; what describes the search.
-func (a *app) nothingMatched(what string) {
-	if a.quiet {
-		return
+// json), and what could find some: a longer range only when one exists,
+// fewer filters only when some were given, and --now when relative dates
+// counted from another clock than the service's.
+func (a *app) nothingMatched(ctx context.Context, p newssearch.AsyncSearchParams, d dates) {
+	try := []string{"other words"}
+	if r := longerRange(p, d); r != "" {
+		try = append(try, "a longer range (e.g. "+r+")")
 	}
-	fmt.Fprintf(a.env.stderr, "no articles matched: %s: try other words, a longer range (e.g. --since 30d) or fewer filters\n", what)
+	if len(p.Sites) > 0 || (p.Language != "" && !strings.EqualFold(string(p.Language), "all")) || p.TrafficRank > 0 || p.ToggleState != "" || p.KeyPhrases != "" {
+		try = append(try, "fewer filters")
+	}
+	list := try[len(try)-1]
+	if len(try) > 1 {
+		list = strings.Join(try[:len(try)-1], ", ") + " or " + list
+	}
+	a.noteAlways("no articles matched: %s: try %s", describeSearch(p), list)
+	if hint := a.clockHint(ctx, d); hint != "" {
+		a.noteAlways("%s", hint)
+	}
+}
+
+// longerRange returns a flag that searches a longer range than p's, ending
+// where p's does: at least 30 days, and twice p's; "" when p has no start
+// (the search already reached back to the service's first article).
+func longerRange(p newssearch.AsyncSearchParams, d dates) string {
+	if p.StartDate.IsZero() {
+		return ""
+	}
+	end := cmp.Or(p.EndDate, d.now)
+	days := max(30, 2*int(math.Ceil(end.Sub(p.StartDate).Hours()/24)))
+	if since := d.now.AddDate(0, 0, -days); since.Before(p.StartDate) && since.Before(end) {
+		return "--since " + strconv.Itoa(days) + "d"
+	}
+	return "--from " + end.UTC().AddDate(0, 0, -days).Format(time.DateOnly)
+}
+
+// clockHint asks the service for its clock when relative dates were used
+// without --now, and says so when it differs from this machine's by a
+// minute or more. Only newsmock answers GET /_mock/clock (of its default
+// world: the request carries no key), so the real service is not asked;
+// any failure means no hint.
+func (a *app) clockHint(ctx context.Context, d dates) string {
+	base := cmpOr(a.baseURL, a.env.getenv(newssearch.EnvBaseURL))
+	if d.nowGiven || !(d.from.relative || d.to.relative) || base == "" || base == newssearch.DefaultBaseURL || a.quiet {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(strings.TrimRight(base, "/"), "/api/v2")+"/_mock/clock", nil)
+	if err != nil {
+		return ""
+	}
+	t := a.env.transport
+	if t == nil {
+		t = http.DefaultTransport
+	}
+	resp, err := (&http.Client{Transport: t}).Do(req)
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	var clock struct{ Now time.Time }
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 4<<10)).Decode(&clock) != nil || clock.Now.IsZero() {
+		return ""
+	}
+	diff, way := clock.Now.Sub(d.now), "ahead of"
+	if diff < 0 {
+		diff, way = -diff, "behind"
+	}
+	if diff < time.Minute {
+		return ""
+	}
+	span := fmt.Sprintf("%dh%02dm", int(diff.Hours()), int(diff.Minutes())%60)
+	if diff >= 48*time.Hour {
+		span = strconv.Itoa(int(diff.Hours()/24)) + " days"
+	}
+	now := clock.Now.UTC().Format(time.RFC3339)
+	return fmt.Sprintf("The service's clock reads %s, %s %s this machine's, and relative dates (--since 7d) count from this machine's: add --now %s to count them from the service's.", now, span, way, now)
 }
 
 // describeSearch names a search's text and filters for a message.
@@ -380,6 +468,13 @@ func describeSearch(p newssearch.AsyncSearchParams) string {
 		parts = append(parts, "--key-phrases "+shellQuote(p.KeyPhrases))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// noteAlways prints an informational line on stderr, unless --quiet.
+func (a *app) noteAlways(format string, args ...any) {
+	if !a.quiet {
+		fmt.Fprintf(a.env.stderr, format+"\n", args...)
+	}
 }
 
 // note prints an informational line on a terminal stderr (never with

@@ -51,6 +51,7 @@ type runOpts struct {
 	afterWindow func(int)
 	now         time.Time         // the CLI's clock; zero means fixedNow
 	transport   http.RoundTripper // nil means the mock's in-process transport
+	cacheDir    string            // the user's cache directory; "" means a new temporary one
 }
 
 // runCLI runs the command line in process against srv, with the key and
@@ -71,6 +72,9 @@ func runCLI(t *testing.T, srv *mockserver.Server, o runOpts, args ...string) res
 	if !o.now.IsZero() {
 		clock = o.now
 	}
+	if o.cacheDir == "" {
+		o.cacheDir = t.TempDir()
+	}
 	var stdout, stderr lockedBuffer
 	e := &env{
 		stdin:     strings.NewReader(o.stdin),
@@ -86,6 +90,7 @@ func runCLI(t *testing.T, srv *mockserver.Server, o runOpts, args ...string) res
 			&newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond, Jitter: -1},
 		},
 		afterWindow: o.afterWindow,
+		cacheDir:    func() (string, error) { return o.cacheDir, nil },
 	}
 	ctx := o.ctx
 	if ctx == nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -30,21 +31,31 @@ func message(err error) string {
 }
 
 // attemptLog is the transport under the SDK that counts the attempts of
-// each request: the SDK sends a retried request again with the same body,
-// so the attempts of one call are the requests to its endpoint with its
-// body. Only a digest of the body is kept (it holds the API key).
+// each call: the SDK sends a retried request again with the same body, so
+// the attempts of a call are the requests to its endpoint with its body
+// since that body last got a 2xx answer (a poll repeats its body, one call
+// per answer). A failed answer is matched to its call by its request ID,
+// since several calls fail at once in a range. Only a digest of each body
+// is kept (it holds the API key).
 type attemptLog struct {
 	next http.RoundTripper
 
 	mu   sync.Mutex
-	sent map[[sha256.Size]byte]int
-	// failed is, per endpoint, the last request answered outside 2xx.
-	failed map[string]failedAttempt
+	sent map[[sha256.Size]byte]int // attempts since the body's last 2xx
+	// byID is the attempt count of each failed answer, by request ID.
+	byID map[string]int
+	// last is, per endpoint, the last failed answer, for answers
+	// without a request ID.
+	last map[string]failedAttempt
 }
 
 type failedAttempt struct {
-	key    [sha256.Size]byte
-	status int
+	key      [sha256.Size]byte
+	status   int
+	attempts int
+	// mixed is set once answers to different bodies failed at the
+	// endpoint: then the last one does not tell which call an error is.
+	mixed bool
 }
 
 // RoundTrip counts the request and sends it on.
@@ -70,17 +81,27 @@ func (l *attemptLog) RoundTrip(req *http.Request) (*http.Response, error) {
 	key := sha256.Sum256(append([]byte(path+"\n"), body...))
 	l.mu.Lock()
 	if l.sent == nil {
-		l.sent, l.failed = map[[sha256.Size]byte]int{}, map[string]failedAttempt{}
+		l.sent, l.byID, l.last = map[[sha256.Size]byte]int{}, map[string]int{}, map[string]failedAttempt{}
 	}
 	l.sent[key]++
 	l.mu.Unlock()
 	resp, err := l.next.RoundTrip(req)
-	if err == nil && (resp.StatusCode < 200 || resp.StatusCode > 299) {
-		l.mu.Lock()
-		l.failed[path] = failedAttempt{key: key, status: resp.StatusCode}
-		l.mu.Unlock()
+	if err != nil {
+		return resp, err
 	}
-	return resp, err
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		delete(l.sent, key) // the call is over
+		return resp, nil
+	}
+	n := l.sent[key]
+	if id := resp.Header.Get("X-Request-Id"); id != "" {
+		l.byID[id] = n
+	}
+	prev, seen := l.last[path]
+	l.last[path] = failedAttempt{key: key, status: resp.StatusCode, attempts: n, mixed: seen && (prev.mixed || prev.key != key)}
+	return resp, nil
 }
 
 // attemptsOf returns how many attempts the call that failed with e made,
@@ -91,35 +112,72 @@ func (l *attemptLog) attemptsOf(e *newssearch.APIError) int {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	f, ok := l.failed[e.Endpoint]
-	if !ok || f.status != e.StatusCode {
-		return 0
+	if n, ok := l.byID[e.RequestID]; ok && e.RequestID != "" {
+		return n
 	}
-	return l.sent[f.key]
+	if f, ok := l.last[e.Endpoint]; ok && !f.mixed && f.status == e.StatusCode {
+		return f.attempts
+	}
+	return 0
 }
 
-// retriesText says how many times a call was retried: "after 2 retries
-// (3 attempts)".
-func retriesText(attempts int) string {
-	if attempts == 2 {
+// serverAttempts returns the first 5xx answer in err (the errors of
+// several range windows, or one) and the fewest and the most attempts of
+// the calls that failed with one (0, 0 when no count is known).
+func (l *attemptLog) serverAttempts(err error) (first *newssearch.APIError, lo, hi int) {
+	var walk func(error)
+	walk = func(err error) {
+		switch x := err.(type) {
+		case *newssearch.APIError:
+			if !errors.Is(x, newssearch.ErrServer) {
+				return
+			}
+			if first == nil {
+				first = x
+			}
+			if n := l.attemptsOf(x); n > 0 {
+				if lo == 0 || n < lo {
+					lo = n
+				}
+				hi = max(hi, n)
+			}
+		case interface{ Unwrap() []error }:
+			for _, err := range x.Unwrap() {
+				walk(err)
+			}
+		case interface{ Unwrap() error }:
+			walk(x.Unwrap())
+		}
+	}
+	walk(err)
+	return first, lo, hi
+}
+
+// retriesText says how many times a call (or each of several, lo to hi
+// attempts) was retried: "after 2 retries (3 attempts)".
+func retriesText(lo, hi int) string {
+	switch {
+	case lo != hi:
+		return fmt.Sprintf("after %d to %d retries (%d to %d attempts)", lo-1, hi-1, lo, hi)
+	case hi == 2:
 		return "after 1 retry (2 attempts)"
 	}
-	return "after " + strconv.Itoa(attempts-1) + " retries (" + strconv.Itoa(attempts) + " attempts)"
+	return "after " + strconv.Itoa(hi-1) + " retries (" + strconv.Itoa(hi) + " attempts)"
 }
 
-// serverHint says what to do about a 5xx answer, counting the retries the
-// call really made (attempts; 0 when not known).
-func (a *app) serverHint(e *newssearch.APIError, attempts int) string {
+// serverHint says what to do about 5xx answers (e the first), counting the
+// attempts the calls really made: lo to hi (0 when not known).
+func (a *app) serverHint(e *newssearch.APIError, lo, hi int) string {
 	const support = "if it keeps failing, send the service's support the message above with its request ID."
 	switch {
-	case e != nil && e.StatusCode == http.StatusNotImplemented && attempts <= 1:
+	case e != nil && e.StatusCode == http.StatusNotImplemented && hi <= 1:
 		return "The service does not implement this request (501 Not Implemented), which a retry cannot change, so it was not retried: check --base-url; " + support
-	case attempts == 1 && a.maxRetries == 0:
+	case hi == 1 && a.maxRetries == 0:
 		return "The service failed and the request was not retried (--max-retries 0): try again later, or allow retries with --max-retries 3; " + support
-	case attempts == 1:
+	case hi == 1:
 		return "The service failed and the request was not retried (the SDK retries a request that creates a job only when the service cannot have received it): try again later; " + support
-	case attempts > 1:
-		return "The service failed " + retriesText(attempts) + ": try again later (or raise --max-retries); " + support
+	case hi > 1:
+		return "The service failed " + retriesText(lo, hi) + ": try again later (or raise --max-retries); " + support
 	}
 	return "The service failed: try again later; " + support
 }
@@ -143,7 +201,7 @@ var flagExamples = map[string]string{
 	"format": "table", "fields": "date,site,title", "base-url": newssearch.DefaultBaseURL, "api-key-file": "key.txt",
 	"key-phrases": shellQuote("'elon' or 'musk'"), "sort": "date", "window": "7d", "resume": "run.checkpoint",
 	"query": "election", "traffic-rank": "95", "limit": "10", "page": "2", "concurrency": "4", "max-retries": "3",
-	"max-wait": "10m", "timeout": "30s",
+	"max-wait": "10m", "timeout": "30s", "now": "2026-01-15T12:00:00Z",
 }
 
 var (

@@ -51,7 +51,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 func TestNoArticlesMatched(t *testing.T) {
 	t.Parallel()
 	srv := newMock(t)
-	const msg = `no articles matched: "xyzzyqq" from 2025-03-07 00:00 to 2025-03-14 23:59 UTC: try other words, a longer range (e.g. --since 30d) or fewer filters` + "\n"
+	const msg = `no articles matched: "xyzzyqq" from 2025-03-07 00:00 to 2025-03-14 23:59 UTC: try other words or a longer range (e.g. --since 30d)` + "\n"
 	week := []string{"--from", "2025-03-07", "--to", "2025-03-14"}
 	for _, tc := range []struct {
 		args   []string

@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/rivo/uniseg"
 	"github.com/spf13/cobra"
@@ -90,13 +90,20 @@ func textOf(v any) string {
 	return string(b)
 }
 
-// dateText prints a timestamp in RFC 3339 (UTC), or as sent when it could
+// dateText prints a timestamp as every output but tables does: RFC 3339
+// in UTC (with a fraction only when it has one), or as sent when it could
 // not be parsed.
-func dateText(ts newssearch.Timestamp) string {
+func dateText(ts newssearch.Timestamp) string { return machineDate(ts).Raw() }
+
+// machineDate is ts as JSON, JSON Lines and CSV print it: Raw in RFC 3339
+// (UTC), whatever form the service sent (RFC 1123 in search results,
+// "YYYY-MM-DD HH:MM:SS" in headlines); one it could not parse stays as
+// sent.
+func machineDate(ts newssearch.Timestamp) newssearch.Timestamp {
 	if ts.IsZero() {
-		return ts.Raw()
+		return ts
 	}
-	return ts.Time.UTC().Format(time.RFC3339)
+	return newssearch.Timestamp{Time: ts.Time.UTC()}
 }
 
 func article(rec any) *newssearch.Article { return rec.(*newssearch.Article) }
@@ -125,7 +132,11 @@ var articleKind = &kind{
 	aliases: map[string]string{"id": "_id", "date": "datePublished", "body": "bodyText", "lang": "language"},
 	table:   []string{"datePublished", "site", "score", "title"},
 	csv:     []string{"_id", "datePublished", "site", "title", "url", "score", "language"},
-	full:    func(r any) any { return article(r) },
+	full: func(r any) any {
+		a := *article(r)
+		a.DatePublished = machineDate(a.DatePublished)
+		return &a
+	},
 }
 
 // headlineRow is one article of a headline cluster, with its cluster.
@@ -293,7 +304,11 @@ func (p *jsonPrinter) selected(rec any) ([]byte, error) {
 			b.WriteByte(',')
 		}
 		k, _ := marshal(f.name)
-		v, err := marshal(f.value(rec))
+		value := f.value(rec)
+		if ts, ok := value.(newssearch.Timestamp); ok {
+			value = machineDate(ts)
+		}
+		v, err := marshal(value)
 		if err != nil {
 			return nil, err
 		}
@@ -541,5 +556,12 @@ func (a *app) printArticles(w io.Writer, articles []newssearch.Article, limit in
 // --fields).
 var clusterKind = &kind{
 	name: "headlines",
-	full: func(r any) any { return r },
+	full: func(r any) any {
+		c := *r.(*newssearch.HeadlineCluster)
+		c.Articles = slices.Clone(c.Articles)
+		for i := range c.Articles {
+			c.Articles[i].DatePublished = machineDate(c.Articles[i].DatePublished)
+		}
+		return &c
+	},
 }

@@ -25,6 +25,7 @@ type searchFlags struct {
 	keyPhrases  string
 	sort        string
 	limit       int
+	now         string
 	async       bool // key phrases and sort are accepted
 }
 
@@ -42,6 +43,7 @@ func (f *searchFlags) add(cmd *cobra.Command, async bool) {
 	fl.BoolVar(&f.encoded, "encoded", false, "only articles with entities and embeddings (toggle_state \"Encoded Articles\")")
 	fl.BoolVar(&f.embeddings, "embeddings", false, "ask for each article's embedding vector")
 	fl.IntVar(&f.limit, "limit", 0, "print at most this many articles (0: no limit)")
+	addNowFlag(cmd, &f.now)
 	_ = cmd.RegisterFlagCompletionFunc("lang", fixedCompletion("all", "en", "es", "fr", "de", "it", "pt"))
 	_ = cmd.RegisterFlagCompletionFunc("site", cobra.NoFileCompletions)
 	for _, n := range []string{"from", "to", "since"} {
@@ -60,11 +62,36 @@ type dateSpec struct {
 	relative bool // computed from the clock ("7d", "now")
 }
 
+// addNowFlag registers --now, which sets the time relative dates count
+// from.
+func addNowFlag(cmd *cobra.Command, now *string) {
+	cmd.Flags().StringVar(now, "now", "", "the time relative dates (7d, now) count from, e.g. 2026-01-15T12:00:00Z (default: this machine's clock)")
+	_ = cmd.RegisterFlagCompletionFunc("now", cobra.NoFileCompletions)
+}
+
+// parseNow returns the time --now gives (RFC 3339 or a date), or clock
+// when it is empty.
+func parseNow(flag string, clock time.Time) (time.Time, error) {
+	if flag == "" {
+		return clock, nil
+	}
+	d, err := parseDate(flag, clock, false)
+	if err != nil || d.relative {
+		return time.Time{}, usagef("--now %q: pass a time such as 2026-01-15T12:00:00Z or 2026-01-15 (relative dates count from it)", flag)
+	}
+	return d.t, nil
+}
+
 // params turns the flags into the SDK's parameters; query is the positional
-// text.
+// text and now this machine's clock (--now replaces it).
 func (f *searchFlags) params(query string, now time.Time) (newssearch.AsyncSearchParams, dates, error) {
 	var p newssearch.AsyncSearchParams
 	var d dates
+	now, err := parseNow(f.now, now)
+	if err != nil {
+		return p, d, err
+	}
+	d.now, d.nowGiven = now, f.now != ""
 	if strings.TrimSpace(query) == "" {
 		return p, d, usagef("no query: pass the search text as an argument, e.g. newssearch search \"central bank\"")
 	}
@@ -86,7 +113,6 @@ func (f *searchFlags) params(query string, now time.Time) (newssearch.AsyncSearc
 		}
 		from = f.since
 	}
-	var err error
 	if from != "" {
 		if d.from, err = parseDate(from, now, false); err != nil {
 			return p, d, usagef("--from %q: %v", from, err)
@@ -132,8 +158,13 @@ func (f *searchFlags) params(query string, now time.Time) (newssearch.AsyncSearc
 	return p, d, nil
 }
 
-// dates are the parsed bounds, kept to know which were relative.
-type dates struct{ from, to dateSpec }
+// dates are the parsed bounds, kept to know which were relative, and the
+// time relative ones count from.
+type dates struct {
+	from, to dateSpec
+	now      time.Time
+	nowGiven bool // --now was given
+}
 
 // parseDate reads a date as the flags accept it: YYYY-MM-DD (the start of
 // the day, or with endOfDay its last millisecond), RFC 3339, "now", or a

@@ -397,6 +397,13 @@ func onPTY(t *testing.T, cmd *exec.Cmd, rows, cols uint16, attach func(tty *os.F
 		_ = cmd.Process.Kill()
 		t.Fatalf("%v did not finish within 2 minutes", cmd.Args)
 	}
+	// Read what the process wrote before it exited (the copy ends once
+	// it is drained); closing the terminal first would lose it. The
+	// bound is for a process that left the terminal open to another.
+	select {
+	case <-copied:
+	case <-time.After(time.Minute):
+	}
 	_ = ptmx.Close()
 	<-copied
 	return screen.String(), err

@@ -85,6 +85,9 @@ func TestRangeInterruptAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for i := range sdk {
+		sdk[i].DatePublished = machineDate(sdk[i].DatePublished) // the CLI prints dates in RFC 3339
+	}
 	if diff := cmp.Diff(sdk, want); diff != "" {
 		t.Errorf("the CLI's range differs from SearchRange (-want +got):\n%s", diff)
 	}
@@ -300,9 +303,9 @@ func shortDiff(b []byte) string {
 }
 
 // TestRangeFailedWindowKeepsFinished fails the third window's job: the
-// other windows go on, range exits 1 naming the failure and what was kept,
-// and the same command run again searches only the window that was not
-// finished.
+// other windows go on, range prints their articles, exits 1 naming the
+// failure and what was kept, and the same command run again searches only
+// the window that was not finished.
 func TestRangeFailedWindowKeepsFinished(t *testing.T) {
 	t.Parallel()
 	args := []string{"range", "earthquake", "--from", "2025-01-01T00:00:00Z", "--to", "2025-01-10T00:00:00Z", "--window", "1d",
@@ -319,8 +322,8 @@ func TestRangeFailedWindowKeepsFinished(t *testing.T) {
 	want := regexp.MustCompile(`^newssearch: .*query job "[0-9a-f]+" ended in state "FAILED": .*\n` +
 		`8 of 9 windows are done \(\d+ articles?\) and saved in ` + regexp.QuoteMeta(ck) +
 		`: run the same command again \(with --resume ` + regexp.QuoteMeta(ck) + `\) to search only the 1 missing\n$`)
-	if r.code != exitError || !want.MatchString(r.stderr) || r.stdout != "" {
-		t.Fatalf("exit %d, stdout %.100q, stderr %q; want exit 1, nothing printed and stderr matching %s", r.code, r.stdout, r.stderr, want)
+	if r.code != exitError || !want.MatchString(r.stderr) || r.stdout != finishedOnly(t, full.stdout, r.stderr) {
+		t.Fatalf("exit %d, stdout %.100q, stderr %q; want exit 1, the finished windows' articles printed and stderr matching %s", r.code, r.stdout, r.stderr, want)
 	}
 	srv = newMock(t, mockserver.WithJournalSize(10_000)) // Reset would restore the fault
 	r = runCLI(t, srv, runOpts{}, args...)
@@ -330,4 +333,44 @@ func TestRangeFailedWindowKeepsFinished(t *testing.T) {
 	if got := len(windowStarts(t, srv)); got != 1 {
 		t.Errorf("the run after the failure searched %d windows, want the 1 not finished", got)
 	}
+}
+
+// failedWindow matches the window a failure message names.
+var failedWindow = regexp.MustCompile(`newssearch: window (\S+) to (\S+): `)
+
+// finishedOnly returns the JSON Lines of full (a whole range's articles)
+// without those of the windows the failure message stderr names: what a
+// run that failed them prints.
+func finishedOnly(t *testing.T, full, stderr string) string {
+	t.Helper()
+	var windows [][2]time.Time
+	for _, m := range failedWindow.FindAllStringSubmatch(stderr, -1) {
+		from, err1 := time.Parse(time.RFC3339Nano, m[1])
+		to, err2 := time.Parse(time.RFC3339Nano, m[2])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("failed window %q: %v %v", m[0], err1, err2)
+		}
+		windows = append(windows, [2]time.Time{from, to})
+	}
+	if len(windows) == 0 {
+		t.Fatalf("stderr names no failed window: %q", stderr)
+	}
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(full, "\n") {
+		if line == "" {
+			continue
+		}
+		var a newssearch.Article
+		if err := json.Unmarshal([]byte(line), &a); err != nil {
+			t.Fatal(err)
+		}
+		in := false
+		for _, w := range windows { // a window owns the articles after its start, up to its end
+			in = in || a.DatePublished.Time.After(w[0]) && !a.DatePublished.Time.After(w[1])
+		}
+		if !in {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }

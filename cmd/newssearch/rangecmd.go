@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -34,16 +35,21 @@ A progress bar on a terminal shows the windows done, the articles found, the
 rate and the time left. Ctrl-C stops the run; with --resume FILE every
 finished window is kept in FILE as it finishes, and the same command run
 again redoes only the missing windows. A relative range (--since 365d) is
-fixed by the first run: resuming searches the same dates.`,
+fixed by the first run: resuming searches the same dates.
+
+A window that fails does not stop the others: the run prints the articles
+of the windows it finished, exits 1, and names the command that searches
+only the missing windows (without --resume, the finished windows are kept
+in a checkpoint file in the user's cache directory for it).`,
 		Example: `  newssearch range "central bank" --since 365d --resume cb.checkpoint --format jsonl > cb.jsonl
   newssearch range "central bank" --from 2024-01-01 --to 2024-12-31 --window 1d --concurrency 4`,
 		Args: argsBetween(1, 1<<20, "pass the search text, e.g. newssearch range \"central bank\" --since 90d"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			now := a.env.clock()
-			p, d, err := f.params(strings.Join(args, " "), now)
+			p, d, err := f.params(strings.Join(args, " "), a.env.clock())
 			if err != nil {
 				return err
 			}
+			now := d.now
 			if p.StartDate.IsZero() {
 				return usagef("range needs a start: pass --from DATE or --since SPAN (e.g. --since 90d)")
 			}
@@ -88,14 +94,20 @@ fixed by the first run: resuming searches the same dates.`,
 			if err != nil {
 				return err
 			}
+			// A failed window does not discard the others: their
+			// articles are printed, then the failure says how to resume.
 			articles, err := r.run(cmd.Context(), c)
-			if err != nil {
+			var failed *nextStepError
+			if err != nil && !errors.As(err, &failed) {
 				return err
 			}
-			if len(articles) == 0 {
-				a.nothingMatched(describeSearch(r.params))
+			if len(articles) == 0 && failed == nil {
+				a.nothingMatched(cmd.Context(), r.params, d)
 			}
-			return a.printArticles(cmd.OutOrStdout(), articles, f.limit)
+			if perr := a.printArticles(cmd.OutOrStdout(), articles, f.limit); perr != nil {
+				return perr
+			}
+			return err
 		},
 	}
 	f.add(cmd, true)
@@ -148,13 +160,13 @@ func (r *rangeRun) run(parent context.Context, c *newssearch.Client) ([]newssear
 		&newssearch.PollOptions{MaxWait: r.maxWait},
 	}
 	finished := slices.Clone(saved)
-	var failed []error
+	var failed []*newssearch.RangeError
 	var saveErr error
 	for w, err := range c.SearchRangeSeq(ctx, r.params, opts...) {
 		var re *newssearch.RangeError
 		switch {
 		case err != nil && parent.Err() == nil && saveErr == nil && errors.As(err, &re) && len(re.Missing) == 1:
-			failed = append(failed, err) // a failed window: the others go on
+			failed = append(failed, re) // a failed window: the others go on
 			continue
 		case err != nil:
 			if saveErr == nil && parent.Err() == nil {
@@ -183,19 +195,105 @@ func (r *rangeRun) run(parent context.Context, c *newssearch.Client) ([]newssear
 		return nil, saveErr
 	case parent.Err() != nil:
 		return nil, &interruptedError{msg: r.stoppedText()}
-	case len(failed) > 0:
-		err := errors.Join(failed...)
-		if r.ck != nil {
-			return nil, fmt.Errorf("%w\n%s", err, r.stoppedText())
-		}
-		return nil, err
-	}
-	if r.ck != nil {
+	case r.ck != nil && len(failed) == 0:
 		r.a.note("all %d windows done; %s may be deleted", len(r.windows), r.ck.path)
 	}
-	// Every window is done, so SearchRange makes no request: it merges
-	// them as it merges its own (each article once, in the sort order).
-	return c.SearchRange(parent, r.params, &newssearch.RangeOptions{Window: r.window, Done: finished})
+	// Every window is done or failed (as done with no articles), so
+	// SearchRange makes no request: it merges the finished ones as it
+	// merges its own (each article once, in the sort order).
+	done := finished
+	for _, re := range failed {
+		done = append(done, newssearch.WindowResult{RangeWindow: re.Missing[0]})
+	}
+	articles, err := c.SearchRange(parent, r.params, &newssearch.RangeOptions{Window: r.window, Done: done})
+	if err != nil || len(failed) == 0 {
+		return articles, err
+	}
+	return articles, r.failure(failed, finished)
+}
+
+// maxFailedShown is the most failed windows a run names one by one.
+const maxFailedShown = 5
+
+// failure reports the failed windows, earliest first, and what was kept:
+// without --resume, the finished windows are saved in a new checkpoint
+// that the command it names resumes.
+func (r *rangeRun) failure(failed []*newssearch.RangeError, finished []newssearch.WindowResult) error {
+	slices.SortFunc(failed, func(a, b *newssearch.RangeError) int { return a.Missing[0].Start.Compare(b.Missing[0].Start) })
+	errs := make([]error, 0, maxFailedShown+1)
+	for i, re := range failed {
+		if i == maxFailedShown {
+			errs = append(errs, fmt.Errorf("newssearch: and %d more windows failed", len(failed)-i))
+			break
+		}
+		errs = append(errs, re)
+	}
+	err := &nextStepError{err: errors.Join(errs...)}
+	missing := len(r.windows) - r.done
+	switch {
+	case r.ck != nil:
+		err.next = r.stoppedText()
+	case r.done == 0: // nothing to keep: the hint says what to do
+	default:
+		path, kerr := r.keep(finished)
+		if kerr != nil {
+			err.next = fmt.Sprintf("%d of %d windows are done (%s, printed), but they could not be kept for --resume (%v): run the command again with --resume FILE to keep finished windows in FILE",
+				r.done, len(r.windows), articlesText(r.articles), kerr)
+			break
+		}
+		err.next = fmt.Sprintf("%d of %d windows are done (%s, printed) and saved in %s: run this to search only the %d missing and print the whole range:\n  %s",
+			r.done, len(r.windows), articlesText(r.articles), path, missing, r.resumeCommand(path))
+	}
+	return err
+}
+
+// keep writes the finished windows to a new checkpoint in the user's cache
+// directory and returns its path.
+func (r *rangeRun) keep(finished []newssearch.WindowResult) (string, error) {
+	cacheDir := r.a.env.cacheDir
+	if cacheDir == nil {
+		cacheDir = os.UserCacheDir
+	}
+	dir, err := cacheDir()
+	if err != nil {
+		return "", err
+	}
+	dir = filepath.Join(dir, "newssearch")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(dir, "range-*.checkpoint")
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	ck := &checkpoint{path: f.Name(), file: f, header: headerOf(r.params, r.window), windows: map[int]checkpointWindow{}}
+	err = ck.bind(r.windows)
+	for _, w := range finished {
+		if err == nil {
+			err = ck.save(r.index(w.RangeWindow), w)
+		}
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// resumeCommand is this run's command line with --resume path added
+// (before a "--", which would make it an argument).
+func (r *rangeRun) resumeCommand(path string) string {
+	args := slices.Clone(r.a.args)
+	i := slices.Index(args, "--")
+	if i < 0 {
+		i = len(args)
+	}
+	args = slices.Insert(args, i, "--resume", path)
+	for i, a := range args {
+		args[i] = shellQuote(a)
+	}
+	return "newssearch " + strings.Join(args, " ")
 }
 
 // index returns the index of window w in the range.

@@ -63,9 +63,11 @@
     return d.toISOString().slice(11, 23);
   }
 
-  // pretty indents a JSON body; anything else is shown as it is.
+  // pretty indents a body: a JSON value (the journal's), or JSON text (a
+  // job's); any other text is shown as it is.
   function pretty(body) {
     if (!body) return '';
+    if (typeof body !== 'string') return JSON.stringify(body, null, 2);
     try { return JSON.stringify(JSON.parse(body), null, 2); } catch (e) { return body; }
   }
 
@@ -216,7 +218,7 @@
     if (st === 'fault' && !e.fault) return false;
     var text = $('filter-text').value.trim().toLowerCase();
     if (text) {
-      var hay = [e.query_id, e.request_id, e.body, e.path, e.fault].join('\n').toLowerCase();
+      var hay = [e.query_id, e.request_id, JSON.stringify(e.body), e.path, e.fault].join('\n').toLowerCase();
       if (hay.indexOf(text) < 0) return false;
     }
     return true;

@@ -269,10 +269,15 @@ func (c *contract) responseSchema(method, path string, status int) *base.Schema 
 }
 
 // undeclaredKeys returns the paths (array elements written [*]) of the
-// object members in v that s does not declare as properties. Members are looked up in s and in every branch
-// of its oneOf, anyOf and allOf; a member is declared when some branch
-// declares it, and its value is then checked against each declaring
-// branch, reporting only what no branch declares.
+// object members in v that s does not declare as properties. Members are
+// looked up in s and in every branch of its oneOf, anyOf and allOf; a
+// member is declared when some branch declares it, as a property or by an
+// additionalProperties schema (a map), and its value is then checked
+// against each declaring branch, reporting only what no branch declares.
+// A schema that says additionalProperties: true declares every member (the
+// journal's copy of a request body); one that says nothing declares none,
+// though JSON Schema would let them through: the mock must document what
+// it sends.
 func undeclaredKeys(s *base.Schema, v any, path string) []string {
 	if s == nil {
 		return nil
@@ -284,12 +289,20 @@ func undeclaredKeys(s *base.Schema, v any, path string) []string {
 		var out []string
 		for _, key := range keys {
 			var candidates []*base.Schema
+			open := false
 			for _, b := range schemas {
 				if p := get(b.Properties, key); p != nil {
 					candidates = append(candidates, p.Schema())
+				} else if ap := b.AdditionalProperties; ap != nil && ap.IsA() && ap.A != nil {
+					candidates = append(candidates, ap.A.Schema())
+				} else if ap != nil && ap.IsB() && ap.B {
+					open = true
 				}
 			}
 			where := path + "." + key
+			if open && len(candidates) == 0 {
+				continue // a map the schema leaves open on purpose
+			}
 			if len(candidates) == 0 {
 				out = append(out, where)
 				continue
@@ -364,4 +377,54 @@ func excerpt(b []byte) string {
 		return string(b)
 	}
 	return string(b[:limit]) + fmt.Sprintf("… (%d bytes)", len(b))
+}
+
+// TestCheckerFlagsUndeclaredMembers holds the checker's member check to
+// what it must catch in every answer shape: a member the document does not
+// declare, at any depth, in either form of the query answer and with
+// either count of get-results; and what it must let through: the members
+// of the request bodies the journal echoes, and the members of a map.
+func TestCheckerFlagsUndeclaredMembers(t *testing.T) {
+	t.Parallel()
+	c := loadContract(t)
+	const article = `{"_id":"5f1c0a9e3b2d4c6e8f7a1b2c","title":"t","description":"d","bodyText":"b","url":"https://example.com/a",` +
+		`"site":"example.com","image":null,"favicon":"https://example.com/favicon.ico","category":null,"language":"en",` +
+		`"datePublished":"Tue, 04 Mar 2025 09:12:44 GMT","score":1,"topics":[],"sentiment":{"title":0,"description":0},` +
+		`"entities":null,"entity_relationships":null`
+	const entry = `{"seq":1,"time":"2026-01-15T12:00:00Z","request_id":"req-1","method":"POST","path":"/api/v2/query","status":200,` +
+		`"duration_ns":0,"world":"default","new_world":true,"body":{"api_key":"[redacted]","query":"q","client":{"name":"x"}}`
+	for _, tc := range []struct {
+		method, path, body string
+		want               []string
+	}{
+		{"POST", pathQuery, `{"results":{"totalResults":1,"articles":[` + article + `}]},"state":"SUCCESS"}`, nil},
+		{"POST", pathQuery, `{"results":{"totalResults":1,"count":1,"articles":[` + article + `,"authors":[]}]},"state":"SUCCESS"}`,
+			[]string{"$.results.articles[*].authors", "$.results.count"}},
+		{"POST", pathQuery, `{"totalArticles":1,"articles":[` + article + `}],"state":"SUCCESS"}`, nil},
+		{"POST", pathQuery, `{"totalResults":1,"articles":[` + article + `,"authors":[]}],"state":"SUCCESS","took":3}`,
+			[]string{"$.articles[*].authors", "$.took"}},
+		{"POST", pathGetResults, `{"query_id":"q","page":1,"totalArticles":1,"articles":[` + article + `}],"state":"SUCCESS"}`, nil},
+		{"POST", pathGetResults, `{"query_id":"q","page":1,"totalResults":1,"total":1,"articles":[],"state":"SUCCESS"}`, []string{"$.total"}},
+		{"POST", pathGetResults, `{"query_id":"q","state":"PENDING","eta":2}`, []string{"$.eta"}},
+		{"GET", "/_mock/journal", `{"state":"SUCCESS","dropped":0,"met":true,"entries":[` + entry + `}]}`, nil},
+		{"GET", "/_mock/journal", `{"state":"SUCCESS","dropped":0,"entries":[` + entry + `,"size":3}]}`, []string{"$.entries[*].size"}},
+		{"GET", "/_mock/settings", `{"state":"SUCCESS","settings":{"pending_polls":1,"pending":"0s","rate_limit":0,"burst":0,"job_ttl":"1h0m0s",` +
+			`"max_jobs":1,"shape":{"results":"top-level","count":"x"}}}`, []string{"$.settings.shape.count"}},
+		{"GET", "/_mock/expectations", `{"state":"SUCCESS","expectations":[{"body":{"query":"q","a.b":"2"},"min":1,"max":1,"count":0,"seen":0}]}`,
+			[]string{"$.expectations[*].seen"}},
+		{"GET", "/_mock/verify", `{"state":"SUCCESS","met":false,"message":"m","unmet":[{"min":1,"max":1,"count":0,"closest":[` + entry + `,"x":1}]}],` +
+			`"unfired_faults":[],"unexpected":[],"unexpected_count":0}`, []string{"$.unmet[*].closest[*].x"}},
+	} {
+		s := c.responseSchema(tc.method, tc.path, 200)
+		if s == nil {
+			t.Fatalf("%s %s: openapi.yaml has no JSON answer 200", tc.method, tc.path)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(tc.body), &v); err != nil {
+			t.Fatalf("%s %s: %v", tc.method, tc.path, err)
+		}
+		if got := undeclaredKeys(s, v, "$"); !slices.Equal(got, tc.want) {
+			t.Errorf("%s %s: the checker reports %q as undeclared, want %q, in %s", tc.method, tc.path, got, tc.want, tc.body)
+		}
+	}
 }

@@ -3,7 +3,10 @@ package contract_test
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,6 +44,12 @@ type rawCase struct {
 	docAny bool
 	// capture stores the answer's query_id under this name.
 	capture string
+	// members, when set, are the names of the answer's top-level members,
+	// sorted and comma-separated: the answer shape asked for.
+	members string
+	// want, when set, is a JSON object whose members the answer must have
+	// with these values.
+	want string
 }
 
 const (
@@ -219,6 +228,7 @@ func rawCases() []rawCase {
 		rawCase{name: "mock reset wrong method", method: http.MethodGet, path: "/_mock/reset", status: 405},
 	)
 	cases = append(cases, controlCases()...)
+	cases = append(cases, assertCases()...)
 	cases = append(cases, worldCases()...)
 	return append(cases,
 		rawCase{name: "mock reset", method: post, path: "/_mock/reset", status: 200, docValid: true},
@@ -318,6 +328,124 @@ func controlCases() []rawCase {
 	return append(cases, guardCases()...)
 }
 
+// assertCases cover what a suite asserts with (issue 38), on the "assert"
+// server: the settings of a world, the answer shapes they and faults ask
+// for, expectations and their verdict, and the journal's body filters and
+// wait.
+func assertCases() []rawCase {
+	get, post, del, patch := http.MethodGet, http.MethodPost, http.MethodDelete, http.MethodPatch
+	const (
+		topLevel   = "articles,state,totalResults"
+		nested     = "results,state"
+		bothCounts = "articles,page,query_id,state,totalArticles,totalResults"
+		articlesOn = "articles,page,query_id,state,totalArticles"
+		resultsOn  = "articles,page,query_id,state,totalResults"
+	)
+	big := strings.Repeat("a", mockserver.MaxBodyBytes)
+	return []rawCase{
+		// Settings.
+		{name: "settings read", server: "assert", method: get, path: "/_mock/settings", status: 200, docValid: true,
+			want: `{"settings": {"pending_polls": 1, "pending": "0s", "rate_limit": 0, "burst": 0, "job_ttl": "1h0m0s", "max_jobs": 10000, "shape": {}}}`},
+		{name: "settings patch every field", server: "assert", method: patch, path: "/_mock/settings", status: 200, docValid: true,
+			body: `{"pending_polls": 2, "pending": "10s", "rate_limit": 1000, "burst": 1000, "job_ttl": "2h", "max_jobs": 50, "shape": {"results": "top-level", "totals": "totalArticles"}}`,
+			want: `{"settings": {"pending_polls": 2, "pending": "10s", "rate_limit": 1000, "burst": 1000, "job_ttl": "2h0m0s", "max_jobs": 50, "shape": {"results": "top-level", "totals": "totalArticles"}}}`},
+		{name: "settings patch bad duration", server: "assert", method: patch, path: "/_mock/settings", status: 400, docValid: true, body: `{"pending": "soon"}`},
+		{name: "settings patch unknown field", server: "assert", method: patch, path: "/_mock/settings", status: 400, body: `{"pendng": "1s"}`},
+		{name: "settings patch unknown shape", server: "assert", method: patch, path: "/_mock/settings", status: 400, body: `{"shape": {"results": "flat"}}`},
+		{name: "settings patch max_jobs 0", server: "assert", method: patch, path: "/_mock/settings", status: 400, body: `{"max_jobs": 0}`},
+		{name: "settings patch not an object", server: "assert", method: patch, path: "/_mock/settings", status: 400, body: `[]`},
+		{name: "settings patch over 1 MiB", server: "assert", method: patch, path: "/_mock/settings", status: 413, docValid: true, body: `{"job_ttl": "` + big + `"}`},
+		{name: "settings reset", server: "assert", method: del, path: "/_mock/settings", status: 200, docValid: true,
+			want: `{"settings": {"pending_polls": 1, "pending": "0s", "job_ttl": "1h0m0s", "max_jobs": 10000, "shape": {}}}`},
+		{name: "settings patch no rate with a burst", server: "assert", method: patch, path: "/_mock/settings", status: 400, docValid: true, body: `{"burst": 3}`},
+		{name: "settings wrong method", server: "assert", method: http.MethodPut, path: "/_mock/settings", status: 405},
+
+		// The answer shapes, each validated as an answer of its operation.
+		{name: "shape: the usual query answer", server: "assert", method: post, path: pathQuery, body: q(""), status: 200, docValid: true, members: nested},
+		{name: "shape: world top-level", server: "assert", method: patch, path: "/_mock/settings", status: 200, docValid: true,
+			body: `{"shape": {"results": "top-level", "totals": "totalArticles"}}`},
+		{name: "shape: top-level query", server: "assert", method: post, path: pathQuery, body: q(""), status: 200, docValid: true, members: topLevel},
+		{name: "shape: top-level query past the end", server: "assert", method: post, path: pathQuery, body: q(`"page":100000`), status: 200, docValid: true, members: topLevel},
+		{name: "shape: query-async", server: "assert", method: post, path: pathQueryAsync, body: q(""), status: 200, docValid: true, capture: "shaped"},
+		{name: "shape: get-results pending", server: "assert", method: post, path: pathGetResults, body: gr("shaped", ""), status: 200, docValid: true,
+			members: "query_id,state"},
+		{name: "shape: get-results with totalArticles alone", server: "assert", method: post, path: pathGetResults, body: gr("shaped", ""), status: 200, docValid: true,
+			members: articlesOn},
+		{name: "shape: world totalResults alone", server: "assert", method: patch, path: "/_mock/settings", status: 200, docValid: true,
+			body: `{"shape": {"totals": "totalResults"}}`, want: `{"settings": {"shape": {"results": "top-level", "totals": "totalResults"}}}`},
+		{name: "shape: get-results with totalResults alone", server: "assert", method: post, path: pathGetResults, body: gr("shaped", `"page":2`), status: 200, docValid: true,
+			members: resultsOn},
+		{name: "shape: a fault overrides the world", server: "assert", method: post, path: pathQuery, body: q(""), status: 200, docValid: true,
+			header: fault("results=nested;totals=both"), members: nested},
+		{name: "shape: world back to the usual", server: "assert", method: del, path: "/_mock/settings", status: 200, docValid: true},
+		{name: "shape: header top-level", server: "assert", method: post, path: pathQuery, body: q(""), status: 200, docValid: true,
+			header: fault("results=top-level"), members: topLevel},
+		{name: "shape: header totalArticles", server: "assert", method: post, path: pathGetResults, body: gr("shaped", ""), status: 200, docValid: true,
+			header: fault("totals=totalArticles"), members: articlesOn},
+		{name: "shape: header unknown shape", server: "assert", method: post, path: pathQuery, body: q(""), status: 400, docValid: true,
+			header: fault("results=flat")},
+		{name: "shape: optional rule", server: "assert", method: post, path: "/_mock/faults", status: 200, docValid: true,
+			body: `{"endpoint": "get-results", "optional": true, "fault": {"totals": "totalResults"}}`},
+		{name: "shape: rule in -fault syntax", server: "assert", method: post, path: "/_mock/faults", status: 200, docValid: true,
+			body: `"endpoint=query;results=top-level;optional"`},
+		{name: "shape: rule unknown shape", server: "assert", method: post, path: "/_mock/faults", status: 400,
+			body: `{"fault": {"totals": "some"}}`},
+		{name: "shape: rule totalResults", server: "assert", method: post, path: pathGetResults, body: gr("shaped", ""), status: 200, docValid: true,
+			members: resultsOn},
+		{name: "shape: rule top-level", server: "assert", method: post, path: pathQuery, body: q(""), status: 200, docValid: true, members: topLevel},
+		{name: "shape: rules listed", server: "assert", method: get, path: "/_mock/faults", status: 200, docValid: true},
+		{name: "shape: rules cleared", server: "assert", method: del, path: "/_mock/faults", status: 200, docValid: true},
+		{name: "shape: get-results as usual", server: "assert", method: post, path: pathGetResults, body: gr("shaped", ""), status: 200, docValid: true,
+			members: bothCounts},
+
+		// The journal: body filters and a bounded wait.
+		{name: "journal body filter", server: "assert", method: get, path: "/_mock/journal?path=query&body.query=million", status: 200, docValid: true},
+		{name: "journal body filter on a number", server: "assert", method: get, path: "/_mock/journal?body.page=2&count=true", status: 200, docValid: true,
+			want: `{"count": 1}`},
+		{name: "journal wait met", server: "assert", method: get, path: "/_mock/journal?path=query&wait=1m&min=2", status: 200, docValid: true,
+			want: `{"met": true}`},
+		{name: "journal wait not met", server: "assert", method: get, path: "/_mock/journal?body.query=nothing&wait=1ms&count=true", status: 200, docValid: true,
+			want: `{"met": false, "count": 0}`},
+		{name: "journal min without wait", server: "assert", method: get, path: "/_mock/journal?min=2", status: 400, docValid: true},
+		{name: "journal wait too long", server: "assert", method: get, path: "/_mock/journal?wait=2m", status: 400, docValid: true},
+		{name: "journal wait not a duration", server: "assert", method: get, path: "/_mock/journal?wait=soon", status: 400},
+		{name: "journal min 0", server: "assert", method: get, path: "/_mock/journal?wait=1s&min=0", status: 400},
+
+		// Expectations and their verdict.
+		{name: "expectations none", server: "assert", method: get, path: "/_mock/expectations", status: 200, docValid: true, want: `{"expectations": []}`},
+		{name: "verify with nothing expected", server: "assert", method: get, path: "/_mock/verify", status: 200, docValid: true, want: `{"met": true}`},
+		{name: "expectations add one", server: "assert", method: post, path: "/_mock/expectations", status: 200, docValid: true,
+			body: `{"endpoint": "query", "body": {"query": "million", "page": 2}, "times": 1}`},
+		{name: "expectations add an array", server: "assert", method: post, path: "/_mock/expectations", status: 200, docValid: true,
+			body: `[{"endpoint": "headlines", "min": 1, "max": 3}, {"endpoint": "get-results", "times": 0}]`},
+		{name: "expectations times with min", server: "assert", method: post, path: "/_mock/expectations", status: 400, docValid: true,
+			body: `{"endpoint": "query", "times": 1, "min": 1}`},
+		{name: "expectations unknown endpoint", server: "assert", method: post, path: "/_mock/expectations", status: 400, docValid: true,
+			body: `{"endpoint": "search"}`},
+		{name: "expectations unknown field", server: "assert", method: post, path: "/_mock/expectations", status: 400,
+			body: `[{"endpoint": "query"}, {"path": "query"}]`},
+		{name: "expectations empty body", server: "assert", method: post, path: "/_mock/expectations", status: 400},
+		{name: "expectations over 1 MiB", server: "assert", method: post, path: "/_mock/expectations", status: 413, docValid: true,
+			body: `{"endpoint": "` + big + `"}`},
+		{name: "expectations wrong method", server: "assert", method: http.MethodPut, path: "/_mock/expectations", status: 405},
+		{name: "expected query, off by a page", server: "assert", method: post, path: pathQuery, body: q(`"page":3`), status: 200, docValid: true},
+		{name: "verify unmet, with the closest and the unexpected", server: "assert", method: get, path: "/_mock/verify", status: 200, docValid: true,
+			want: `{"met": false, "unexpected_count": 1}`},
+		{name: "expected query", server: "assert", method: post, path: pathQuery, body: q(`"page":2`), status: 200, docValid: true},
+		{name: "expected headlines", server: "assert", method: post, path: pathHeadlines, body: `{"api_key":"{{key}}"}`, status: 200, docValid: true},
+		{name: "expectations counted", server: "assert", method: get, path: "/_mock/expectations", status: 200, docValid: true},
+		{name: "unfired rule", server: "assert", method: post, path: "/_mock/faults", status: 200, docValid: true,
+			body: `"endpoint=headlines;every=1000000;status=503"`},
+		{name: "verify unmet, an unfired rule", server: "assert", method: get, path: "/_mock/verify", status: 200, docValid: true,
+			want: `{"met": false, "unexpected_count": 1}`},
+		{name: "verify wrong method", server: "assert", method: post, path: "/_mock/verify", status: 405},
+		{name: "expectations cleared", server: "assert", method: del, path: "/_mock/expectations", status: 200, docValid: true, want: `{"expectations": []}`},
+		{name: "unfired rule cleared", server: "assert", method: del, path: "/_mock/faults", status: 200, docValid: true},
+		{name: "verify met", server: "assert", method: get, path: "/_mock/verify", status: 200, docValid: true,
+			want: `{"met": true, "unmet": [], "unfired_faults": [], "unexpected": [], "unexpected_count": 0}`},
+	}
+}
+
 // worldCases cover /_mock/worlds and the headers that point a control call
 // at a world (issue 29), on the "worlds" server, which accepts the two keys
 // and holds at most one world besides the default one; and a world per key
@@ -368,18 +496,24 @@ func worldCases() []rawCase {
 		{name: "per key: query in the key's world", server: "perkey", method: post, path: pathQuery, body: q(""), status: 200, docValid: true},
 		{name: "per key: journal of the key's world", server: "perkey", method: get, path: "/_mock/journal", status: 200, docValid: true, header: key},
 		{name: "per key: worlds list", server: "perkey", method: get, path: "/_mock/worlds", status: 200, docValid: true},
+		{name: "per key: a first request makes the world", server: "perkey", method: post, path: pathQuery, status: 200, docValid: true,
+			body: `{"api_key":"{{other}}","query":"million"}`},
+		{name: "per key: journal with new_world", server: "perkey", method: get, path: "/_mock/journal", status: 200, docValid: true, header: other,
+			want: `{"entries": [{"new_world": true}]}`},
 	}
 	// Every control call that acts on a world: 404 for a key without a
 	// world (the "worlds" server makes none per key), 400 for a key the
 	// server does not accept. The call is refused before it runs, so the
 	// ids and bodies need only be valid.
 	bodies := map[string]string{
-		"PUT /_mock/faults":     `{"rules": []}`,
-		"POST /_mock/faults":    `"endpoint=query;every=1000000;status=503"`,
-		"POST /_mock/jobs/{id}": `{"state": "SUCCESS"}`,
-		"POST /_mock/clock":     `{"advance": "2h"}`,
-		"POST /_mock/articles":  `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b30", "title": "Harbour", "url": "https://example.org/news/9", "site": "example.org", "datePublished": "2026-01-15"}]`,
-		"PUT /_mock/articles":   `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b30", "title": "Harbour", "url": "https://example.org/news/9", "site": "example.org", "datePublished": "2026-01-15"}]`,
+		"PUT /_mock/faults":        `{"rules": []}`,
+		"POST /_mock/faults":       `"endpoint=query;every=1000000;status=503"`,
+		"POST /_mock/jobs/{id}":    `{"state": "SUCCESS"}`,
+		"POST /_mock/clock":        `{"advance": "2h"}`,
+		"POST /_mock/articles":     `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b30", "title": "Harbour", "url": "https://example.org/news/9", "site": "example.org", "datePublished": "2026-01-15"}]`,
+		"PUT /_mock/articles":      `[{"_id": "6a1c0a9e3b2d4c6e8f7a1b30", "title": "Harbour", "url": "https://example.org/news/9", "site": "example.org", "datePublished": "2026-01-15"}]`,
+		"PATCH /_mock/settings":    `{"pending_polls": 2}`,
+		"POST /_mock/expectations": `{"endpoint": "query"}`,
 	}
 	for _, r := range mockserver.Routes() {
 		if !strings.HasPrefix(r.Path, "/_mock/") || r.Path == mockserver.UIPath || !worldScoped(r.Path) {
@@ -452,6 +586,7 @@ func testMockResponses(t *testing.T, c *contract) *checker {
 		"socket":  socketMock(t),
 		"worlds":  newMock(t, mockserver.WithAPIKeys(contractKey, otherKey), mockserver.WithLimits(mockserver.Limits{MaxWorlds: 1})),
 		"perkey":  newMock(t, mockserver.WithWorldPerKey(), mockserver.WithManualClock(contractNow)),
+		"assert":  newMock(t, mockserver.WithAPIKeys(contractKey, otherKey)),
 	}
 	checkers := map[string]*checker{}
 	for name, srv := range servers {
@@ -478,7 +613,7 @@ func testMockResponses(t *testing.T, c *contract) *checker {
 		if err != nil {
 			t.Fatalf("%s: %v", rc.name, err)
 		}
-		if rc.method == http.MethodPost || rc.method == http.MethodPut {
+		if rc.method == http.MethodPost || rc.method == http.MethodPut || rc.method == http.MethodPatch {
 			req.Header.Set("Content-Type", "application/json")
 		}
 		for k, v := range rc.header {
@@ -511,6 +646,7 @@ func testMockResponses(t *testing.T, c *contract) *checker {
 			t.Errorf("%s: openapi.yaml accepts the request, which the service rejects with %d; body: %s",
 				rc.name, rc.status, redact(x.reqBody))
 		}
+		checkAnswer(t, rc, x)
 		if rc.capture != "" {
 			var m struct {
 				QueryID string `json:"query_id"`
@@ -535,6 +671,60 @@ func testMockResponses(t *testing.T, c *contract) *checker {
 	}
 	checkResponseCoverage(t, c, merged.all())
 	return merged
+}
+
+// checkAnswer checks the answer's members against the case's members and
+// want.
+func checkAnswer(t *testing.T, rc rawCase, x *exchange) {
+	t.Helper()
+	if rc.members == "" && rc.want == "" {
+		return
+	}
+	got := x.decoded()
+	if rc.members != "" {
+		if names := strings.Join(slices.Sorted(maps.Keys(got)), ","); names != rc.members {
+			t.Errorf("%s: the answer's members are %s, want %s; body: %s", rc.name, names, rc.members, excerpt(x.respBody))
+		}
+	}
+	if rc.want != "" {
+		var want map[string]any
+		if err := json.Unmarshal([]byte(rc.want), &want); err != nil {
+			t.Fatalf("%s: want is not a JSON object: %v", rc.name, err)
+		}
+		if !contains(got, want) {
+			t.Errorf("%s: the answer lacks %s; body: %s", rc.name, rc.want, excerpt(x.respBody))
+		}
+	}
+}
+
+// contains reports whether got has want's values: objects member by
+// member, arrays element by element (the same length), others equal.
+func contains(got, want any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, v := range w {
+			if gv, ok := g[k]; !ok || !contains(gv, v) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !contains(g[i], w[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(got, want)
 }
 
 // checkResponseCoverage fails for every response the document declares

@@ -12,7 +12,8 @@ import (
 // a plainer form (see tests/codegen) to what they must still mean: a date
 // is one of its forms and nothing else, an image is a URL, a list of URLs or
 // null, and an answer with articles carries totalResults, totalArticles or
-// both, never neither.
+// both, never neither; and the mock's own schemas of issue 38 to what the
+// mock accepts and sends.
 func TestSchemaShapes(t *testing.T) {
 	t.Parallel()
 	c := loadContract(t)
@@ -59,7 +60,25 @@ func TestSchemaShapes(t *testing.T) {
 		{"GetResultsAnswer", `{"query_id": "q", "page": 1, "totalResults": 0, "totalArticles": 0, "articles": [], "state": "SUCCESS"}`, true},
 		{"GetResultsAnswer", `{"query_id": "q", "page": 1, "totalArticles": 0, "articles": [], "state": "SUCCESS"}`, true},
 		{"GetResultsAnswer", `{"query_id": "q", "page": 1, "articles": [], "state": "SUCCESS"}`, false},
+		{"GetResultsAnswer", `{"query_id": "q", "page": 1, "totalResults": 0, "articles": [], "state": "SUCCESS"}`, true},
 		{"GetResultsAnswer", `{"query_id": "q", "state": "PENDING"}`, true},
+		{"SearchAnswer", `{"totalResults": 0, "articles": [], "state": "SUCCESS"}`, true},
+		{"SearchAnswer", `{"results": {"totalArticles": 0, "articles": []}, "state": "SUCCESS"}`, true},
+
+		// The mock's journal echoes any request body; expectations take one value a member.
+		{"MockJournalEntry", `{"seq": 1, "time": "2026-01-15T12:00:00Z", "request_id": "r", "method": "POST", "path": "/api/v2/query", "status": 400, "world": "default", "body": {"query": {"deep": [1]}}}`, true},
+		{"MockJournalEntry", `{"seq": 1, "time": "2026-01-15T12:00:00Z", "request_id": "r", "method": "POST", "path": "/api/v2/query", "status": 400, "world": "default", "body": "(12 bytes, not JSON)"}`, true},
+		{"MockJournalEntry", `{"seq": 1, "time": "2026-01-15T12:00:00Z", "request_id": "r", "method": "POST", "path": "/api/v2/query", "status": 400, "world": "default", "body": ["million"]}`, true},
+		{"MockJournalEntry", `{"seq": 1, "time": "2026-01-15T12:00:00Z", "request_id": "r", "method": "POST", "path": "/api/v2/query", "status": 400, "world": "default"}`, true},
+		{"MockExpectationInputs", `{"endpoint": "query", "body": {"query": "election", "page": 2, "embeddings": true}, "times": 1}`, true},
+		{"MockExpectationInputs", `[{"endpoint": "headlines", "min": 1, "max": -1}, {"times": 0}]`, true},
+		{"MockExpectationInputs", `{"body": {"sites": ["a"]}}`, false},
+		{"MockExpectationInputs", `{"times": -1}`, false},
+		{"MockExpectationInputs", `{"path": "query"}`, false},
+		{"MockSettingsPatch", `{}`, true},
+		{"MockSettingsPatch", `{"shape": {"totals": "totalArticles"}}`, true},
+		{"MockSettingsPatch", `{"shape": {"results": "flat"}}`, false},
+		{"MockSettingsPatch", `{"max_jobs": 0}`, false},
 	} {
 		var v any
 		if err := json.Unmarshal([]byte(tc.value), &v); err != nil {

@@ -210,9 +210,11 @@ func (a *Action) set(name, value string, hasValue bool) error {
 	return nil
 }
 
-// Wait sleeps for d or until ctx is done, whichever comes first, and returns
-// ctx's error in the latter case. A d of 0 or less returns nil at once.
-func Wait(ctx context.Context, d time.Duration) error {
+// Wait sleeps for d, until ctx is done or until stop is closed, whichever
+// comes first, and returns ctx's error (nil when stop ended the wait and ctx
+// is not done: the rest of the delay is skipped). A d of 0 or less returns
+// nil at once.
+func Wait(ctx context.Context, stop <-chan struct{}, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}
@@ -222,6 +224,7 @@ func Wait(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		return ctx.Err()
+	case <-stop:
 	}
+	return ctx.Err()
 }

@@ -212,16 +212,24 @@ func TestSetKeepsOldRulesOnError(t *testing.T) {
 
 func TestWait(t *testing.T) {
 	t.Parallel()
-	if err := Wait(context.Background(), time.Millisecond); err != nil {
+	if err := Wait(context.Background(), nil, time.Millisecond); err != nil {
 		t.Fatalf("Wait: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Wait(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+	if err := Wait(ctx, nil, time.Hour); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Wait on a cancelled context = %v, want context.Canceled", err)
 	}
-	if err := Wait(ctx, 0); err != nil {
+	if err := Wait(ctx, nil, 0); err != nil {
 		t.Fatalf("Wait(0) on a cancelled context = %v, want nil: there is nothing to wait for", err)
+	}
+	stop := make(chan struct{})
+	close(stop)
+	if err := Wait(context.Background(), stop, time.Hour); err != nil {
+		t.Fatalf("Wait with stop closed = %v, want nil: the rest of the delay is skipped", err)
+	}
+	if err := Wait(ctx, stop, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Wait with stop closed on a cancelled context = %v, want context.Canceled", err)
 	}
 }
 

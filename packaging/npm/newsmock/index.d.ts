@@ -93,7 +93,10 @@ export declare class Control {
   readonly url: string;
   /** The key whose world this acts on (header X-Newsmock-Key); null for the default world. */
   readonly apiKey: string | null;
+  /** The same control API acting on the world of apiKey (header X-Newsmock-Key); throws unless a non-empty string. */
   world(apiKey: string): Control;
+  /** The control API acting on the default world, even under -world-per-key (where no keyed request reaches it). */
+  defaultWorld(): Control;
   call(method: string, path: string, options?: { json?: unknown; text?: string; query?: Record<string, unknown> }): Promise<any>;
 
   faults(): Promise<ListedFaultRule[]>;
@@ -127,7 +130,11 @@ export declare class Control {
   health(): Promise<Record<string, unknown>>;
 }
 
-/** A running newsmock. */
+/**
+ * A running newsmock, started with -exit-with-parent: it exits when this process does, and neither it nor its
+ * pipes keep the event loop alive. Under -world-per-key its world helpers (addFault, journal, reset, ...)
+ * reject with a NewsmockError, since no request with an api_key reaches its default world: use world(key).
+ */
 export declare class Newsmock extends Control {
   readonly process: import('node:child_process').ChildProcess;
   /** Its last lines of standard error. */
@@ -143,12 +150,13 @@ export interface StartOptions {
   binary?: string;
   /** How long to wait for the listening line (default 15000). */
   timeoutMs?: number;
+  /** Variables added to this process's environment (HOME, PATH and the rest stay). */
   env?: NodeJS.ProcessEnv;
 }
 
-/** Starts newsmock on 127.0.0.1 at a free port; resolves once it listens. */
+/** Starts newsmock on 127.0.0.1 at a free port; resolves once it listens, rejects with a NewsmockError if it cannot. */
 export declare function start(options?: StartOptions): Promise<Newsmock>;
-/** The newsmock binary start() runs. Throws, naming --omit=optional, when the platform package is missing. */
+/** The newsmock binary start() runs. Throws a NewsmockError saying why when the platform package is missing. */
 export declare function binaryPath(): string;
 export declare const LISTEN_PREFIX: string;
 export declare const KEY_HEADER: string;

@@ -7,6 +7,8 @@ const fs = require('node:fs');
 
 const LISTEN_PREFIX = 'newsmock listening on ';
 const KEY_HEADER = 'X-Newsmock-Key';
+// Control paths about the whole server, not one world.
+const SERVER_PATHS = /^\/_mock\/(worlds|health|record)(\/|\?|$)/;
 const PLATFORMS = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'];
 
 class NewsmockError extends Error {
@@ -35,12 +37,39 @@ function binaryPath() {
   try {
     dir = path.dirname(require.resolve(`${pkg}/package.json`));
   } catch {
-    throw new NewsmockError(`${pkg}, the package with the newsmock binary for this machine, is not installed. ` +
-      '@newssearch/newsmock lists it in optionalDependencies, which npm skips under --omit=optional ' +
-      '(also --no-optional, or omit=optional in .npmrc): install again without it, or add ' +
-      `${pkg} to your devDependencies, or set NEWSMOCK_BINARY to a newsmock binary`);
+    throw new NewsmockError(`${pkg}, the package with the newsmock binary for this machine, is not installed: ` +
+      `${missingCause(pkg)}; or set NEWSMOCK_BINARY to a newsmock binary`);
   }
   return path.join(dir, 'bin', process.platform === 'win32' ? 'newsmock.exe' : 'newsmock');
+}
+
+/**
+ * Why npm left out pkg, from the project's lockfile: recorded there but not installed means an omit
+ * (--omit=optional); not recorded while this package came from a tarball means that tarball was installed
+ * alone.
+ */
+function missingCause(pkg) {
+  let lock = null;
+  for (let dir = __dirname; !lock && path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    for (const name of ['npm-shrinkwrap.json', 'package-lock.json']) {
+      try { lock = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')); break; } catch { /* next */ }
+    }
+  }
+  const entries = Object.entries((lock && lock.packages) || {});
+  if (entries.some(([k]) => k.endsWith(`node_modules/${pkg}`))) {
+    return 'npm resolved it but left it out, as --omit=optional (also --no-optional, or omit=optional in .npmrc) ' +
+      `makes it skip optional dependencies: install again without it, or add ${pkg} to your devDependencies`;
+  }
+  const self = entries.find(([k]) => k.endsWith('node_modules/@newssearch/newsmock'));
+  if (self && /^file:/.test(self[1].resolved || '')) {
+    const tgz = self[1].resolved.slice('file:'.length);
+    const mine = path.join(path.dirname(tgz), `${pkg.slice(1).replace('/', '-')}-${self[1].version}.tgz`);
+    return `@newssearch/newsmock was installed from ${tgz} alone, and npm found ${pkg} nowhere else: ` +
+      `install both tarballs in one command (npm install -D ${tgz} ${mine})`;
+  }
+  return `npm did not install it (it is an optional dependency of @newssearch/newsmock): installed with ` +
+    '--omit=optional, from a lockfile made on another platform (npm/cli#4828), or from a registry without it; ' +
+    `add ${pkg} to your devDependencies`;
 }
 
 /** The control API of one newsmock, acting on one world: the default one, or that of apiKey. */
@@ -52,11 +81,20 @@ class Control {
 
   /** The same control API acting on the world of apiKey (header X-Newsmock-Key). */
   world(apiKey) {
+    if (typeof apiKey !== 'string' || apiKey === '') {
+      throw new NewsmockError(`world(${JSON.stringify(apiKey)}): give the api_key your requests send, a non-empty string`);
+    }
     return new Control(this.url, apiKey);
+  }
+
+  /** The control API acting on the default world, even under -world-per-key (where no keyed request reaches it). */
+  defaultWorld() {
+    return new Control(this.url);
   }
 
   /** One control call: json is sent as JSON, text as plain text (a -fault rule). */
   async call(method, p, { json, text, query } = {}) {
+    if (this._guard && !SERVER_PATHS.test(p)) await this._guard(method, p);
     let url = this.url + p;
     if (query) {
       const q = new URLSearchParams();
@@ -130,8 +168,29 @@ class Control {
   health() { return this.call('GET', '/_mock/health'); }
 }
 
-const live = new Set();
-let exitHook = false;
+const live = new Set(); // the children of start() not yet stopped
+
+/** Ends every newsmock still running (at exit, or on SIGINT, SIGTERM, SIGHUP). */
+function stopAll() {
+  for (const child of live) child.kill('SIGTERM'); // newsmock drains at once: no request can be in flight now
+  live.clear();
+}
+
+let hooked = false;
+function hookExit() {
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', stopAll);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    const onSignal = () => {
+      stopAll();
+      process.removeListener(sig, onSignal);
+      // Alone, end as the signal would have (a listener turns its default off); else leave it to the others.
+      if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+    };
+    process.on(sig, onSignal);
+  }
+}
 
 /** A running newsmock. stop() ends it; log holds its last lines of standard error. */
 class Newsmock extends Control {
@@ -143,6 +202,18 @@ class Newsmock extends Control {
       if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
       else child.once('exit', (code, signal) => resolve(code ?? signal));
     });
+    let worldPerKey;
+    // Under -world-per-key the default world is reached by no request with an accepted key: helpers acting
+    // on it would never be seen, so they refuse (once GET /_mock/worlds has said so).
+    this._guard = async (method, p) => {
+      worldPerKey ??= new Control(url).call('GET', '/_mock/worlds').then((a) => a.world_per_key === true,
+        (err) => { worldPerKey = undefined; throw err; });
+      if (await worldPerKey) {
+        throw new NewsmockError(`${method} ${p} would act on the default world of a newsmock running with ` +
+          '-world-per-key, which no request with an api_key reaches: use mock.world(key) with the api_key ' +
+          'your requests send (or mock.defaultWorld() for the default world itself)');
+      }
+    };
   }
 
   get log() { return this._log.join('\n'); }
@@ -150,12 +221,13 @@ class Newsmock extends Control {
   /** SIGTERM (newsmock drains and exits), then waits; SIGKILL after timeoutMs. Resolves to the exit code. */
   async stop({ timeoutMs = 15000 } = {}) {
     const child = this.process;
+    live.delete(child);
     if (child.exitCode === null && child.signalCode === null) {
+      child.ref(); // the exit is awaited
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
       try { await this._exited; } finally { clearTimeout(timer); }
     }
-    live.delete(child);
     return this._exited;
   }
 
@@ -163,56 +235,68 @@ class Newsmock extends Control {
 }
 
 /**
- * Starts newsmock on 127.0.0.1 at a free port and resolves once it listens.
- * args: more newsmock flags (an -addr among them wins); binary: defaults to binaryPath().
+ * Starts newsmock on 127.0.0.1 at a free port and resolves once it listens; rejects with a NewsmockError
+ * saying why it could not. args: more newsmock flags (an -addr among them wins); binary: defaults to
+ * binaryPath(); env: variables added to this process's environment.
+ *
+ * newsmock runs with -exit-with-parent and its standard input a pipe from this process, so that it exits when
+ * this process does, however it ends (SIGKILL included). Neither it nor its pipes keep Node's event loop alive
+ * once it listens: a test file that forgets stop() still ends, and newsmock with it.
  */
-function start({ args = [], binary, timeoutMs = 15000, env } = {}) {
+async function start({ args = [], binary, timeoutMs = 15000, env } = {}) {
   const bin = binary || binaryPath();
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['-addr', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
-    const logLines = [];
-    let settled = false;
-    let stdoutBuf = '';
-    const fail = (why) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      // Let the last lines of standard error arrive.
-      setTimeout(() => reject(new NewsmockError(
-        `${bin} ${args.join(' ')}: ${why}; its standard error:\n${logLines.join('\n') || '(nothing)'}`)), 50);
-    };
-    const timer = setTimeout(() => fail(`no listening line within ${timeoutMs} ms`), timeoutMs);
-    let errBuf = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk) => {
-      errBuf += chunk;
-      const lines = errBuf.split('\n');
-      errBuf = lines.pop();
-      logLines.push(...lines);
-      if (logLines.length > 200) logLines.splice(0, logLines.length - 200);
-    });
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk) => {
-      if (settled) return;
-      stdoutBuf += chunk;
-      for (const line of stdoutBuf.split('\n').slice(0, -1)) {
-        if (line.startsWith(LISTEN_PREFIX)) {
-          settled = true;
-          clearTimeout(timer);
-          live.add(child);
-          if (!exitHook) {
-            exitHook = true;
-            process.on('exit', () => { for (const c of live) c.kill('SIGKILL'); });
-          }
-          resolve(new Newsmock(child, line.slice(LISTEN_PREFIX.length).trim(), logLines));
-          return;
-        }
-      }
-    });
-    child.on('error', (err) => fail(`could not start: ${err.message}`));
-    child.on('exit', (code, signal) => fail(`exited with ${code ?? signal}`));
+  const child = spawn(bin, ['-addr', '127.0.0.1:0', '-exit-with-parent', ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'], env: env && { ...process.env, ...env },
   });
+  hookExit();
+  live.add(child);
+  const logLines = [];
+  let errBuf = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk) => {
+    errBuf += chunk;
+    const lines = errBuf.split('\n');
+    errBuf = lines.pop();
+    logLines.push(...lines);
+    if (logLines.length > 200) logLines.splice(0, logLines.length - 200);
+  });
+  child.stdin.on('error', () => {}); // EPIPE once newsmock has exited: nothing is ever written
+  let url;
+  try {
+    url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no listening line within ${timeoutMs} ms`)), timeoutMs);
+      let stdoutBuf = '';
+      child.stdout.setEncoding('utf8');
+      const onData = (chunk) => {
+        stdoutBuf += chunk;
+        const line = stdoutBuf.split('\n').slice(0, -1).find((l) => l.startsWith(LISTEN_PREFIX));
+        if (line !== undefined) {
+          clearTimeout(timer);
+          child.stdout.removeListener('data', onData);
+          child.stdout.resume(); // nothing more comes; never let the pipe fill
+          resolve(line.slice(LISTEN_PREFIX.length).trim());
+        }
+      };
+      child.stdout.on('data', onData);
+      child.once('error', (err) => { clearTimeout(timer); reject(new Error(`could not start: ${err.message}`)); });
+      child.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`exited with ${code ?? signal}`)); });
+    });
+  } catch (err) {
+    live.delete(child);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    // Let the last lines of standard error arrive (the pipe closes when newsmock has exited).
+    if (!child.stderr.closed) {
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, 2000);
+        child.stderr.once('close', () => { clearTimeout(timer); resolve(); });
+      });
+    }
+    if (errBuf) logLines.push(errBuf);
+    throw new NewsmockError(`${bin} ${args.join(' ')}: ${err.message}; its standard error:\n${logLines.join('\n') || '(nothing)'}`);
+  }
+  child.unref();
+  for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe.unref();
+  return new Newsmock(child, url, logLines);
 }
 
 module.exports = { start, binaryPath, Control, Newsmock, NewsmockError, LISTEN_PREFIX, KEY_HEADER };

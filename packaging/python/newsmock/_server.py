@@ -1,9 +1,12 @@
 """Start newsmock and drive its control API (docs/control-api.md), with the standard library only."""
+import atexit
 import collections
 import datetime
 import json
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -14,6 +17,8 @@ import urllib.request
 
 LISTEN_PREFIX = "newsmock listening on "
 KEY_HEADER = "X-Newsmock-Key"
+# Control paths about the whole server, not one world.
+_SERVER_PATHS = re.compile(r"^/_mock/(worlds|health|record)(/|\?|$)")
 _EXE = "newsmock.exe" if sys.platform == "win32" else "newsmock"
 
 
@@ -65,10 +70,22 @@ class Control:
 
     def world(self, api_key):
         """The same control API acting on the world of api_key (header X-Newsmock-Key)."""
+        if not isinstance(api_key, str) or not api_key:
+            raise NewsmockError("world(%r): give the api_key your requests send, a non-empty string" % (api_key,))
         return Control(self.url, api_key, self.timeout)
+
+    def default_world(self):
+        """The control API acting on the default world, even under -world-per-key (where no keyed request
+        reaches it)."""
+        return Control(self.url, None, self.timeout)
+
+    def _guard(self, method, path):
+        """Raises NewsmockError when the call would act on a world no request reaches."""
 
     def call(self, method, path, body=None, text=None, query=None):
         """One control call: body is sent as JSON, text as plain text (a -fault rule)."""
+        if not _SERVER_PATHS.match(path):
+            self._guard(method, path)
         url = self.url + path
         if query:
             url += "?" + urllib.parse.urlencode({k: v for k, v in query.items() if v is not None})
@@ -189,13 +206,70 @@ class Control:
         return "<newsmock %s%s>" % (self.url, " world of key %r" % self.api_key if self.api_key else "")
 
 
+_live = set()  # the servers start() made that are not stopped yet
+_hooked = False
+
+
+def _stop_all():
+    """Stops every newsmock still running (at exit, or on SIGTERM or SIGHUP)."""
+    for server in list(_live):
+        server.stop(timeout=5.0)
+
+
+def _hook_exit():
+    """At the first start(): stop the mocks at exit, and on SIGTERM and SIGHUP too, which would otherwise end
+    Python without running atexit. SIGINT raises KeyboardInterrupt, so the exit hook runs. A handler set by
+    the program is kept and called after; none is set outside the main thread. Whatever ends Python,
+    newsmock's -exit-with-parent ends the mocks as well."""
+    global _hooked
+    if _hooked:
+        return
+    _hooked = True
+    atexit.register(_stop_all)
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is None:
+            continue
+        previous = signal.getsignal(signum)
+        if previous in (signal.SIG_IGN, None):
+            continue
+
+        def handler(sig, frame, previous=previous):
+            _stop_all()
+            if callable(previous):
+                previous(sig, frame)
+            else:  # the default: end as the signal would have
+                signal.signal(sig, signal.SIG_DFL)
+                os.kill(os.getpid(), sig)
+
+        signal.signal(signum, handler)
+
+
 class Server(Control):
-    """A running newsmock: a context manager whose exit stops it. log holds its last lines of stderr."""
+    """A running newsmock: a context manager whose exit stops it. log holds its last lines of stderr.
+
+    Under -world-per-key, the helpers that act on a world refuse on the Server itself (its default world is
+    reached by no request with an api_key): use world(key), or default_world() for the default world.
+    """
+
+    # What to use instead of the Server's helpers under -world-per-key; the pytest plugin sets its own.
+    refusal_hint = "use server.world(key) with the api_key your requests send"
 
     def __init__(self, process, url, log):
         super().__init__(url)
         self.process = process
         self._log = log
+        self._world_per_key = None
+
+    def _guard(self, method, path):
+        if self._world_per_key is None:
+            self._world_per_key = self.default_world().call("GET", "/_mock/worlds").get("world_per_key") is True
+        if self._world_per_key:
+            raise NewsmockError(
+                "%s %s would act on the default world of a newsmock running with -world-per-key, which no request "
+                "with an api_key reaches, so it would never be seen: %s (or default_world() for the default world "
+                "itself)" % (method, path, self.refusal_hint))
 
     @property
     def log(self):
@@ -203,6 +277,7 @@ class Server(Control):
 
     def stop(self, timeout=15.0):
         """SIGTERM (newsmock drains and exits), then waits; kills it after timeout. Returns the exit code."""
+        _live.discard(self)
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -210,6 +285,7 @@ class Server(Control):
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self.process.stdin.close()
         return self.process.returncode
 
     def __enter__(self):
@@ -222,13 +298,22 @@ class Server(Control):
 def start(args=(), binary=None, timeout=15.0, env=None):
     """Starts newsmock on 127.0.0.1 at a free port and waits until it listens.
 
-    args are more newsmock flags (an -addr among them wins); binary defaults to find_binary().
-    Use it as a context manager, or call stop().
+    args are more newsmock flags (an -addr among them wins); binary defaults to find_binary(); env holds
+    variables added to this process's environment. Use it as a context manager, or call stop().
+
+    newsmock runs with -exit-with-parent and its standard input a pipe from this process, so it exits when
+    this process does, however it ends (SIGKILL included); a mock never stopped is stopped at exit.
     """
     binary = binary or find_binary()
-    cmd = [binary, "-addr", "127.0.0.1:0"] + list(args)
-    process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=env, text=True, encoding="utf-8", errors="replace")
+    cmd = [binary, "-addr", "127.0.0.1:0", "-exit-with-parent"] + list(args)
+    if env is not None:
+        env = {**os.environ, **env}
+    _hook_exit()
+    try:
+        process = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=env, text=True, encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise NewsmockError("could not start %s: %s" % (binary, e)) from e
     log = collections.deque(maxlen=200)
     listening = threading.Event()
     found = []
@@ -257,7 +342,10 @@ def start(args=(), binary=None, timeout=15.0, env=None):
             process.kill()
             process.wait()
             why = "no listening line within %gs" % timeout
+        process.stdin.close()
         err_reader.join(2)
         raise NewsmockError("%s %s: %s; its standard error:\n%s" % (
             binary, " ".join(args), why, "".join(log) or "(nothing)"))
-    return Server(process, found[0], log)
+    server = Server(process, found[0], log)
+    _live.add(server)
+    return server

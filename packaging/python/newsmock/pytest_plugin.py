@@ -1,7 +1,8 @@
 """pytest plugin of the newsmock wheel (entry point pytest11).
 
 newsmock_server: one newsmock per session (per worker under pytest-xdist), started with -world-per-key
-plus the ini option newsmock_args.
+plus the ini option newsmock_args. Its own world helpers (add_fault, journal, ...) refuse: its default
+world is reached by no request with an api_key. Use newsmock, or newsmock_server.world(key).
 newsmock: per test, the control API bound to a world of its own: .url, .api_key (the key to send, whose
 world nothing else touches) and the helpers of newsmock.Control. The world is dropped after the test.
 """
@@ -23,6 +24,9 @@ def newsmock_server(request):
     """One newsmock with a world per key, for the whole session (or xdist worker)."""
     args = ["-world-per-key"] + list(request.config.getini("newsmock_args"))
     with start(args=args) as server:
+        server.refusal_hint = ("use the newsmock fixture, a world of the test's own (newsmock.add_fault(...), "
+                               "and send newsmock.api_key), or newsmock_server.world(key) with the api_key your "
+                               "requests send")
         yield server
 
 

@@ -2,6 +2,8 @@
 import json
 import os
 import sys
+import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -62,7 +64,7 @@ def test_isolation_first_sets_a_fault(newsmock):
 def test_isolation_second_sees_no_fault(newsmock, newsmock_server):
     assert newsmock.faults() == []
     assert api(newsmock.url, "query", {"api_key": newsmock.api_key, "query": "storm"})[0] == 200
-    assert newsmock_server.faults() == []  # nor did it reach the default world
+    assert newsmock_server.default_world().faults() == []  # nor did it reach the default world
 
 
 @pytest.mark.parametrize("n", range(12))
@@ -78,7 +80,7 @@ def test_many_worlds_in_parallel(newsmock, n):
 def test_clock_of_a_world(newsmock, newsmock_server):
     assert newsmock.clock()["now"] == "2026-01-15T12:00:00Z"
     assert newsmock.advance_clock("2h")["now"] == "2026-01-15T14:00:00Z"
-    assert newsmock_server.clock()["now"] == "2026-01-15T12:00:00Z"
+    assert newsmock_server.default_world().clock()["now"] == "2026-01-15T12:00:00Z"
 
 
 def test_articles_of_a_world(newsmock):
@@ -98,3 +100,61 @@ def test_jobs_of_a_world(newsmock):
     assert (status, answer["state"], answer["message"]) == (200, "FAILED", "upstream timeout")
     newsmock.reset()
     assert newsmock.jobs() == []
+
+
+def test_session_fixture_helpers_refuse(newsmock_server):
+    """Its default world is reached by no request with an api_key (-world-per-key): its helpers refuse."""
+    for call in (lambda: newsmock_server.add_fault("status=503"), newsmock_server.journal_count,
+                 newsmock_server.reset, lambda: newsmock_server.advance_clock("1h")):
+        with pytest.raises(newsmock.NewsmockError, match=r"-world-per-key, which no request with an api_key "
+                           r"reaches, so it would never be seen: use the newsmock fixture"):
+            call()
+    world = newsmock_server.world("own-key")
+    world.add_fault("endpoint=headlines;status=502")
+    assert api(newsmock_server.url, "headlines", {"api_key": "own-key"})[0] == 502
+    assert world.journal_count(status=502) == 1
+    assert newsmock_server.default_world().faults() == []
+    assert len(newsmock_server.worlds()) >= 2
+    world.drop_world()
+    with pytest.raises(newsmock.NewsmockError, match="non-empty string"):
+        newsmock_server.world(None)
+
+
+def test_start_without_worlds_keeps_its_helpers():
+    with newsmock.start(args=["-log-level", "warn"]) as server:
+        assert server.add_fault("endpoint=headlines;status=502")[0]["fired"] == 0
+        assert api(server.url, "headlines", {"api_key": "k"})[0] == 502
+
+
+def test_start_adds_env_and_asks_to_exit_with_its_parent(tmp_path):
+    """A stand-in for newsmock records its arguments and environment, and exits when its input ends."""
+    fake = tmp_path / "newsmock"
+    fake.write_text('#!/bin/sh\necho "$@" > "%s/args"\nenv > "%s/env"\n'
+                    'echo "newsmock listening on http://127.0.0.1:9"\nexec cat > /dev/null\n' % (tmp_path, tmp_path))
+    fake.chmod(0o755)
+    server = newsmock.start(binary=str(fake), env={"NEWSMOCK_TEST_EXTRA": "yes"})
+    env = (tmp_path / "env").read_text().splitlines()
+    for want in ("HOME=" + os.environ["HOME"], "PATH=" + os.environ["PATH"], "NEWSMOCK_TEST_EXTRA=yes"):
+        assert want in env
+    assert (tmp_path / "args").read_text() == "-addr 127.0.0.1:0 -exit-with-parent\n"
+    assert server.stop() == -15  # SIGTERM ended cat
+
+
+def test_start_reports_a_missing_binary():
+    with pytest.raises(newsmock.NewsmockError, match="could not start /nonexistent/newsmock: .*No such file"):
+        newsmock.start(binary="/nonexistent/newsmock")
+
+
+def test_stop_ends_an_injected_latency():
+    """The request in a 5-minute latency is answered at the stop, well within -drain-timeout (10 s)."""
+    server = newsmock.start(args=["-log-level", "warn"])
+    server.set_faults([{"endpoint": "query", "fault": {"latency": "5m"}}])
+    answer = []
+    thread = threading.Thread(target=lambda: answer.append(api(server.url, "query", {"api_key": "k", "query": "x"})))
+    thread.start()
+    deadline = time.monotonic() + 30
+    while server.faults()[0]["fired"] == 0:  # each call is a request: no sleep needed
+        assert time.monotonic() < deadline, "the request never reached its fault within 30 s"
+    assert server.stop() == 0, server.log
+    thread.join(30)
+    assert answer and answer[0][0] == 200, answer

@@ -1599,7 +1599,8 @@ type ClientInterface interface {
 	// another API key, answers `404`.
 	//
 	// A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
-	// whichever is present.
+	// whichever is present. The mock writes only one of them when told (`totals=totalResults` or
+	// `totals=totalArticles`, see Mock server).
 	//
 	// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
 	// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
@@ -1619,7 +1620,8 @@ type ClientInterface interface {
 	// another API key, answers `404`.
 	//
 	// A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
-	// whichever is present.
+	// whichever is present. The mock writes only one of them when told (`totals=totalResults` or
+	// `totals=totalArticles`, see Mock server).
 	//
 	// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
 	// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
@@ -1662,7 +1664,8 @@ type ClientInterface interface {
 	// ordered by relevance (`score` descending, ties broken by `_id`).
 	//
 	// The answer wraps the results in a `results` object. Clients should also accept the top-level form
-	// (`totalResults`/`articles` beside `state`) and `totalArticles` in place of `totalResults`.
+	// (`totalResults`/`articles` beside `state`), which the mock sends when told (`results=top-level`, see
+	// Mock server), and `totalArticles` in place of `totalResults`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1677,7 +1680,8 @@ type ClientInterface interface {
 	// ordered by relevance (`score` descending, ties broken by `_id`).
 	//
 	// The answer wraps the results in a `results` object. Clients should also accept the top-level form
-	// (`totalResults`/`articles` beside `state`) and `totalArticles` in place of `totalResults`.
+	// (`totalResults`/`articles` beside `state`), which the mock sends when told (`results=top-level`, see
+	// Mock server), and `totalArticles` in place of `totalResults`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1718,7 +1722,8 @@ type ClientInterface interface {
 // another API key, answers `404`.
 //
 // A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
-// whichever is present.
+// whichever is present. The mock writes only one of them when told (`totals=totalResults` or
+// `totals=totalArticles`, see Mock server).
 //
 // The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
 // more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
@@ -1748,7 +1753,8 @@ func (c *Client) GetResultsWithBody(ctx context.Context, contentType string, bod
 // another API key, answers `404`.
 //
 // A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
-// whichever is present.
+// whichever is present. The mock writes only one of them when told (`totals=totalResults` or
+// `totals=totalArticles`, see Mock server).
 //
 // The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
 // more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
@@ -1821,7 +1827,8 @@ func (c *Client) Headlines(ctx context.Context, body HeadlinesJSONRequestBody, r
 // ordered by relevance (`score` descending, ties broken by `_id`).
 //
 // The answer wraps the results in a `results` object. Clients should also accept the top-level form
-// (`totalResults`/`articles` beside `state`) and `totalArticles` in place of `totalResults`.
+// (`totalResults`/`articles` beside `state`), which the mock sends when told (`results=top-level`, see
+// Mock server), and `totalArticles` in place of `totalResults`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1846,7 +1853,8 @@ func (c *Client) SearchWithBody(ctx context.Context, contentType string, body io
 // ordered by relevance (`score` descending, ties broken by `_id`).
 //
 // The answer wraps the results in a `results` object. Clients should also accept the top-level form
-// (`totalResults`/`articles` beside `state`) and `totalArticles` in place of `totalResults`.
+// (`totalResults`/`articles` beside `state`), which the mock sends when told (`results=top-level`, see
+// Mock server), and `totalArticles` in place of `totalResults`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2120,7 +2128,8 @@ type ClientWithResponsesInterface interface {
 	// another API key, answers `404`.
 	//
 	// A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
-	// whichever is present.
+	// whichever is present. The mock writes only one of them when told (`totals=totalResults` or
+	// `totals=totalArticles`, see Mock server).
 	//
 	// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
 	// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
@@ -2140,7 +2149,8 @@ type ClientWithResponsesInterface interface {
 	// another API key, answers `404`.
 	//
 	// A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
-	// whichever is present.
+	// whichever is present. The mock writes only one of them when told (`totals=totalResults` or
+	// `totals=totalArticles`, see Mock server).
 	//
 	// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
 	// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
@@ -2183,7 +2193,8 @@ type ClientWithResponsesInterface interface {
 	// ordered by relevance (`score` descending, ties broken by `_id`).
 	//
 	// The answer wraps the results in a `results` object. Clients should also accept the top-level form
-	// (`totalResults`/`articles` beside `state`) and `totalArticles` in place of `totalResults`.
+	// (`totalResults`/`articles` beside `state`), which the mock sends when told (`results=top-level`, see
+	// Mock server), and `totalArticles` in place of `totalResults`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -2198,7 +2209,8 @@ type ClientWithResponsesInterface interface {
 	// ordered by relevance (`score` descending, ties broken by `_id`).
 	//
 	// The answer wraps the results in a `results` object. Clients should also accept the top-level form
-	// (`totalResults`/`articles` beside `state`) and `totalArticles` in place of `totalResults`.
+	// (`totalResults`/`articles` beside `state`), which the mock sends when told (`results=top-level`, see
+	// Mock server), and `totalArticles` in place of `totalResults`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -2790,7 +2802,8 @@ func (r SubmitQueryResponse) ContentType() string {
 // another API key, answers `404`.
 //
 // A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
-// whichever is present.
+// whichever is present. The mock writes only one of them when told (`totals=totalResults` or
+// `totals=totalArticles`, see Mock server).
 //
 // The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
 // more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
@@ -2816,7 +2829,8 @@ func (c *ClientWithResponses) GetResultsWithBodyWithResponse(ctx context.Context
 // another API key, answers `404`.
 //
 // A finished job answers both `totalResults` and `totalArticles` (the same number); clients should read
-// whichever is present.
+// whichever is present. The mock writes only one of them when told (`totals=totalResults` or
+// `totals=totalArticles`, see Mock server).
 //
 // The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
 // more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
@@ -2877,7 +2891,8 @@ func (c *ClientWithResponses) HeadlinesWithResponse(ctx context.Context, body He
 // ordered by relevance (`score` descending, ties broken by `_id`).
 //
 // The answer wraps the results in a `results` object. Clients should also accept the top-level form
-// (`totalResults`/`articles` beside `state`) and `totalArticles` in place of `totalResults`.
+// (`totalResults`/`articles` beside `state`), which the mock sends when told (`results=top-level`, see
+// Mock server), and `totalArticles` in place of `totalResults`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -2898,7 +2913,8 @@ func (c *ClientWithResponses) SearchWithBodyWithResponse(ctx context.Context, co
 // ordered by relevance (`score` descending, ties broken by `_id`).
 //
 // The answer wraps the results in a `results` object. Clients should also accept the top-level form
-// (`totalResults`/`articles` beside `state`) and `totalArticles` in place of `totalResults`.
+// (`totalResults`/`articles` beside `state`), which the mock sends when told (`results=top-level`, see
+// Mock server), and `totalArticles` in place of `totalResults`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

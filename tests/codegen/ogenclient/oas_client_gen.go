@@ -29,7 +29,8 @@ type Invoker interface {
 	// submitted with another API key, answers `404`.
 	//
 	// A finished job answers both `totalResults` and `totalArticles` (the same number); clients should
-	// read whichever is present.
+	// read whichever is present. The mock writes only one of them when told (`totals=totalResults` or
+	// `totals=totalArticles`, see Mock server).
 	//
 	// The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
 	// more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
@@ -54,7 +55,8 @@ type Invoker interface {
 	// ordered by relevance (`score` descending, ties broken by `_id`).
 	//
 	// The answer wraps the results in a `results` object. Clients should also accept the top-level form
-	// (`totalResults`/`articles` beside `state`) and `totalArticles` in place of `totalResults`.
+	// (`totalResults`/`articles` beside `state`), which the mock sends when told (`results=top-level`, see
+	// Mock server), and `totalArticles` in place of `totalResults`.
 	//
 	// POST /api/v2/query
 	Search(ctx context.Context, request *SearchRequest) (SearchRes, error)
@@ -117,7 +119,8 @@ func (c *Client) requestURL(ctx context.Context) *url.URL {
 // submitted with another API key, answers `404`.
 //
 // A finished job answers both `totalResults` and `totalArticles` (the same number); clients should
-// read whichever is present.
+// read whichever is present. The mock writes only one of them when told (`totals=totalResults` or
+// `totals=totalArticles`, see Mock server).
 //
 // The mock adds a `Retry-After` header to a `PENDING` answer when the job will be ready in a second or
 // more (`WithPendingDuration`): the whole seconds until then, rounded up. The Go SDK polls no sooner.
@@ -240,7 +243,8 @@ func (c *Client) sendHeadlines(ctx context.Context, request *HeadlinesRequest) (
 // ordered by relevance (`score` descending, ties broken by `_id`).
 //
 // The answer wraps the results in a `results` object. Clients should also accept the top-level form
-// (`totalResults`/`articles` beside `state`) and `totalArticles` in place of `totalResults`.
+// (`totalResults`/`articles` beside `state`), which the mock sends when told (`results=top-level`, see
+// Mock server), and `totalArticles` in place of `totalResults`.
 //
 // POST /api/v2/query
 func (c *Client) Search(ctx context.Context, request *SearchRequest) (SearchRes, error) {
