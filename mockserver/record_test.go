@@ -194,7 +194,7 @@ func TestRecordThenReplay(t *testing.T) {
 	site := query(t, upstream, map[string]any{"query": "election"}).Results.Articles[0].Site
 	week := t0.Add(-7 * 24 * time.Hour)
 	searches := []newssearch.SearchParams{
-		{Query: "vaccine", StartDate: t0.Add(-60 * 24 * time.Hour)},
+		{Query: "vaccine", StartDate: t0.Add(-30 * 24 * time.Hour)},
 		{Query: "*", Sites: []string{site}, StartDate: week},
 		{Query: "election", StartDate: t0.Add(-3 * 24 * time.Hour), EndDate: t0.Add(-2 * 24 * time.Hour)},
 	}

@@ -105,7 +105,7 @@ func TestProgressOnlyOnTerminal(t *testing.T) {
 				flags = nil
 			}
 			r = runCLI(t, srv, o, append(args, flags...)...)
-			if r.code != 0 || r.stderr != "" || r.stdout != "_id\n6a0a7b8e6d976fd2aac6d6b2\n6a043c328f6582c5c2c6a999\n" {
+			if r.code != 0 || r.stderr != "" || r.stdout != "_id\n6a11cd9508cdaeec2fc6b678\n6a3a084925af444c3ac6c042\n" {
 				t.Errorf("terminal %v, flags %v: exit %d, stdout %q, stderr %q; want the articles and nothing on stderr", o.stderrTTY, flags, r.code, r.stdout, r.stderr)
 			}
 		}
@@ -114,14 +114,14 @@ func TestProgressOnlyOnTerminal(t *testing.T) {
 	t.Run("search", func(t *testing.T) {
 		t.Parallel()
 		srv := newMock(t)
-		args := []string{"search", "election", "--from", "2025-03-07", "--to", "2025-03-14", "-o", "csv", "--fields", "_id"}
+		args := []string{"search", "election", "--from", "2025-02-15", "--to", "2025-03-14", "-o", "csv", "--fields", "_id"}
 		pipe := runCLI(t, srv, runOpts{}, args...)
 		r := runCLI(t, srv, runOpts{stderrTTY: true}, args...)
-		want := "page 1 of 4 (96 articles in all): --page 2 prints the next, --all every page\n"
+		want := "page 1 of 3 (53 articles in all): --page 2 prints the next, --all every page\n"
 		if r.code != 0 || r.stderr != want || r.stdout != pipe.stdout || pipe.stderr != "" {
 			t.Errorf("on a terminal: exit %d, stderr %q; want %q and the articles printed in a pipe", r.code, r.stderr, want)
 		}
-		for _, extra := range [][]string{{"--page", "4"}, {"--quiet"}, {"--all", "--limit", "30"}} {
+		for _, extra := range [][]string{{"--page", "3"}, {"--quiet"}, {"--all", "--limit", "30"}} {
 			r = runCLI(t, srv, runOpts{stderrTTY: true}, append(append([]string{}, args...), extra...)...)
 			if r.code != 0 || r.stderr != "" {
 				t.Errorf("%v on a terminal: exit %d, stderr %q; want nothing (the last page, --quiet, --all)", extra, r.code, r.stderr)
@@ -206,7 +206,7 @@ func TestInterruptedCommands(t *testing.T) {
 		}
 		// The command the message gives prints the articles.
 		r = runCLI(t, srv, runOpts{}, "results", m[1], "-o", "csv", "--fields", "_id", "--limit", "2")
-		if r.code != 0 || r.stdout != "_id\n6a0a7b8e6d976fd2aac6d6b2\n6a043c328f6582c5c2c6a999\n" {
+		if r.code != 0 || r.stdout != "_id\n6a11cd9508cdaeec2fc6b678\n6a3a084925af444c3ac6c042\n" {
 			t.Errorf("results %s: exit %d, stdout %q, stderr %q", m[1], r.code, r.stdout, r.stderr)
 		}
 	})
@@ -215,7 +215,7 @@ func TestInterruptedCommands(t *testing.T) {
 		t.Parallel()
 		srv := newMock(t)
 		tr, ctx := cancelOn(srv, "/api/v2/query", 2)
-		r := runCLI(t, srv, runOpts{ctx: ctx, transport: tr}, "search", "earthquake", "--since", "60d", "--all", "-o", "csv", "--fields", "_id")
+		r := runCLI(t, srv, runOpts{ctx: ctx, transport: tr}, "search", "earthquake", "--since", "120d", "--all", "-o", "csv", "--fields", "_id")
 		if r.code != exitInterrupted || r.stderr != "newssearch: interrupted\n" {
 			t.Errorf("exit %d, stderr %q; want exit 130 and %q", r.code, r.stderr, "newssearch: interrupted\n")
 		}
@@ -224,14 +224,14 @@ func TestInterruptedCommands(t *testing.T) {
 	t.Run("search", func(t *testing.T) {
 		t.Parallel()
 		srv := newMock(t)
-		args := []string{"search", "election", "--from", "2025-03-07", "--to", "2025-03-14", "-o", "csv", "--fields", "_id"}
+		args := []string{"search", "election", "--from", "2025-02-15", "--to", "2025-03-14", "-o", "csv", "--fields", "_id"}
 		pipe := runCLI(t, srv, runOpts{}, args...)
 		r := runCLI(t, srv, runOpts{stderrTTY: true}, args...)
-		want := "page 1 of 4 (96 articles in all): --page 2 prints the next, --all every page\n"
+		want := "page 1 of 3 (53 articles in all): --page 2 prints the next, --all every page\n"
 		if r.code != 0 || r.stderr != want || r.stdout != pipe.stdout || pipe.stderr != "" {
 			t.Errorf("on a terminal: exit %d, stderr %q; want %q and the articles printed in a pipe", r.code, r.stderr, want)
 		}
-		for _, extra := range [][]string{{"--page", "4"}, {"--quiet"}, {"--all", "--limit", "30"}} {
+		for _, extra := range [][]string{{"--page", "3"}, {"--quiet"}, {"--all", "--limit", "30"}} {
 			r = runCLI(t, srv, runOpts{stderrTTY: true}, append(append([]string{}, args...), extra...)...)
 			if r.code != 0 || r.stderr != "" {
 				t.Errorf("%v on a terminal: exit %d, stderr %q; want nothing (the last page, --quiet, --all)", extra, r.code, r.stderr)

@@ -23,9 +23,9 @@ func ExampleTopSites() {
 		fmt.Printf("%s: %d articles\n", s.Site, s.Articles)
 	}
 	// Output:
-	// metrostandard.ie: 2 articles
-	// oakchronicle.co.nz: 2 articles
-	// rivernews.net: 2 articles
+	// highlandpost.org: 2 articles
+	// morningreview.com.au: 2 articles
+	// baybulletin.com: 1 articles
 }
 
 // The client retries a 503. A fault rule makes the server answer the first
@@ -66,7 +66,7 @@ func ExampleLatest() {
 		fmt.Println(title)
 	}
 	// Output:
-	// Cape Town battered by an earthquake, thousands forced from their homes
-	// Cape Town announces emergency after an earthquake
-	// 667 evacuated in Cape Town after an earthquake
+	// 2659 evacuated in Manchester after an earthquake
+	// 2816 evacuated in Vancouver after an earthquake
+	// Vancouver announces emergency after an earthquake
 }

@@ -5,12 +5,11 @@
 // A Corpus is immutable once built. Every Server in a process shares the
 // default one, so nothing here may be modified after construction.
 //
-// The default corpus (Default) is not a data file in the repository: it is
-// the vocabularies and templates embedded in this package's source (names,
-// places, topics and per-language wordings in vocab.go and lang_*.go)
-// expanded deterministically at start-up by Generate, in well under half a
-// second. Articles come in stories, several sites' differently worded
-// reports of one event, published more densely towards the newest date.
+// The default corpus (Default) is not stored: it is the vocabularies and
+// templates of data/ (names, places, topics and per-language wordings,
+// embedded; see vocab.go) expanded deterministically by Generate. Articles
+// come in stories, several sites' differently worded reports of one event,
+// published more densely towards the newest date.
 // The gencorpus command writes any generated corpus as JSON Lines, the
 // format LoadJSONL reads for users' own corpora.
 package corpus

@@ -9,7 +9,7 @@ import (
 
 // values holds the strings an article's template slots expand to.
 type values struct {
-	P, p, Q, q, O, R, L, X, T, N, M, K, D string
+	P, p, Q, q, O, R, L, X, T, S, N, M, K, F, D string
 }
 
 // get returns the value of the slot named by letter c.
@@ -33,12 +33,16 @@ func (v *values) get(c byte) string {
 		return v.X
 	case 'T':
 		return v.T
+	case 'S':
+		return v.S
 	case 'N':
 		return v.N
 	case 'M':
 		return v.M
 	case 'K':
 		return v.K
+	case 'F':
+		return v.F
 	default: // 'D'; the template test pins the letters in use
 		return v.D
 	}
@@ -50,7 +54,7 @@ func (g *generator) article(i int, buf []byte, arena *textArena) (Article, []byt
 	s := &g.slots[i]
 	ev := &g.events[s.event]
 	site := &g.sites[s.site]
-	pk := packs[ev.lang]
+	pk := g.v.packs[ev.lang]
 	kt := &pk.kinds[ev.kind]
 	r := newRNG(g.cfg.Seed, uint64(i)+1<<40)
 	published := time.Unix(s.when, 0).UTC()
@@ -58,29 +62,33 @@ func (g *generator) article(i int, buf []byte, arena *textArena) (Article, []byt
 		P: g.persons[ev.person].name, p: g.persons[ev.person].last,
 		Q: g.persons[ev.person2].name, q: g.persons[ev.person2].last,
 		O: g.orgs[ev.org].name, R: g.orgs[ev.org2].name,
-		L: places[ev.place].name, X: g.products[ev.product].name,
-		T: topics[ev.topic].names[ev.lang],
+		L: g.v.places[ev.place].name, X: g.products[ev.product].name,
+		T: g.v.topics[ev.topic].names[ev.lang],
 		N: ev.num, M: ev.amount, K: ev.count,
-		D: pk.weekdays[published.Weekday()],
+		F: ev.figure[:1] + pk.Decimal + ev.figure[1:], // 1.0 to 5.9
+		D: pk.Weekdays[published.Weekday()],
+	}
+	if ev.subject >= 0 {
+		v.S = g.v.subjects[ev.subject].names[ev.lang]
 	}
 
 	// Title, description and body are rendered together, and URL and image
 	// together, then stored in the worker's arena: no allocation of their
 	// own.
-	buf = appendSentence(buf[:0], kt.titles[(ev.titleTurn+s.pos)%len(kt.titles)], &v, r)
+	buf = appendSentence(buf[:0], kt.Titles[(ev.titleTurn+s.pos)%len(kt.Titles)], &v, r)
 	titleEnd := len(buf)
-	buf = appendSentence(buf, kt.descs[(ev.descTurn+s.pos)%len(kt.descs)], &v, r)
+	buf = appendSentence(buf, kt.Descs[(ev.descTurn+s.pos)%len(kt.Descs)], &v, r)
 	descEnd := len(buf)
 	// The body: two of the kind's body sentences in random order, usually
 	// followed by a closing sentence.
-	first := r.intn(len(kt.bodies))
-	second := (first + 1 + r.intn(len(kt.bodies)-1)) % len(kt.bodies)
-	buf = appendSentence(buf, kt.bodies[first], &v, r)
+	first := r.intn(len(kt.Bodies))
+	second := (first + 1 + r.intn(len(kt.Bodies)-1)) % len(kt.Bodies)
+	buf = appendSentence(buf, kt.Bodies[first], &v, r)
 	buf = append(buf, ' ')
-	buf = appendSentence(buf, kt.bodies[second], &v, r)
+	buf = appendSentence(buf, kt.Bodies[second], &v, r)
 	if r.chance(0.75) {
 		buf = append(buf, ' ')
-		buf = appendSentence(buf, pick(r, pk.generic), &v, r)
+		buf = appendSentence(buf, pick(r, pk.Generic), &v, r)
 	}
 	text := arena.add(buf)
 	title, desc, body := text[:titleEnd], text[titleEnd:descEnd], text[descEnd:]
@@ -145,27 +153,30 @@ func (t *textArena) add(p []byte) string {
 // entities returns the entities an event's article names and the
 // relationships between them, with per-article sentiment and confidence.
 func (g *generator) entities(ev *event, r *rng) ([]Entity, []Relationship) {
-	ki := &kinds[ev.kind]
+	ki := &g.v.Kinds[ev.kind]
 	type slotted struct {
 		slot byte
 		named
 	}
 	mentioned := make([]slotted, 0, 6)
 	mentioned = append(mentioned, slotted{'P', g.persons[ev.person].named})
-	if ki.slots&slotPerson2 != 0 {
+	if strings.Contains(ki.Mentions, "Q") {
 		mentioned = append(mentioned, slotted{'Q', g.persons[ev.person2].named})
 	}
-	if ki.slots&slotOrg != 0 {
+	if strings.Contains(ki.Mentions, "O") {
 		mentioned = append(mentioned, slotted{'O', g.orgs[ev.org]})
 	}
-	if ki.slots&slotOrg2 != 0 {
+	if strings.Contains(ki.Mentions, "R") {
 		mentioned = append(mentioned, slotted{'R', g.orgs[ev.org2]})
 	}
-	mentioned = append(mentioned, slotted{'L', named{places[ev.place].name, g.placeIDs[ev.place]}})
-	if ki.slots&slotProduct != 0 {
+	if strings.Contains(ki.Mentions, "S") {
+		mentioned = append(mentioned, slotted{'S', g.subjectIDs[ev.subject]})
+	}
+	mentioned = append(mentioned, slotted{'L', named{g.v.places[ev.place].name, g.placeIDs[ev.place]}})
+	if strings.Contains(ki.Mentions, "X") {
 		mentioned = append(mentioned, slotted{'X', g.products[ev.product]})
 	}
-	if ki.slots&slotEvent != 0 {
+	if strings.Contains(ki.Mentions, "E") {
 		mentioned = append(mentioned, slotted{'E', named{ev.eventName, ev.eventID}})
 	}
 	name := func(slot byte) string {
@@ -180,27 +191,29 @@ func (g *generator) entities(ev *event, r *rng) ([]Entity, []Relationship) {
 	for i, m := range mentioned {
 		ents[i] = Entity{
 			Name:       m.name,
-			Type:       entityType(m.slot),
+			Type:       g.entityType(ev, m.slot),
 			WikidataID: m.wikidata,
 			Sentiment:  round(clamp(ev.tone+(r.float()-0.5)*0.6), 3),
 			Confidence: round(0.55+0.44*r.float(), 3),
 		}
 	}
-	rels := make([]Relationship, len(ki.relations))
-	for i, rel := range ki.relations {
+	rels := make([]Relationship, len(ki.Relations))
+	for i, rel := range ki.Relations {
 		rels[i] = Relationship{
-			Source:     name(rel.source),
-			Target:     name(rel.target),
-			Relation:   rel.name,
+			Source:     name(rel[0][0]),
+			Target:     name(rel[1][0]),
+			Relation:   rel[2],
 			Confidence: round(0.5+0.49*r.float(), 3),
 		}
 	}
 	return ents, rels
 }
 
-// entityType names the entity type of a slot.
-func entityType(slot byte) string {
+// entityType names the entity type of an event's slot.
+func (g *generator) entityType(ev *event, slot byte) string {
 	switch slot {
+	case 'S':
+		return g.v.subjects[ev.subject].typ
 	case 'P', 'Q':
 		return "PERSON"
 	case 'O', 'R':

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"math"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -172,35 +173,12 @@ func scanWords(text string, fn func(tok []byte, fnv uint64, namelike bool)) {
 	flush()
 }
 
-// stopWords are function words of the corpus languages that carry no topic.
+// stopWords are function words of the corpus languages that carry no
+// topic (data/stopwords.txt).
 var stopWords = func() *wordSet {
-	words := []string{
-		// English
-		"the", "an", "of", "to", "in", "on", "for", "and", "or", "is", "are", "was", "were", "be", "been",
-		"by", "with", "at", "as", "from", "that", "this", "it", "its", "has", "have", "had", "will", "would",
-		"after", "over", "into", "than", "but", "not", "their", "they", "his", "her", "he", "she", "who",
-		"which", "about", "more", "also", "could", "can", "up", "out",
-		// Spanish
-		"el", "la", "los", "las", "de", "del", "en", "un", "una", "por", "para", "con", "que", "se", "su",
-		"sus", "al", "es", "lo", "como", "más", "tras", "sobre", "ha", "han",
-		// French
-		"le", "les", "des", "du", "une", "et", "au", "aux", "pour", "par", "sur", "avec", "qui", "est",
-		"dans", "son", "sa", "ses", "ce", "cette", "après", "plus", "il", "elle", "ont", "pas",
-		// German
-		"der", "die", "das", "den", "dem", "ein", "eine", "einen", "einem", "und", "im", "zu", "mit", "von",
-		"für", "auf", "ist", "nach", "bei", "aus", "am", "sich", "nicht", "auch", "wird", "hat", "vor",
-		// Italian
-		"il", "gli", "di", "della", "dello", "dei", "delle", "per", "nel", "nella", "alla", "da", "ed",
-		"che", "sul", "sulla", "dopo", "ha", "sono", "si",
-		// Portuguese
-		"os", "as", "do", "da", "dos", "das", "em", "no", "na", "nos", "um", "uma", "com", "ao", "após",
-		"mais", "foi", "seu", "sua",
-		// Dutch
-		"het", "een", "en", "van", "op", "te", "voor", "met", "aan", "bij", "naar", "dat", "om", "door",
-		"zijn", "wordt", "na", "ook",
-		// Swedish
-		"och", "på", "ett", "att", "av", "för", "med", "som", "till", "det", "är", "om", "från", "efter",
-		"har", "vid", "sin", "sitt",
+	var words []string
+	for _, line := range dataLines("data/stopwords.txt") {
+		words = append(words, strings.Fields(line)...)
 	}
 	return newWordSet(words)
 }()

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -28,7 +29,7 @@ const (
 	idCounterMask = MaxArticles - 1 // the counter part of an article id
 	defaultSeed   = 20260630        // seed of the default corpus
 	defaultDays   = 400             // span of the default corpus
-	defaultCount  = 24000           // articles of the default corpus
+	defaultCount  = 12000           // articles of the default corpus
 	idTimeBytes   = 4               // id bytes holding the publication time
 	idSaltBytes   = 5               // id bytes derived from the seed and article number
 	idCountBytes  = 3               // id bytes holding the article counter
@@ -58,7 +59,7 @@ type Config struct {
 	Days int
 }
 
-// DefaultConfig returns the configuration of Default: 24,000 articles
+// DefaultConfig returns the configuration of Default: 12,000 articles
 // published in the 400 days up to 2026-06-30 23:59:59 UTC.
 func DefaultConfig() Config {
 	return Config{
@@ -147,8 +148,8 @@ type event struct {
 	label                               int32 // story label, -1 for a one-off
 	lang, kind                          int
 	person, person2, org, org2, product int
-	place, topic                        int
-	num, amount, count                  string
+	place, topic, subject               int // subject: -1 for none
+	num, amount, count, figure          string
 	tone                                float64
 	category, eventName, eventID        string
 	topics                              []string
@@ -167,19 +168,24 @@ type generator struct {
 	cfg        Config
 	start, end int64
 
-	sites      []genSite
-	langSites  [numLangs][]int
-	langCum    [numLangs][]float64 // cumulative site weights per language
-	langCumAll []float64           // cumulative language weights
+	sites     []genSite
+	v         *vocabulary
+	langSites [][]int
+	langCum   [][]float64 // cumulative site weights per language
+	langs     *rotation   // of languages, by weight
+	kinds     []*rotation // per language, of kinds, by weight
+	turns     []int       // per language and kind, the events drawn
 
 	persons     []person
-	langPersons [numLangs][]int
+	langPersons [][]int
 	orgs        []named
 	products    []named
 	placeIDs    []string
-	langPlaces  [numLangs][]int
+	langPlaces  [][]int
 	intlPlaces  []int
-	groupTopics map[int][]int
+	groupTopics map[string][]int
+	groupSubs   map[string][]int
+	subjectIDs  []named // by subject: its English name and id
 
 	events []event
 	slots  []slot
@@ -188,19 +194,27 @@ type generator struct {
 
 // newGenerator draws the corpus's sites and names.
 func newGenerator(cfg Config) *generator {
+	v := vocab()
+	n := len(v.packs)
 	g := &generator{
 		cfg:         cfg,
 		end:         cfg.End.Unix(),
-		groupTopics: map[int][]int{},
+		v:           v,
+		langSites:   make([][]int, n),
+		langCum:     make([][]float64, n),
+		langPersons: make([][]int, n),
+		langPlaces:  make([][]int, n),
+		groupTopics: map[string][]int{},
+		groupSubs:   map[string][]int{},
 		salt:        mix64(uint64(cfg.Seed) ^ 0x1d5a17),
 	}
 	g.start = g.end - int64(cfg.Days)*secondsPerDay
 	r := newRNG(cfg.Seed, 0)
 	g.makeSites(r)
 	g.makePeople(r)
-	g.orgs = combine(r, orgBrands, orgSectors, numOrgs, "ORGANIZATION")
-	g.products = combine(r, productBrands, productModels, numProducts, "PRODUCT")
-	for i, p := range places {
+	g.orgs = combine(r, v.OrgBrands, v.OrgSectors, v.Orgs, "ORGANIZATION")
+	g.products = combine(r, v.ProductBrands, v.ProductModels, v.Products, "PRODUCT")
+	for i, p := range v.places {
 		g.placeIDs = append(g.placeIDs, wikidataID("LOCATION", p.name))
 		if p.lang < 0 {
 			g.intlPlaces = append(g.intlPlaces, i)
@@ -208,14 +222,25 @@ func newGenerator(cfg Config) *generator {
 			g.langPlaces[p.lang] = append(g.langPlaces[p.lang], i)
 		}
 	}
-	for i, t := range topics {
+	for i, t := range v.topics {
 		g.groupTopics[t.group] = append(g.groupTopics[t.group], i)
 	}
-	total := 0.0
-	for _, pk := range packs {
-		total += pk.weight
-		g.langCumAll = append(g.langCumAll, total)
+	for i, s := range v.subjects {
+		g.groupSubs[s.group] = append(g.groupSubs[s.group], i)
+		g.subjectIDs = append(g.subjectIDs, named{s.label, wikidataID(s.typ, s.label)})
 	}
+	var langWeights, kindWeights []float64
+	for _, pk := range v.packs {
+		langWeights = append(langWeights, pk.Weight)
+	}
+	for _, k := range v.Kinds {
+		kindWeights = append(kindWeights, k.Weight)
+	}
+	g.langs = newRotation(langWeights)
+	for range v.packs {
+		g.kinds = append(g.kinds, newRotation(kindWeights))
+	}
+	g.turns = make([]int, len(v.packs)*len(v.Kinds))
 	return g
 }
 
@@ -223,10 +248,10 @@ func newGenerator(cfg Config) *generator {
 // (skewed towards small sites) and URL habits.
 func (g *generator) makeSites(r *rng) {
 	seen := map[string]bool{}
-	for lang, pk := range packs {
+	for lang, pk := range g.v.packs {
 		cum := 0.0
-		for len(g.langSites[lang]) < pk.sites {
-			domain := pick(r, pk.sitePrefixes) + pick(r, pk.siteSuffixes) + pick(r, pk.tlds)
+		for len(g.langSites[lang]) < pk.Sites {
+			domain := pick(r, pk.SitePrefixes) + pick(r, pk.SiteSuffixes) + pick(r, pk.TLDs)
 			if seen[domain] {
 				continue
 			}
@@ -262,10 +287,10 @@ func (g *generator) makeSites(r *rng) {
 // makePeople draws every language's people from its name pools.
 func (g *generator) makePeople(r *rng) {
 	seen := map[string]bool{}
-	for lang, pk := range packs {
-		for len(g.langPersons[lang]) < pk.persons {
-			last := pick(r, pk.lastNames)
-			full := pick(r, pk.firstNames) + " " + last
+	for lang, pk := range g.v.packs {
+		for len(g.langPersons[lang]) < pk.Persons {
+			last := pick(r, pk.LastNames)
+			full := pick(r, pk.FirstNames) + " " + last
 			if seen[full] {
 				continue
 			}
@@ -303,42 +328,51 @@ func wikidataID(kind, name string) string {
 	return "Q" + strconv.FormatUint(100000+h%120000000, 10)
 }
 
-// plan draws the events and the article slots until cfg.Articles slots
-// exist, then orders the slots as the corpus orders articles.
+// plan draws the events until they hold cfg.Articles articles, spreads
+// them over the span in the order they were drawn, and orders the articles'
+// slots as the corpus orders articles. Languages, kinds, topics and subjects
+// are dealt in rotation (see rotation), and events are placed at evenly
+// spaced quantiles of a density growing exponentially towards End, so every
+// stretch of time holds its share of each: the newest week of a small corpus
+// still has central bank decisions, storms and elections in every language.
 func (g *generator) plan(r *rng) {
 	n := g.cfg.Articles
-	g.slots = make([]slot, 0, n)
 	// An event has about four articles on average: room for the events of
-	// n articles, with a margin, spares regrowing the slice.
+	// n articles, with a margin, spares regrowing the slices.
 	g.events = make([]event, 0, n/3+16)
+	sizes := make([]int, 0, n/3+16)
 	stories := int32(0)
-	span := float64(g.end - g.start)
-	for len(g.slots) < n {
+	for total := 0; total < n; {
 		ev := g.newEvent(r)
 		size := 1
 		if !r.chance(oneOffShare) {
 			size = 2 + int(float64(maxStorySize-1)*math.Pow(r.float(), 1.8))
 		}
-		size = min(size, len(g.langSites[ev.lang]), n-len(g.slots))
+		size = min(size, len(g.langSites[ev.lang]), n-total)
 		ev.label = -1
 		if size > 1 {
 			ev.label = stories
 			stories++
 		}
-		// Event times follow a density growing exponentially towards End.
-		x := math.Log1p(r.float()*math.Expm1(densityGrowth)) / densityGrowth
+		g.events = append(g.events, ev)
+		sizes = append(sizes, size)
+		total += size
+	}
+	g.slots = make([]slot, 0, n)
+	span := float64(g.end - g.start)
+	for e, ev := range g.events {
+		q := (float64(e) + r.float()) / float64(len(g.events))
+		x := math.Log1p(q*math.Expm1(densityGrowth)) / densityGrowth
 		anchor := g.start + int64(x*span)
 		window := float64(min(storyWindow, g.end-anchor))
-		sites := g.pickSites(r, ev.lang, size)
-		for pos, site := range sites {
+		for pos, site := range g.pickSites(r, ev.lang, sizes[e]) {
 			when := anchor
 			if pos > 0 {
 				u := r.float()
 				when += int64(window * u * u)
 			}
-			g.slots = append(g.slots, slot{event: len(g.events), pos: pos, site: site, when: when})
+			g.slots = append(g.slots, slot{event: e, pos: pos, site: site, when: when})
 		}
-		g.events = append(g.events, ev)
 	}
 	var ids textArena
 	var buf []byte
@@ -349,6 +383,35 @@ func (g *generator) plan(r *rng) {
 	slices.SortFunc(g.slots, func(a, b slot) int {
 		return cmp.Or(cmp.Compare(a.when, b.when), cmp.Compare(a.id, b.id))
 	})
+}
+
+// rotation deals indexes in proportion to their weights, each as evenly
+// spread over the sequence as the weights allow (smooth weighted
+// round-robin): any stretch of it holds about its share of every index.
+type rotation struct {
+	weights, credits []float64
+	total            float64
+}
+
+func newRotation(weights []float64) *rotation {
+	ro := &rotation{weights: weights, credits: make([]float64, len(weights))}
+	for _, w := range weights {
+		ro.total += w
+	}
+	return ro
+}
+
+// next returns the next index of the rotation.
+func (ro *rotation) next() int {
+	best := 0
+	for i, w := range ro.weights {
+		ro.credits[i] += w
+		if ro.credits[i] > ro.credits[best] {
+			best = i
+		}
+	}
+	ro.credits[best] -= ro.total
+	return best
 }
 
 // appendArticleID appends a 24-hex id in the manner of a database object
@@ -367,26 +430,33 @@ func (g *generator) appendArticleID(buf []byte, when int64, n uint64) []byte {
 	return hex.AppendEncode(buf, b[:])
 }
 
-// newEvent draws an event: its language, kind, names, numbers and tone.
+// newEvent makes the next event: its language and kind in rotation, its
+// topic and subject in turn (the language's events of a kind go round the
+// kind's lists), and its names, numbers and tone drawn from r.
 func (g *generator) newEvent(r *rng) event {
-	lang := searchCum(g.langCumAll, r.float())
-	kind := r.intn(numKinds)
-	ki := &kinds[kind]
-	kt := &packs[lang].kinds[kind]
+	v := g.v
+	lang := g.langs.next()
+	kind := g.kinds[lang].next()
+	turn := g.turns[lang*len(v.Kinds)+kind] // this language's events of this kind so far
+	g.turns[lang*len(v.Kinds)+kind]++
+	ki := &v.Kinds[kind]
+	kt := &v.packs[lang].kinds[kind]
 	ev := event{
 		lang:      lang,
 		kind:      kind,
 		person:    g.pickPerson(r, lang),
 		org:       r.intn(len(g.orgs)),
 		product:   r.intn(len(g.products)),
-		topic:     pick(r, g.groupTopics[ki.group]),
+		topic:     cycle(g.groupTopics[ki.Topics], turn),
 		num:       strconv.Itoa(r.between(2, 60)),
 		amount:    strconv.Itoa(r.between(40, 950)),
 		count:     strconv.Itoa(r.between(300, 9000)),
-		tone:      clamp(ki.tone + (r.float()-0.5)*0.4),
-		category:  pick(r, ki.categories),
-		titleTurn: r.intn(len(kt.titles)),
-		descTurn:  r.intn(len(kt.descs)),
+		figure:    strconv.Itoa(r.between(10, 59)),
+		subject:   -1,
+		tone:      clamp(ki.Tone + (r.float()-0.5)*0.4),
+		category:  pick(r, ki.Categories),
+		titleTurn: r.intn(len(kt.Titles)),
+		descTurn:  r.intn(len(kt.Descs)),
 	}
 	for ev.person2 = ev.person; ev.person2 == ev.person; {
 		ev.person2 = g.pickPerson(r, lang)
@@ -394,18 +464,25 @@ func (g *generator) newEvent(r *rng) event {
 	for ev.org2 = ev.org; ev.org2 == ev.org; {
 		ev.org2 = r.intn(len(g.orgs))
 	}
-	if r.chance(homePlaceBias) {
+	if ki.Subjects != "" {
+		ev.subject = cycle(g.groupSubs[ki.Subjects], turn)
+	}
+	if !ki.Abroad && r.chance(homePlaceBias) {
 		ev.place = pick(r, g.langPlaces[lang])
 	} else {
 		ev.place = pick(r, g.intlPlaces)
 	}
-	if ki.slots&slotEvent != 0 {
-		ev.eventName = places[ev.place].name + " " + titleCase(topics[ev.topic].names[langEN])
+	if strings.Contains(ki.Mentions, "E") { // named in the first language, English
+		ev.eventName = v.places[ev.place].name + " " + titleCase(v.topics[ev.topic].names[0])
 		ev.eventID = wikidataID("EVENT", ev.eventName)
 	}
-	ev.topics = []string{topics[ev.topic].label, ki.label, places[ev.place].region}
+	ev.topics = []string{v.topics[ev.topic].label, ki.Label, v.places[ev.place].region}
 	return ev
 }
+
+// cycle returns the element of s that the turn-th event takes when events
+// go round s in order.
+func cycle(s []int, turn int) int { return s[turn%len(s)] }
 
 // pickPerson draws a person, usually one named in lang.
 func (g *generator) pickPerson(r *rng, lang int) int {

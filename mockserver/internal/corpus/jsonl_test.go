@@ -306,7 +306,7 @@ func TestJSONLRoundTripGenerated(t *testing.T) {
 }
 
 // TestJSONLRoundTripDefault round-trips the whole default corpus. cmp.Equal
-// over 24,000 articles takes seconds, so articles are compared with
+// over 12,000 articles takes seconds, so articles are compared with
 // reflect.DeepEqual (stricter: it also compares time.Time internals) and
 // cmp.Diff explains any difference.
 func TestJSONLRoundTripDefault(t *testing.T) {

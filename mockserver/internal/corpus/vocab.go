@@ -1,168 +1,96 @@
 package corpus
 
-// This file holds the language-independent vocabularies the generator expands
-// into articles: event kinds, topics, places, organisation and product name
-// parts. Every name here is invented for the mock (places are real cities);
-// no text is taken from real articles. The per-language templates live in
-// the lang_*.go files.
-
-// Event kinds. Every story reports one event of one kind.
-const (
-	kindAcquisition = iota
-	kindLaunch
-	kindElection
-	kindResignation
-	kindProbe
-	kindStrike
-	kindDisaster
-	kindResearch
-	kindSports
-	kindEarnings
-	kindCulture
-	kindHealth
-	numKinds
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"strings"
+	"sync"
 )
 
-// Topic groups: the pool a kind draws its {T} topic from.
-const (
-	groupBusiness = iota
-	groupTech
-	groupPolitics
-	groupDisaster
-	groupScience
-	groupSports
-	groupCulture
-	groupDisease
-)
+// The package's word lists are data, embedded from data/: common.json
+// holds what does not depend on language (event kinds, topic and subject
+// labels, international places, organisation and product name parts), one
+// file per language (en.json, ...) its sites, people, places, phrases and
+// templates, languages.txt the ISO 639-1 names and stopwords.txt the words
+// embeddings leave out. Every name is invented for the mock, except places
+// (real cities) and the few public figures, institutions and events that
+// news is about; no text is taken from real articles.
+//
+//go:embed data
+var dataFiles embed.FS
 
-// Entity slots a kind mentions, as a bit set.
-const (
-	slotOrg     = 1 << iota // {O}
-	slotOrg2                // {R}
-	slotPerson2             // {Q}
-	slotProduct             // {X}
-	slotEvent               // the event itself ("Madrid Marathon")
-)
-
-// relation links two slots of a kind's entities. Slots are named by their
-// template letter: P, Q, O, R, L, X, E (event).
-type relation struct {
-	source, target byte
-	name           string
-}
-
-// kindInfo describes an event kind independently of language.
+// kindInfo describes an event kind independently of language. Every
+// story reports one event of one kind.
 type kindInfo struct {
-	label      string   // the kind's topic label, one of an article's three topics
-	categories []string // article categories the kind is filed under
-	group      int      // topic group of {T}
-	tone       float64  // typical sentiment of the coverage
-	slots      int      // entity slots mentioned besides {P} and {L}
-	relations  []relation
+	Name       string   // the key of the kind's templates in a language file
+	Label      string   // the kind's topic label, one of an article's three topics
+	Categories []string // article categories the kind is filed under
+	Topics     string   // the topic group {T} is drawn from
+	Subjects   string   // the subject group {S} is drawn from, "" for none
+	Tone       float64  // typical sentiment of the coverage
+	Weight     float64  // share of the corpus's events, relative to other kinds
+	Abroad     bool     // whether its stories happen in international places only
+	// Mentions lists the entity slots the kind's articles name besides P
+	// and L, by template letter: Q, O, R, X, S, or E (the event itself,
+	// such as "Madrid Marathon").
+	Mentions  string
+	Relations [][3]string // source slot, target slot, relation
 }
 
-var kinds = [numKinds]kindInfo{
-	kindAcquisition: {"Mergers and Acquisitions", []string{"Business"}, groupBusiness, 0.25, slotOrg | slotOrg2,
-		[]relation{{'O', 'R', "acquires"}, {'P', 'O', "chief_executive_of"}, {'O', 'L', "headquartered_in"}}},
-	kindLaunch: {"Product Launches", []string{"Technology"}, groupTech, 0.45, slotOrg | slotProduct,
-		[]relation{{'O', 'X', "produces"}, {'P', 'O', "executive_of"}, {'X', 'L', "launched_in"}}},
-	kindElection: {"Elections", []string{"Politics"}, groupPolitics, 0.1, slotPerson2,
-		[]relation{{'P', 'L', "elected_in"}, {'Q', 'P', "competes_with"}}},
-	kindResignation: {"Leadership Changes", []string{"Business", "Politics"}, groupBusiness, -0.2, slotOrg | slotPerson2,
-		[]relation{{'P', 'O', "resigned_from"}, {'Q', 'O', "leads"}}},
-	kindProbe: {"Regulation", []string{"Business", "Technology"}, groupTech, -0.45, slotOrg,
-		[]relation{{'P', 'O', "investigates"}, {'O', 'L', "investigated_in"}}},
-	kindStrike: {"Labour Disputes", []string{"Business", "World"}, groupBusiness, -0.4, slotOrg,
-		[]relation{{'P', 'O', "negotiates_with"}, {'O', 'L', "operates_in"}}},
-	kindDisaster: {"Natural Disasters", []string{"World", "Environment"}, groupDisaster, -0.75, 0,
-		[]relation{{'P', 'L', "official_of"}}},
-	kindResearch: {"Scientific Research", []string{"Science", "Health"}, groupScience, 0.4, slotOrg,
-		[]relation{{'P', 'L', "based_in"}, {'O', 'P', "funds"}}},
-	kindSports: {"Sports Results", []string{"Sports"}, groupSports, 0.55, slotPerson2 | slotEvent,
-		[]relation{{'P', 'E', "won"}, {'Q', 'E', "competed_in"}, {'E', 'L', "held_in"}}},
-	kindEarnings: {"Corporate Earnings", []string{"Business"}, groupTech, 0.35, slotOrg | slotProduct,
-		[]relation{{'O', 'X', "produces"}, {'P', 'O', "chief_executive_of"}}},
-	kindCulture: {"Arts and Culture", []string{"Entertainment"}, groupCulture, 0.5, slotPerson2,
-		[]relation{{'P', 'Q', "collaborates_with"}, {'P', 'L', "performed_in"}}},
-	kindHealth: {"Public Health", []string{"Health"}, groupDisease, -0.5, 0,
-		[]relation{{'P', 'L', "health_official_of"}}},
+// langPack is everything the generator needs to write articles in one
+// language.
+//
+// Templates use these slots: {P} and {Q} full names of the story's two
+// people, {p} and {q} their surnames, {O} and {R} its two organisations, {L}
+// its place, {X} its product, {T} its topic phrase, {S} its subject (a
+// central bank, a country, a company...), {N} a small number, {F} a figure
+// with one decimal (1.0 to 5.9), {M} an amount in millions, {K} a head
+// count and {D} the weekday of publication.
+// [a|b|c] picks one alternative at random. The first letter of every
+// rendered sentence is capitalised.
+type langPack struct {
+	code    string
+	Weight  float64 // share of the corpus's events
+	Decimal string  // the decimal mark of {F}
+	Sites   int     // number of news sites
+
+	// Site domains are a prefix, a suffix and a top-level domain.
+	SitePrefixes, SiteSuffixes, TLDs []string
+
+	// People are a first name and a last name of these pools.
+	FirstNames, LastNames []string
+	Persons               int
+
+	Weekdays [7]string         // Sunday first, as time.Weekday
+	Generic  []string          // closing sentences that fit any story
+	Places   [][2]string       // cities the language's stories prefer: name, region
+	Topics   map[string]string // phrase by topic label
+	Subjects map[string]string // phrase by subject label
+	Kinds    map[string]kindText
+
+	kinds []kindText // Kinds in the order of vocabulary.Kinds
+}
+
+// kindText holds the templates of one event kind in one language.
+type kindText struct {
+	Titles, Descs, Bodies []string
 }
 
 // topic is a subject a story is about: an English label (used in an
-// article's topics) and its phrase in every corpus language, in the order of
-// packs. The French phrases carry their article where the templates need one.
+// article's topics), its group and its phrase in every language.
 type topic struct {
-	label string
-	group int
-	names [numLangs]string
+	label, group string
+	names        []string // by language, in the order of vocabulary.packs
 }
 
-var topics = []topic{
-	{"Supply Chains", groupBusiness, [numLangs]string{"supply chains", "cadenas de suministro", "les chaînes d'approvisionnement", "Lieferketten", "catene di approvvigionamento", "cadeias de abastecimento", "toeleveringsketens", "leveranskedjor"}},
-	{"Interest Rates", groupBusiness, [numLangs]string{"interest rates", "tipos de interés", "les taux d'intérêt", "Zinsen", "tassi di interesse", "taxas de juro", "rentetarieven", "räntor"}},
-	{"Retail", groupBusiness, [numLangs]string{"retail sales", "ventas minoristas", "le commerce de détail", "Einzelhandel", "vendite al dettaglio", "vendas no varejo", "detailhandel", "detaljhandel"}},
-	{"Housing Market", groupBusiness, [numLangs]string{"the housing market", "mercado inmobiliario", "le marché immobilier", "Immobilienmarkt", "mercato immobiliare", "mercado imobiliário", "woningmarkt", "bostadsmarknaden"}},
-	{"Renewable Energy", groupBusiness, [numLangs]string{"renewable energy", "energías renovables", "les énergies renouvelables", "erneuerbare Energien", "energie rinnovabili", "energias renováveis", "hernieuwbare energie", "förnybar energi"}},
-	{"Logistics", groupBusiness, [numLangs]string{"freight shipping", "transporte de mercancías", "le fret maritime", "Frachtverkehr", "trasporto merci", "transporte de cargas", "vrachtvervoer", "godstransporter"}},
-	{"Banking", groupBusiness, [numLangs]string{"digital banking", "banca digital", "la banque numérique", "Digitalbanking", "banca digitale", "bancos digitais", "digitaal bankieren", "digitala banktjänster"}},
-
-	{"Artificial Intelligence", groupTech, [numLangs]string{"artificial intelligence", "inteligencia artificial", "l'intelligence artificielle", "künstliche Intelligenz", "intelligenza artificiale", "inteligência artificial", "kunstmatige intelligentie", "artificiell intelligens"}},
-	{"Cloud Computing", groupTech, [numLangs]string{"cloud computing", "computación en la nube", "l'informatique en nuage", "Cloud-Computing", "cloud computing", "computação em nuvem", "cloudcomputing", "molntjänster"}},
-	{"Semiconductors", groupTech, [numLangs]string{"chip manufacturing", "fabricación de chips", "la fabrication de puces", "Chipfertigung", "produzione di chip", "fabricação de chips", "chipproductie", "chiptillverkning"}},
-	{"Data Privacy", groupTech, [numLangs]string{"data privacy", "privacidad de datos", "la protection des données", "Datenschutz", "privacy dei dati", "privacidade de dados", "gegevensbescherming", "dataskydd"}},
-	{"Smartphones", groupTech, [numLangs]string{"smartphones", "teléfonos inteligentes", "les smartphones", "Smartphones", "smartphone", "smartphones", "smartphones", "smarttelefoner"}},
-	{"Electric Vehicles", groupTech, [numLangs]string{"electric vehicles", "vehículos eléctricos", "les véhicules électriques", "Elektroautos", "veicoli elettrici", "veículos elétricos", "elektrische auto's", "elbilar"}},
-	{"Robotics", groupTech, [numLangs]string{"industrial robotics", "robótica industrial", "la robotique industrielle", "Industrierobotik", "robotica industriale", "robótica industrial", "industriële robotica", "industrirobotik"}},
-	{"Cybersecurity", groupTech, [numLangs]string{"cybersecurity", "ciberseguridad", "la cybersécurité", "Cybersicherheit", "sicurezza informatica", "cibersegurança", "cyberbeveiliging", "cybersäkerhet"}},
-	{"Quantum Computing", groupTech, [numLangs]string{"quantum computing", "computación cuántica", "l'informatique quantique", "Quantencomputing", "calcolo quantistico", "computação quântica", "quantumcomputing", "kvantdatorer"}},
-
-	{"Immigration", groupPolitics, [numLangs]string{"immigration policy", "política migratoria", "la politique migratoire", "Migrationspolitik", "politica migratoria", "política migratória", "migratiebeleid", "migrationspolitik"}},
-	{"Taxation", groupPolitics, [numLangs]string{"tax reform", "reforma fiscal", "la réforme fiscale", "Steuerreform", "riforma fiscale", "reforma tributária", "belastinghervorming", "skattereform"}},
-	{"Climate Policy", groupPolitics, [numLangs]string{"climate policy", "política climática", "la politique climatique", "Klimapolitik", "politica climatica", "política climática", "klimaatbeleid", "klimatpolitik"}},
-	{"Pensions", groupPolitics, [numLangs]string{"pension reform", "reforma de las pensiones", "la réforme des retraites", "Rentenreform", "riforma delle pensioni", "reforma da previdência", "pensioenhervorming", "pensionsreform"}},
-	{"Public Transport", groupPolitics, [numLangs]string{"public transport", "transporte público", "les transports publics", "Nahverkehr", "trasporto pubblico", "transporte público", "openbaar vervoer", "kollektivtrafik"}},
-	{"Housing Policy", groupPolitics, [numLangs]string{"affordable housing", "vivienda asequible", "le logement abordable", "bezahlbarer Wohnraum", "edilizia popolare", "habitação acessível", "betaalbare woningen", "bostadsbyggande"}},
-	{"Education", groupPolitics, [numLangs]string{"school funding", "financiación escolar", "le financement des écoles", "Schulfinanzierung", "finanziamento scolastico", "financiamento escolar", "onderwijsfinanciering", "skolfinansiering"}},
-	{"Healthcare", groupPolitics, [numLangs]string{"hospital waiting lists", "listas de espera sanitarias", "les listes d'attente à l'hôpital", "Wartezeiten in Kliniken", "liste d'attesa ospedaliere", "filas de espera nos hospitais", "wachtlijsten in ziekenhuizen", "vårdköer"}},
-
-	{"Floods", groupDisaster, [numLangs]string{"flooding", "inundaciones", "les inondations", "Hochwasser", "alluvioni", "enchentes", "overstromingen", "översvämningar"}},
-	{"Wildfires", groupDisaster, [numLangs]string{"wildfires", "incendios forestales", "les feux de forêt", "Waldbrände", "incendi boschivi", "incêndios florestais", "bosbranden", "skogsbränder"}},
-	{"Heatwaves", groupDisaster, [numLangs]string{"a heatwave", "ola de calor", "la canicule", "Hitzewelle", "ondata di caldo", "onda de calor", "hittegolf", "värmebölja"}},
-	{"Storms", groupDisaster, [numLangs]string{"severe storms", "fuertes tormentas", "les tempêtes", "schwere Unwetter", "forti temporali", "fortes tempestades", "zware stormen", "kraftiga stormar"}},
-	{"Drought", groupDisaster, [numLangs]string{"drought", "sequía", "la sécheresse", "Dürre", "siccità", "seca", "droogte", "torka"}},
-	{"Earthquakes", groupDisaster, [numLangs]string{"an earthquake", "terremoto", "le séisme", "Erdbeben", "terremoto", "terremoto", "aardbeving", "jordbävning"}},
-	{"Landslides", groupDisaster, [numLangs]string{"landslides", "deslizamientos de tierra", "les glissements de terrain", "Erdrutsche", "frane", "deslizamentos de terra", "aardverschuivingen", "jordskred"}},
-
-	{"Gene Therapy", groupScience, [numLangs]string{"gene therapy", "terapia génica", "la thérapie génique", "Gentherapie", "terapia genica", "terapia gênica", "gentherapie", "genterapi"}},
-	{"Vaccines", groupScience, [numLangs]string{"vaccine research", "investigación de vacunas", "la recherche vaccinale", "Impfstoffforschung", "ricerca sui vaccini", "pesquisa de vacinas", "vaccinonderzoek", "vaccinforskning"}},
-	{"Oceans", groupScience, [numLangs]string{"ocean warming", "calentamiento de los océanos", "le réchauffement des océans", "Meereserwärmung", "riscaldamento degli oceani", "aquecimento dos oceanos", "opwarming van de oceanen", "havsuppvärmning"}},
-	{"Fusion Energy", groupScience, [numLangs]string{"fusion energy", "energía de fusión", "l'énergie de fusion", "Kernfusion", "fusione nucleare", "energia de fusão", "kernfusie", "fusionsenergi"}},
-	{"Space", groupScience, [numLangs]string{"space exploration", "exploración espacial", "l'exploration spatiale", "Raumfahrt", "esplorazione spaziale", "exploração espacial", "ruimtevaart", "rymdforskning"}},
-	{"Biodiversity", groupScience, [numLangs]string{"biodiversity loss", "pérdida de biodiversidad", "la perte de biodiversité", "Artensterben", "perdita di biodiversità", "perda de biodiversidade", "biodiversiteitsverlies", "artförlust"}},
-	{"Neuroscience", groupScience, [numLangs]string{"brain research", "investigación cerebral", "la recherche sur le cerveau", "Hirnforschung", "ricerca sul cervello", "pesquisa sobre o cérebro", "hersenonderzoek", "hjärnforskning"}},
-
-	{"Marathon", groupSports, [numLangs]string{"marathon", "maratón", "le marathon", "Marathon", "maratona", "maratona", "marathon", "maraton"}},
-	{"Tennis", groupSports, [numLangs]string{"tennis open", "abierto de tenis", "l'open de tennis", "Tennisturnier", "torneo di tennis", "torneio de tênis", "tennistoernooi", "tennisturnering"}},
-	{"Cycling", groupSports, [numLangs]string{"cycling classic", "clásica ciclista", "la classique cycliste", "Radklassiker", "classica di ciclismo", "clássica de ciclismo", "wielerklassieker", "cykelklassiker"}},
-	{"Chess", groupSports, [numLangs]string{"chess championship", "campeonato de ajedrez", "le championnat d'échecs", "Schachmeisterschaft", "campionato di scacchi", "campeonato de xadrez", "schaakkampioenschap", "schackmästerskap"}},
-	{"Golf", groupSports, [numLangs]string{"golf open", "abierto de golf", "l'open de golf", "Golfturnier", "open di golf", "aberto de golfe", "golftoernooi", "golfturnering"}},
-	{"Swimming", groupSports, [numLangs]string{"swimming championship", "campeonato de natación", "le championnat de natation", "Schwimmmeisterschaft", "campionato di nuoto", "campeonato de natação", "zwemkampioenschap", "simmästerskap"}},
-	{"Triathlon", groupSports, [numLangs]string{"triathlon", "triatlón", "le triathlon", "Triathlon", "triathlon", "triatlo", "triatlon", "triathlon"}},
-
-	{"Film", groupCulture, [numLangs]string{"film", "película", "le film", "Film", "film", "filme", "film", "film"}},
-	{"Music", groupCulture, [numLangs]string{"album", "álbum", "l'album", "Album", "album", "álbum", "album", "album"}},
-	{"Books", groupCulture, [numLangs]string{"novel", "novela", "le roman", "Roman", "romanzo", "romance", "roman", "roman"}},
-	{"Art", groupCulture, [numLangs]string{"art exhibition", "exposición de arte", "l'exposition", "Kunstausstellung", "mostra d'arte", "exposição de arte", "kunsttentoonstelling", "konstutställning"}},
-	{"Documentary", groupCulture, [numLangs]string{"documentary", "documental", "le documentaire", "Dokumentarfilm", "documentario", "documentário", "documentaire", "dokumentär"}},
-	{"Theatre", groupCulture, [numLangs]string{"stage musical", "musical", "la comédie musicale", "Musical", "musical", "musical", "musical", "musikal"}},
-
-	{"Measles", groupDisease, [numLangs]string{"measles", "sarampión", "rougeole", "Masern", "morbillo", "sarampo", "mazelen", "mässling"}},
-	{"Influenza", groupDisease, [numLangs]string{"influenza", "gripe", "grippe", "Grippe", "influenza", "gripe", "griep", "influensa"}},
-	{"Dengue", groupDisease, [numLangs]string{"dengue fever", "dengue", "dengue", "Denguefieber", "dengue", "dengue", "knokkelkoorts", "denguefeber"}},
-	{"Whooping Cough", groupDisease, [numLangs]string{"whooping cough", "tos ferina", "coqueluche", "Keuchhusten", "pertosse", "coqueluche", "kinkhoest", "kikhosta"}},
-	{"Norovirus", groupDisease, [numLangs]string{"norovirus", "norovirus", "norovirus", "Norovirus", "norovirus", "norovírus", "norovirus", "calicivirus"}},
-	{"Tuberculosis", groupDisease, [numLangs]string{"tuberculosis", "tuberculosis", "tuberculose", "Tuberkulose", "tubercolosi", "tuberculose", "tuberculose", "tuberkulos"}},
-	{"Scarlet Fever", groupDisease, [numLangs]string{"scarlet fever", "escarlatina", "scarlatine", "Scharlach", "scarlattina", "escarlatina", "roodvonk", "scharlakansfeber"}},
+// subject is a named entity stories of a kind are about: its English name,
+// entity type, group and its phrase in every language.
+type subject struct {
+	label, typ, group string
+	names             []string // by language, in the order of vocabulary.packs
 }
 
 // place is a city stories happen in. lang is the index in packs of the
@@ -172,95 +100,124 @@ type place struct {
 	lang         int
 }
 
-var places = []place{
-	{"London", "Europe", langEN}, {"Manchester", "Europe", langEN}, {"Birmingham", "Europe", langEN},
-	{"Leeds", "Europe", langEN}, {"Glasgow", "Europe", langEN}, {"Edinburgh", "Europe", langEN},
-	{"Dublin", "Europe", langEN}, {"Cork", "Europe", langEN}, {"New York", "North America", langEN},
-	{"Chicago", "North America", langEN}, {"Boston", "North America", langEN}, {"Seattle", "North America", langEN},
-	{"Denver", "North America", langEN}, {"Atlanta", "North America", langEN}, {"Houston", "North America", langEN},
-	{"Toronto", "North America", langEN}, {"Vancouver", "North America", langEN}, {"Sydney", "Oceania", langEN},
-	{"Melbourne", "Oceania", langEN}, {"Auckland", "Oceania", langEN}, {"Cape Town", "Africa", langEN},
-	{"Nairobi", "Africa", langEN}, {"Lagos", "Africa", langEN}, {"Mumbai", "Asia", langEN},
-	{"Singapore", "Asia", langEN},
+// vocabulary is the content of data/.
+type vocabulary struct {
+	Languages []string
+	Kinds     []kindInfo
+	Topics    [][2]string // label, group
+	Subjects  [][3]string // label, entity type, group
+	Places    [][2]string // international cities: name, region
 
-	{"Madrid", "Europe", langES}, {"Barcelona", "Europe", langES}, {"Sevilla", "Europe", langES},
-	{"Valencia", "Europe", langES}, {"Bilbao", "Europe", langES}, {"Málaga", "Europe", langES},
-	{"Zaragoza", "Europe", langES}, {"Ciudad de México", "Latin America", langES},
-	{"Guadalajara", "Latin America", langES}, {"Buenos Aires", "Latin America", langES},
-	{"Córdoba", "Latin America", langES}, {"Bogotá", "Latin America", langES}, {"Medellín", "Latin America", langES},
-	{"Lima", "Latin America", langES}, {"Santiago", "Latin America", langES}, {"Montevideo", "Latin America", langES},
-	{"Quito", "Latin America", langES},
+	// Organisation and product names are an invented brand word and a
+	// sector word or model; a corpus draws Orgs and Products of them.
+	OrgBrands, OrgSectors        []string
+	Orgs                         int
+	ProductBrands, ProductModels []string
+	Products                     int
 
-	{"Paris", "Europe", langFR}, {"Lyon", "Europe", langFR}, {"Marseille", "Europe", langFR},
-	{"Toulouse", "Europe", langFR}, {"Bordeaux", "Europe", langFR}, {"Lille", "Europe", langFR},
-	{"Nantes", "Europe", langFR}, {"Strasbourg", "Europe", langFR}, {"Bruxelles", "Europe", langFR},
-	{"Liège", "Europe", langFR}, {"Genève", "Europe", langFR}, {"Lausanne", "Europe", langFR},
-	{"Montréal", "North America", langFR}, {"Québec", "North America", langFR}, {"Dakar", "Africa", langFR},
-
-	{"Berlin", "Europe", langDE}, {"München", "Europe", langDE}, {"Hamburg", "Europe", langDE},
-	{"Köln", "Europe", langDE}, {"Frankfurt", "Europe", langDE}, {"Stuttgart", "Europe", langDE},
-	{"Leipzig", "Europe", langDE}, {"Dresden", "Europe", langDE}, {"Düsseldorf", "Europe", langDE},
-	{"Wien", "Europe", langDE}, {"Graz", "Europe", langDE}, {"Zürich", "Europe", langDE},
-	{"Basel", "Europe", langDE}, {"Bremen", "Europe", langDE},
-
-	{"Roma", "Europe", langIT}, {"Milano", "Europe", langIT}, {"Napoli", "Europe", langIT},
-	{"Torino", "Europe", langIT}, {"Firenze", "Europe", langIT}, {"Bologna", "Europe", langIT},
-	{"Genova", "Europe", langIT}, {"Palermo", "Europe", langIT}, {"Venezia", "Europe", langIT},
-	{"Bari", "Europe", langIT}, {"Verona", "Europe", langIT}, {"Trieste", "Europe", langIT},
-
-	{"Lisboa", "Europe", langPT}, {"Porto", "Europe", langPT}, {"Coimbra", "Europe", langPT},
-	{"Braga", "Europe", langPT}, {"Faro", "Europe", langPT}, {"São Paulo", "Latin America", langPT},
-	{"Rio de Janeiro", "Latin America", langPT}, {"Brasília", "Latin America", langPT},
-	{"Salvador", "Latin America", langPT}, {"Recife", "Latin America", langPT},
-	{"Belo Horizonte", "Latin America", langPT}, {"Curitiba", "Latin America", langPT},
-	{"Porto Alegre", "Latin America", langPT}, {"Luanda", "Africa", langPT}, {"Maputo", "Africa", langPT},
-
-	{"Amsterdam", "Europe", langNL}, {"Rotterdam", "Europe", langNL}, {"Den Haag", "Europe", langNL},
-	{"Utrecht", "Europe", langNL}, {"Eindhoven", "Europe", langNL}, {"Groningen", "Europe", langNL},
-	{"Maastricht", "Europe", langNL}, {"Antwerpen", "Europe", langNL}, {"Gent", "Europe", langNL},
-	{"Brugge", "Europe", langNL}, {"Leuven", "Europe", langNL},
-
-	{"Stockholm", "Europe", langSV}, {"Göteborg", "Europe", langSV}, {"Malmö", "Europe", langSV},
-	{"Uppsala", "Europe", langSV}, {"Linköping", "Europe", langSV}, {"Örebro", "Europe", langSV},
-	{"Umeå", "Europe", langSV}, {"Lund", "Europe", langSV}, {"Västerås", "Europe", langSV},
-	{"Helsingborg", "Europe", langSV}, {"Luleå", "Europe", langSV},
-
-	{"Tokyo", "Asia", -1}, {"Seoul", "Asia", -1}, {"Shanghai", "Asia", -1}, {"Jakarta", "Asia", -1},
-	{"Manila", "Asia", -1}, {"Bangkok", "Asia", -1}, {"Hanoi", "Asia", -1}, {"Dubai", "Middle East", -1},
-	{"Istanbul", "Middle East", -1}, {"Cairo", "Africa", -1}, {"Casablanca", "Africa", -1},
-	{"Accra", "Africa", -1}, {"Johannesburg", "Africa", -1}, {"Warsaw", "Europe", -1},
-	{"Prague", "Europe", -1}, {"Athens", "Europe", -1}, {"Oslo", "Europe", -1},
-	{"Copenhagen", "Europe", -1}, {"Helsinki", "Europe", -1}, {"Reykjavik", "Europe", -1},
+	packs    []*langPack
+	topics   []topic
+	subjects []subject
+	places   []place
 }
 
-// Organisation names are an invented brand word and a sector word.
-var (
-	orgBrands = []string{
-		"Norvale", "Brightmoor", "Kestrava", "Haldune", "Corvanta", "Aldermoor", "Veltrix", "Quorra",
-		"Stellanor", "Marivel", "Torvikk", "Lumera", "Arkwell", "Beaumira", "Calderon", "Dovecrest",
-		"Emberly", "Falcrest", "Glenmarra", "Helvion", "Ironvale", "Kyrosa", "Larkmont", "Novacrest",
-		"Orindel", "Pallastra", "Quillon", "Redwater", "Solenne", "Tarrantine", "Ulmara", "Vireon",
-		"Westmarch", "Xandora", "Yarrowby", "Zentara", "Ostrevia", "Bellhaven", "Cindral", "Daltmoor",
+// vocab returns the embedded vocabulary, read on first use.
+var vocab = sync.OnceValue(func() *vocabulary {
+	v, err := readVocabulary(dataFiles)
+	if err != nil {
+		panic("corpus: embedded data: " + err.Error()) // TestTemplates checks the same files
 	}
-	orgSectors = []string{
-		"Energy", "Bank", "Motors", "Pharma", "Systems", "Airlines", "Telecom", "Foods", "Mining",
-		"Logistics", "Robotics", "Media", "Capital", "Insurance", "Semiconductors", "Retail", "Steel",
-		"Health", "Games", "Shipping",
-	}
-)
+	return v
+})
 
-// numOrgs and numProducts are the numbers of organisations and products a
-// corpus draws from the name parts.
-const (
-	numOrgs     = 320
-	numProducts = 160
-)
-
-// Product names are an invented brand word and a model.
-var (
-	productBrands = []string{
-		"Vanta", "Orbis", "Lumo", "Kairo", "Nimbra", "Helix", "Trion", "Solva", "Quasar", "Aurix",
-		"Pivo", "Zenno", "Rivvo", "Tesselo", "Mirra", "Onyra", "Cadenza", "Fluxor", "Glimmo", "Brisa",
+// readVocabulary reads data/common.json and a file per language from fsys
+// and checks that they fit together.
+func readVocabulary(fsys fs.FS) (*vocabulary, error) {
+	v := &vocabulary{}
+	if err := readJSON(fsys, "data/common.json", v); err != nil {
+		return nil, err
 	}
-	productModels = []string{"S4", "X2", "Pro", "Air", "Max", "One", "Mini", "Neo", "Flux", "Edge", "Go", "Ultra"}
-)
+	for lang, code := range v.Languages {
+		pk := &langPack{code: code}
+		file := "data/" + code + ".json"
+		if err := readJSON(fsys, file, pk); err != nil {
+			return nil, err
+		}
+		for _, k := range v.Kinds {
+			kt, ok := pk.Kinds[k.Name]
+			if !ok || len(kt.Titles) == 0 || len(kt.Descs) == 0 || len(kt.Bodies) < 2 {
+				return nil, fmt.Errorf("%s: kind %q needs titles, descs and two bodies at least", file, k.Name)
+			}
+			pk.kinds = append(pk.kinds, kt)
+		}
+		if len(pk.Kinds) != len(v.Kinds) {
+			return nil, fmt.Errorf("%s: %d kinds, want the %d of common.json", file, len(pk.Kinds), len(v.Kinds))
+		}
+		for _, p := range pk.Places {
+			v.places = append(v.places, place{p[0], p[1], lang})
+		}
+		v.packs = append(v.packs, pk)
+	}
+	for _, p := range v.Places {
+		v.places = append(v.places, place{p[0], p[1], -1})
+	}
+	for _, t := range v.Topics {
+		names, err := v.phrases("topic", t[0], func(pk *langPack) map[string]string { return pk.Topics })
+		if err != nil {
+			return nil, err
+		}
+		v.topics = append(v.topics, topic{t[0], t[1], names})
+	}
+	for _, sj := range v.Subjects {
+		names, err := v.phrases("subject", sj[0], func(pk *langPack) map[string]string { return pk.Subjects })
+		if err != nil {
+			return nil, err
+		}
+		v.subjects = append(v.subjects, subject{sj[0], sj[1], sj[2], names})
+	}
+	return v, nil
+}
+
+// phrases returns the phrase of every language for a topic or subject
+// label, from the map of each language's file that of returns.
+func (v *vocabulary) phrases(what, label string, of func(*langPack) map[string]string) ([]string, error) {
+	var names []string
+	for _, pk := range v.packs {
+		name, ok := of(pk)[label]
+		if !ok {
+			return nil, fmt.Errorf("data/%s.json: no phrase for %s %q", pk.code, what, label)
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}
+
+// readJSON decodes a file of fsys into v, refusing unknown members.
+func readJSON(fsys fs.FS, name string, v any) error {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return err
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// dataLines returns the lines of a text file of data/, without blank lines
+// and # comments.
+func dataLines(name string) []string {
+	b, err := dataFiles.ReadFile(name)
+	if err != nil {
+		panic("corpus: embedded data: " + err.Error())
+	}
+	var lines []string
+	for line := range strings.Lines(string(b)) {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}

@@ -24,11 +24,10 @@ var (
 	})
 )
 
-// benchQueries derives realistic queries from the default corpus: two or
+// benchQueries derives realistic queries from a corpus: two or
 // three words of an article's title, its site, and the week around its
 // publication, as a client of the sync endpoint would ask.
-func benchQueries(order search.Order) []search.Query {
-	c := corpus.Default()
+func benchQueries(c *corpus.Corpus, order search.Order) []search.Query {
 	var qs []search.Query
 	for i := range 64 {
 		a := &c.Articles[(i*7919)%len(c.Articles)]
@@ -82,29 +81,27 @@ func runQueries(b *testing.B, ix searcher, qs []search.Query) {
 }
 
 func BenchmarkSearchSiteWeek(b *testing.B) {
-	qs := benchQueries(search.ByRelevance)
 	for _, tc := range []struct {
 		name string
 		ix   func() *search.Index
 	}{{"default", defaultIndex}, {"5x", bigIndex}} {
-		b.Run(tc.name, func(b *testing.B) { runQueries(b, tc.ix(), qs) })
+		b.Run(tc.name, func(b *testing.B) { runQueries(b, tc.ix(), benchQueries(tc.ix().Corpus(), search.ByRelevance)) })
 	}
 }
 
 func BenchmarkSearchSiteWeekByDate(b *testing.B) {
-	qs := benchQueries(search.ByDate)
 	for _, tc := range []struct {
 		name string
 		ix   func() *search.Index
 	}{{"default", defaultIndex}, {"5x", bigIndex}} {
-		b.Run(tc.name, func(b *testing.B) { runQueries(b, tc.ix(), qs) })
+		b.Run(tc.name, func(b *testing.B) { runQueries(b, tc.ix(), benchQueries(tc.ix().Corpus(), search.ByDate)) })
 	}
 }
 
 // BenchmarkSearchUnfiltered runs the same words with no filter at all: every
 // match over the whole corpus is scored.
 func BenchmarkSearchUnfiltered(b *testing.B) {
-	qs := benchQueries(search.ByRelevance)
+	qs := benchQueries(corpus.Default(), search.ByRelevance)
 	for i := range qs {
 		qs[i] = search.Query{Text: qs[i].Text}
 	}
@@ -113,7 +110,7 @@ func BenchmarkSearchUnfiltered(b *testing.B) {
 
 // BenchmarkSearchKeyPhrases filters a week of one language by key_phrases.
 func BenchmarkSearchKeyPhrases(b *testing.B) {
-	qs := benchQueries(search.ByDate)
+	qs := benchQueries(corpus.Default(), search.ByDate)
 	for i := range qs {
 		qs[i] = search.Query{
 			KeyPhrases: "('" + qs[i].Text + "' or 'officials') and not 'analysts said'",
@@ -125,7 +122,7 @@ func BenchmarkSearchKeyPhrases(b *testing.B) {
 
 // BenchmarkSearchBrowse lists a week newest first with no text.
 func BenchmarkSearchBrowse(b *testing.B) {
-	qs := benchQueries(search.ByDate)
+	qs := benchQueries(corpus.Default(), search.ByDate)
 	for i := range qs {
 		qs[i] = search.Query{From: qs[i].From, To: qs[i].To, Order: search.ByDate}
 	}
@@ -170,7 +167,7 @@ func overlayIndex(n int) *search.Index {
 // (search.Layers), side by side.
 func BenchmarkLayersSearch(b *testing.B) {
 	for _, order := range []search.Order{search.ByRelevance, search.ByDate} {
-		qs := benchQueries(order)
+		qs := benchQueries(corpus.Default(), order)
 		for _, n := range []int{0, 10, 1000} {
 			b.Run(fmt.Sprintf("order=%d/overlay=%d", order, n), func(b *testing.B) {
 				if n == 0 {

@@ -163,7 +163,7 @@ func TestLayersOfTheDefaultCorpus(t *testing.T) {
 	}
 	layers := search.NewLayers(ixs...)
 	whole := defaultIndex()
-	qs := append(benchQueries(search.ByRelevance), benchQueries(search.ByDate)...)
+	qs := append(benchQueries(corpus.Default(), search.ByRelevance), benchQueries(corpus.Default(), search.ByDate)...)
 	for i, q := range qs {
 		a := &c.Articles[r.IntN(len(c.Articles))]
 		words := strings.Fields(a.Title)
