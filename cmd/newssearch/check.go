@@ -326,7 +326,7 @@ func (r *report) scrub(key string) {
 	if key == "" {
 		return
 	}
-	s := redact.New(key).String // the key as a token, in any form; never inside a word
+	s := redact.New(key).Glued(8).String // the key in any form, even glued to other text
 	for _, e := range r.Endpoints {
 		e.Error = s(e.Error)
 		for _, l := range [][]string{e.OpenAPI, e.SDK, e.Seen} {
