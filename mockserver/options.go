@@ -257,7 +257,7 @@ func WithJournalSize(n int) Option {
 	}
 }
 
-// WithoutListener opens no socket: the server is reached in process, through
+// WithoutListener starts no socket: the server is reached in process, through
 // Client, HTTPClient, Transport or Handler, and URL is
 // "http://mockserver.invalid".
 func WithoutListener() Option {
