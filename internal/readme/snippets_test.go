@@ -151,6 +151,14 @@ func journalBody(t *testing.T, srv *mockserver.Server) {
 	// readme:end
 }
 
+func expectations(t *testing.T, srv *mockserver.Server) {
+	// readme:begin
+	srv.Expect(t,
+		mockserver.Expectation{Endpoint: mockserver.EndpointQueryAsync, Body: map[string]string{"query": "election"}, Min: 1, Max: 1},
+		mockserver.Expectation{Endpoint: mockserver.EndpointHeadlines}) // never
+	// readme:end
+}
+
 func noSocket(t *testing.T) (*newssearch.Client, error) {
 	// readme:begin
 	srv := mockserver.New(mockserver.WithoutListener())
@@ -176,7 +184,7 @@ func withHTTPMock(srv *mockserver.Server) int {
 
 // The snippets above that are not tests are compiled, and these calls
 // keep them from being reported as unused.
-var _ = []any{asyncSearch, searchAll, searchRange, classify, faultRule, faultHeaders, journalBody, noSocket, withHTTPMock}
+var _ = []any{asyncSearch, searchAll, searchRange, classify, faultRule, faultHeaders, journalBody, expectations, noSocket, withHTTPMock}
 
 // TestReadmeSynctest runs the README's testing/synctest example.
 func TestReadmeSynctest(t *testing.T) {
