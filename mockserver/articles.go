@@ -30,24 +30,11 @@ func (s *Server) counts() articleCountsBody {
 	return articleCountsBody{Start: start, Added: now - start, Total: now}
 }
 
-// AddArticles adds articles to the corpus this server searches, read from r
-// in the form of LoadCorpus (JSON Lines, one article object per line) or
-// as one JSON array of article objects, and returns how many it added. The
-// next request sees them. Every article passes LoadCorpus's checks and
-// these: its _id is not in the corpus yet, its traffic (if given) is the one
-// the corpus gives its site, and its embeddings have the corpus's length.
-// The first bad article fails the whole call with an error naming its line
-// or array item (counted from 1), and nothing is added.
-//
-// Dates are taken as the server shows them: an article given datePublished
-// D is answered with D and found by date filters around D, whatever
-// DateShift is. Other servers sharing the Corpus are not affected: the
-// server searches a new *Corpus made of the old one and the new articles,
-// which shares the start-up corpus's search index and indexes only the
-// added articles, so a call costs what its articles do, however large the
-// corpus, and searches find exactly what they would in a corpus loaded with
-// all the articles (same results, scores and order). Jobs submitted before
-// the call keep the results of the corpus they were submitted to.
+// AddArticles adds articles to the world's corpus and returns how many: JSON
+// Lines or one JSON array, each article in LoadCorpus's form with the same
+// required fields, and an _id not in the corpus yet. The first bad article
+// fails the call, naming its line or item, and nothing is added. An article is
+// served at the datePublished given, whatever the date shift.
 func (s *Server) AddArticles(r io.Reader) (int, error) {
 	s.addMu.Lock()
 	defer s.addMu.Unlock()

@@ -20,11 +20,9 @@ const (
 	clientPollDelayMax = 20 * time.Millisecond
 )
 
-// ClientOptions returns the options Client passes to newssearch.NewClient:
-// WithoutEnvironment, WithBaseURL(URL), WithAPIKey(APIKey),
-// WithHTTPClient(HTTPClient), retry waits of 1 to 20 ms and a
-// *newssearch.PollOptions polling every 1 to 20 ms. Use it to handle
-// NewClient's error yourself.
+// ClientOptions returns the options Client gives newssearch.NewClient: the
+// server's URL, APIKey and HTTPClient, no environment, and retry and poll
+// waits of 1 to 20 ms.
 func (s *Server) ClientOptions() []newssearch.Option {
 	return []newssearch.Option{
 		newssearch.WithoutEnvironment(),
@@ -36,10 +34,8 @@ func (s *Server) ClientOptions() []newssearch.Option {
 	}
 }
 
-// Client returns an SDK client pointed at the server with a valid key:
-// ClientOptions followed by opts, so opts win (for example
-// newssearch.WithMaxRetries(0)). It panics if opts are invalid; call
-// newssearch.NewClient with ClientOptions to get the error instead.
+// Client returns an SDK client pointed at the server: ClientOptions, then
+// opts. It panics on an invalid option.
 func (s *Server) Client(opts ...newssearch.Option) *newssearch.Client {
 	c, err := newssearch.NewClient(append(s.ClientOptions(), opts...)...)
 	if err != nil {

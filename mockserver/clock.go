@@ -9,8 +9,7 @@ import (
 	"time"
 )
 
-// ErrRealClock is the error SetClock returns for a server whose clock is
-// not manual.
+// ErrRealClock is the error SetClock returns when the clock is not manual.
 var ErrRealClock = errors.New("mockserver: the server clock is not manual, so it cannot be moved: start the server with WithManualClock (newsmock -clock manual)")
 
 // The range of the server clock, both ends included, in RFC 3339.
@@ -61,13 +60,8 @@ func (c *manualClock) Now() time.Time {
 	return c.now
 }
 
-// WithManualClock starts the server clock at start (time.Now() when start
-// is the zero time) and moves it only through SetClock (POST
-// /_mock/clock); Reset sets it back to start. Everything WithClock
-// drives follows it: the date shift (fixed at New), job pending times and
-// TTLs, rate-limit buckets, the headline window and journal times. Latency
-// faults still wait in real time. start must lie within
-// 1970-01-01 to 9700-01-01.
+// WithManualClock starts a server clock at start (now if zero) that moves only
+// through SetClock or POST /_mock/clock; Reset sets it back.
 func WithManualClock(start time.Time) Option {
 	return func(c *config) {
 		if start.IsZero() {
@@ -108,11 +102,8 @@ func (s *Server) advanceClock(d time.Duration) (time.Time, error) {
 	return to, nil
 }
 
-// SetClock sets a manual clock (WithManualClock) to t, forward or back, and
-// returns it; to advance it by d, pass s.Now().Add(d). A time outside
-// 1970-01-01 to 9700-01-01 (the zero time among them) is refused, and the
-// clock stays where it is. A server whose clock is not manual answers
-// ErrRealClock.
+// SetClock sets a manual clock to t, forward or back, within 1970-01-01 to
+// 9700-01-01, and returns it.
 func (s *Server) SetClock(t time.Time) (time.Time, error) {
 	if s.manual == nil {
 		return time.Time{}, ErrRealClock

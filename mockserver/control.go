@@ -12,10 +12,7 @@ import (
 	"github.com/newssearch/newssearch-go/api"
 )
 
-// OpenAPIPath is where the server answers GET (and HEAD) with the service's
-// OpenAPI 3.1 document (package api), for generating clients in other
-// languages. Like the /_mock/ endpoints it needs no api_key, is not
-// journaled and never gets faults.
+// OpenAPIPath is where the server serves the service's OpenAPI 3.1 document.
 const OpenAPIPath = "/openapi.yaml"
 
 // controlPrefix starts the paths of the mock's own control endpoints, listed

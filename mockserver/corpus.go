@@ -13,16 +13,8 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
-// Corpus is an immutable set of articles a Server searches. Its search
-// index, encoded article fragments and headline clusters are built on first
-// use and cached on the *Corpus, so every Server sharing one *Corpus shares
-// them. A Corpus is safe for concurrent use.
-//
-// A Corpus is either a start-up corpus (DefaultCorpus, LoadCorpus: its own
-// articles and index) or one that AddArticles made: a start-up corpus with
-// the added articles on top, in a few small segments with indexes of their
-// own. Such a corpus shares everything of its start-up corpus and costs
-// what its added articles do.
+// Corpus is an immutable set of articles with its search index, built on first
+// use and shared by every Server that serves it.
 type Corpus struct {
 	// A start-up corpus's articles, index and per-article caches; nil in a
 	// version, which reaches its root's through root.
@@ -82,13 +74,14 @@ var defaultCorpus = sync.OnceValue(func() *Corpus {
 	return pc
 })
 
-// DefaultCorpus returns the embedded corpus every Server uses unless
-// WithCorpus says otherwise. It and its index are built once per process,
-// in memory: nothing is written anywhere.
+// DefaultCorpus returns the embedded corpus, built in memory once per process.
 func DefaultCorpus() *Corpus { return defaultCorpus() }
 
-// LoadCorpus reads a corpus in JSON Lines form, one article per line, for
-// WithCorpus. The error names the line and field at fault.
+// LoadCorpus reads a corpus for WithCorpus: JSON Lines, one article object per
+// line in the wire form of a search result. Required: _id (24 hex digits,
+// unique), title, url (absolute http or https), site and datePublished;
+// language defaults to "en". The first bad line fails the load with an error
+// naming it.
 func LoadCorpus(r io.Reader) (*Corpus, error) {
 	c, err := corpus.LoadJSONL(r)
 	if err != nil {
@@ -97,8 +90,7 @@ func LoadCorpus(r io.Reader) (*Corpus, error) {
 	return newCorpus(c), nil
 }
 
-// LoadCorpusFile reads a corpus in JSON Lines form from the file at path
-// (see LoadCorpus).
+// LoadCorpusFile is LoadCorpus reading the file at path.
 func LoadCorpusFile(path string) (*Corpus, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -120,8 +112,8 @@ func (c *Corpus) Len() int {
 	return len(c.c.Articles)
 }
 
-// Newest returns the publication time of the newest article as stored,
-// before any date shift, or the zero time for an empty corpus.
+// Newest returns the publication time of the newest article as stored, before
+// any date shift.
 func (c *Corpus) Newest() time.Time {
 	newest := c.root.c.Newest()
 	for _, sg := range c.segs {

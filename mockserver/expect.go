@@ -13,10 +13,9 @@ import (
 	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
-// Expectation says which requests a world must get: those to Endpoint
-// (a name such as EndpointQuery or a path; "" for any) whose body has the
-// members of Body (as JournalQuery.Body), at least Min and at most Max of
-// them. Max below 0 means no upper bound; Min 0 and Max 0 means never.
+// Expectation says how many requests a world must get to Endpoint (a name or
+// path; "" for any) whose body has the members of Body, as in JournalQuery:
+// from Min to Max, or Min and more with Max -1.
 type Expectation struct {
 	Endpoint string            `json:"endpoint,omitempty"`
 	Body     map[string]string `json:"body,omitempty"`
@@ -25,7 +24,7 @@ type Expectation struct {
 }
 
 // String describes the expectation, e.g. `query with {"query":"election"}
-// exactly 2 times`.
+// exactly once`.
 func (e Expectation) String() string {
 	what := cmp.Or(e.Endpoint, "any endpoint")
 	if len(e.Body) > 0 {
@@ -62,18 +61,15 @@ func (e Expectation) matches(entry *JournalEntry, body json.RawMessage) bool {
 	return q.selects(*entry)
 }
 
-// TestingT is what Expect needs of a test: *testing.T, *testing.B and
-// *testing.F have it.
+// TestingT is what Expect needs of a test, such as *testing.T.
 type TestingT interface {
 	Helper()
 	Cleanup(func())
 	Errorf(format string, args ...any)
 }
 
-// Expect declares expectations of the world's requests from now on, and
-// has Verify run when t ends, failing t with its message if they are not
-// met. Expect(t) with no expectation only registers the check, which also
-// fails t for fault rules that never fired. Reset drops the expectations.
+// Expect adds expectations of the world's requests from now on and has Verify
+// fail t when t ends. Reset drops them.
 func (s *Server) Expect(t TestingT, es ...Expectation) {
 	t.Helper()
 	for _, e := range es {
@@ -113,13 +109,12 @@ func (s *Server) addExpectation(e Expectation) error {
 	return nil
 }
 
-// ExpectationStatus is an expectation with the matching requests counted
-// so far.
+// ExpectationStatus is an expectation with its count of matching requests.
 type ExpectationStatus struct {
 	Expectation
 	Count int `json:"count"`
-	// Closest lists, for an unmet expectation, the requests to its
-	// endpoint that came closest: the most of its body members right.
+	// Closest lists, when it is unmet, the requests to its endpoint
+	// nearest to its Body.
 	Closest []JournalEntry `json:"closest,omitempty"`
 }
 
@@ -137,18 +132,18 @@ func (s *Server) expectations() []ExpectationStatus {
 	return out
 }
 
-// VerifyError is Verify's error: what was expected and not met, the fault
-// rules that never fired, and the requests no expectation expected.
+// VerifyError is Verify's error: the unmet expectations, the fault rules that
+// never fired and the requests no expectation matched.
 type VerifyError struct {
 	Unmet         []ExpectationStatus
 	UnfiredFaults []FaultRuleStatus
-	// Unexpected lists the first requests no expectation matched (when the
-	// world has expectations), and UnexpectedCount counts them all.
+	// Unexpected lists the first of those requests; UnexpectedCount counts
+	// them all.
 	Unexpected      []JournalEntry
 	UnexpectedCount int
 }
 
-// Error lists what was not met, one item a line.
+// Error lists each problem on a line of its own.
 func (e *VerifyError) Error() string {
 	var b strings.Builder
 	b.WriteString("mockserver: the requests were not as expected:")
@@ -173,9 +168,8 @@ func (e *VerifyError) Error() string {
 	return b.String()
 }
 
-// Verify returns nil when the world got what its expectations say and every
-// fault rule that is not Optional fired; else a *VerifyError saying what
-// was expected and what came closest.
+// Verify returns a *VerifyError if an expectation is unmet, a request was
+// unexpected or a fault rule that is not Optional never fired; else nil.
 func (s *Server) Verify() error {
 	var v VerifyError
 	journal := s.Journal()

@@ -16,52 +16,39 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 )
 
-// FaultHeader is the request header that asks for a fault on that one
-// request, in the syntax of ParseFault, e.g. "status=503",
-// "status=429;retry-after=2", "latency=150ms", "drop", "truncate",
-// "job=fail", "job=stuck" or "job=refuse". An unparsable value is answered 400 with the
-// accepted syntax. A header fault takes precedence over fault rules.
+// FaultHeader is the request header that asks for a fault on that request, in
+// ParseFault's syntax, e.g. "status=503"; it wins over fault rules.
 const FaultHeader = "X-Mock-Fault"
 
-// MaxFaultLatency is the longest latency a fault may ask for. A server in
-// front of Handler needs a write timeout above it.
+// MaxFaultLatency is the longest latency a fault may ask for.
 const MaxFaultLatency = fault.MaxLatency
 
-// JobFault forces the fate of a job created by /api/v2/query-async.
+// JobFault decides the fate of a job that query-async creates.
 type JobFault uint8
 
 // Job faults.
 const (
-	// JobNormal lets the job run: pending for its pending period, then SUCCESS.
+	// JobNormal lets the job run.
 	JobNormal JobFault = iota
-	// JobFail makes the job end FAILED after its pending period: get-results
-	// answers 200 {"query_id", "state": "FAILED", "message"}.
+	// JobFail makes the job end FAILED.
 	JobFail
 	// JobStuck keeps the job PENDING until it expires.
 	JobStuck
-	// JobRefuse makes query-async itself fail the way the vendor's client
-	// expects a refused submission: HTTP 200 {"state": "FAILED", "message"},
-	// with no query_id and no job created.
+	// JobRefuse makes query-async answer 200 FAILED, with no job.
 	JobRefuse
 )
 
-// Fault is what an injected fault does to one request. Latency comes first
-// and is cut short if the request is cancelled; then Drop closes the
-// connection without a response, or Status answers that status with a
-// FAILED body instead of serving the request; Truncate sends the headers
-// and half the body of the response (the real one, or the Status one), then
-// closes the connection. Job applies to /api/v2/query-async only.
-//
-// Drop and Truncate end the handler with panic(http.ErrAbortHandler), which
-// net/http servers, Transport and Responder turn into a dropped connection.
+// Fault is what an injected fault does to one request: wait Latency, then
+// Drop the connection or answer Status instead of serving it, and Truncate
+// the answer halfway; Job and Shape change a successful answer.
 type Fault struct {
-	Latency    time.Duration // up to 5 minutes
-	Status     int           // 400..599; 429 gets Retry-After: 1 unless RetryAfter says otherwise
-	RetryAfter int           // seconds for the Retry-After header; needs Status
-	Drop       bool          // close the connection without a response
-	Truncate   bool          // send the headers and half the body, then close
-	Job        JobFault      // the fate of the job a query-async request creates
-	Shape      AnswerShape   // the shape of a successful answer, instead of the world's
+	Latency    time.Duration // up to MaxFaultLatency
+	Status     int           // 400..599
+	RetryAfter int           // seconds, with Status
+	Drop       bool
+	Truncate   bool
+	Job        JobFault    // query-async only
+	Shape      AnswerShape // instead of the world's
 }
 
 // String returns the fault in FaultHeader syntax.
@@ -83,9 +70,9 @@ func faultOf(a fault.Action) Fault {
 	}
 }
 
-// ParseFault parses the FaultHeader syntax: items separated by ";" among
-// status=<400-599>, retry-after=<seconds>, latency=<duration>, drop,
-// truncate, job=fail, job=stuck and job=refuse. A blank string is the zero Fault.
+// ParseFault parses FaultHeader's syntax: ";"-separated items among status=,
+// retry-after=, latency=, drop, truncate, job=fail|stuck|refuse, results= and
+// totals=.
 func ParseFault(s string) (Fault, error) {
 	a, err := fault.ParseHeader(s)
 	if err != nil {
@@ -94,46 +81,36 @@ func ParseFault(s string) (Fault, error) {
 	return faultOf(a), nil
 }
 
-// Endpoint names accepted by FaultRule.Endpoint (the paths work too).
+// EndpointQuery, EndpointQueryAsync, EndpointGetResults and
+// EndpointHeadlines name the endpoints of /api/v2/ in fault rules,
+// expectations and journal queries, where their paths work too.
 const (
-	// EndpointQuery names /api/v2/query.
-	EndpointQuery = "query"
-	// EndpointQueryAsync names /api/v2/query-async.
+	EndpointQuery      = "query"
 	EndpointQueryAsync = "query-async"
-	// EndpointGetResults names /api/v2/get-results.
 	EndpointGetResults = "get-results"
-	// EndpointHeadlines names /api/v2/headlines.
-	EndpointHeadlines = "headlines"
+	EndpointHeadlines  = "headlines"
 )
 
-// FaultRule injects Fault into matching requests. Rules are checked in
-// order; every matching rule counts the request, and the first that fires
-// applies. Decisions depend only on the seed (WithSeed) and the order of
-// requests, so a replayed test sees the same faults.
+// FaultRule injects Fault into matching requests. Every matching rule counts a
+// request and the first that fires applies; decisions depend only on the seed
+// and the order of requests.
 type FaultRule struct {
-	// Endpoint limits the rule to one endpoint: EndpointQuery,
-	// EndpointQueryAsync, EndpointGetResults, EndpointHeadlines or the path
-	// ("/api/v2/query"); "" matches all four. A rule whose Fault has a Job
-	// outcome matches only /api/v2/query-async.
+	// Endpoint is a name such as EndpointQuery, or a path; "" matches all.
 	Endpoint string
-	// Every fires the rule on every Every-th matching request (1 = all).
-	// Probability instead fires it with that chance (0..1) per matching
-	// request, drawn from the seed. With neither set the rule fires on every
-	// matching request; setting both is an error.
+	// Every fires the rule on every Every-th match, Probability with that
+	// chance (seeded); with neither it fires on every match.
 	Every       int
 	Probability float64
-	// Times stops the rule after it has applied this many times (0 = no
-	// limit), e.g. Times: 2 to fail two attempts and let the retry through.
+	// Times stops the rule after that many faults (0: no limit).
 	Times int
 	Fault Fault
-	// Optional marks a rule that may never fire: Verify does not report it.
+	// Optional spares the rule Verify's report if it never fires.
 	Optional bool
 }
 
-// ParseFaultRule parses a rule written as FaultHeader items plus any of
-// endpoint=<name or path>, every=<n>, probability=<0..1>, times=<n> and
-// optional, e.g. "endpoint=query;every=3;status=503". It is meant for
-// command-line flags.
+// ParseFaultRule parses a rule in newsmock's -fault syntax: FaultHeader items
+// plus endpoint=, every=, probability=, times= and optional, e.g.
+// "endpoint=query;every=3;status=503".
 func ParseFaultRule(s string) (FaultRule, error) {
 	var r FaultRule
 	var rest []string
@@ -214,9 +191,8 @@ func compileRule(r FaultRule) (fault.Rule, error) {
 	return out, out.Validate()
 }
 
-// SetFaults replaces the fault rules at run time and restarts their
-// counters. On error the previous rules stay in force. SetFaults() with no
-// rules removes them all.
+// SetFaults replaces the world's fault rules and restarts their counters; on
+// error nothing changes.
 func (s *Server) SetFaults(rules ...FaultRule) error {
 	compiled, err := compileRules(rules)
 	if err != nil {
@@ -247,18 +223,15 @@ func (s *Server) decideFault(header []string, ep *endpoint) (a fault.Action, sou
 	return a, "rule " + strconv.Itoa(rule), nil
 }
 
-// FaultRuleStatus is a fault rule with its counters, as Faults lists it.
+// FaultRuleStatus is a fault rule with its counters.
 type FaultRuleStatus struct {
 	FaultRule
-	// Index is the rule's place among the rules in force.
-	Index int
-	// Matched counts the requests the rule matched since it was set (or
-	// since Reset).
-	Matched uint64
-	// Fired counts the times the rule applied.
-	Fired int
-	// Remaining is how many more times the rule may apply before Times
-	// stops it, or -1 when Times is 0 (no limit).
+	// Index is the rule's place; Matched and Fired count the requests it
+	// matched and faulted; Remaining is what Times leaves, -1 for no
+	// limit.
+	Index     int
+	Matched   uint64
+	Fired     int
 	Remaining int
 }
 
@@ -278,8 +251,8 @@ func (s *Server) Faults() []FaultRuleStatus {
 	return out
 }
 
-// AddFault appends a fault rule after those in force, keeping their
-// counters. On error nothing changes.
+// AddFault appends a fault rule after those in force; on error nothing
+// changes.
 func (s *Server) AddFault(rule FaultRule) error {
 	compiled, err := compileRule(rule)
 	if err != nil {
@@ -291,8 +264,8 @@ func (s *Server) AddFault(rule FaultRule) error {
 	return nil
 }
 
-// ErrNoFaultRule is the error RemoveFault returns (wrapped, with the
-// rules in force) for an index that holds no rule.
+// ErrNoFaultRule is the error RemoveFault returns for an index that holds no
+// rule.
 var ErrNoFaultRule = errors.New("mockserver: no fault rule has this index: Faults (GET /_mock/faults) lists the rules in force")
 
 // noFaultRuleError says which index was asked for (in decimal, which may
@@ -318,10 +291,8 @@ func (e noFaultRuleError) Error() string {
 
 func (e noFaultRuleError) Is(target error) bool { return target == ErrNoFaultRule }
 
-// RemoveFault removes the fault rule at index (its place in Faults) and
-// returns it. The other rules keep their counters, and a Probability rule
-// keeps firing on the same requests; the rules after it move up one place.
-// An index that holds no rule is an ErrNoFaultRule, and nothing changes.
+// RemoveFault removes the rule at index (its place in Faults) and returns it;
+// the other rules keep their counters.
 func (s *Server) RemoveFault(index int) (FaultRule, error) {
 	r, _, err := s.removeFault(index, nil)
 	return r, err
@@ -347,8 +318,7 @@ func faultRuleOf(r fault.Rule) FaultRule {
 	return FaultRule{Endpoint: r.Endpoint, Every: r.Every, Probability: r.Probability, Times: r.Times, Fault: faultOf(r.Action), Optional: r.Optional}
 }
 
-// String returns the rule in the syntax of ParseFaultRule (and newsmock's
-// -fault flag), e.g. "endpoint=query;times=2;status=503".
+// String returns the rule in ParseFaultRule's syntax.
 func (r FaultRule) String() string {
 	var items []string
 	if r.Endpoint != "" {

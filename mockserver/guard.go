@@ -11,14 +11,9 @@ import (
 	"strings"
 )
 
-// ControlHeader lets a POST to a /_mock/ endpoint carry a body that is not
-// JSON, such as a fault rule in newsmock's -fault text syntax sent as
-// text/plain: send it with any value, e.g. "X-Newsmock-Control: 1".
-//
-// A control POST needs Content-Type: application/json or this header. Both
-// are what a web page cannot send to another site without asking the
-// server first (a CORS preflight), and the mock never agrees, so no page
-// open in a browser can change a mock running on the same machine.
+// ControlHeader lets a POST to /_mock/ carry a body that is not JSON, such as
+// a -fault rule as text/plain. A control POST needs JSON or this header, which
+// no web page can send to another site.
 const ControlHeader = "X-Newsmock-Control"
 
 // inProcessRemoteAddr is the RemoteAddr of requests through Transport: they

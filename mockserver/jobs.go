@@ -12,31 +12,27 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 )
 
-// JobInfo describes a live job for Jobs and ForceJob.
+// JobInfo describes a live job.
 type JobInfo struct {
 	QueryID string
-	// Owner is KeyFingerprint of the API key that submitted the job; the key
-	// itself is never kept.
+	// Owner is KeyFingerprint of the key that submitted the job.
 	Owner string
 	State JobState
-	// Query is the query text submitted; Body is the whole submitted body,
-	// with api_key redacted as in the journal.
+	// Query is the query text; Body the submitted body, its api_key
+	// redacted.
 	Query string
 	Body  string
-	// Message is the failure message given to ForceJob, if any.
+	// Message is ForceJob's failure message.
 	Message string
 	Created time.Time // server clock
-	// LastUsed is the submission or the last get-results poll; the job
-	// expires at Expires, the job TTL after it.
+	// LastUsed is the submission or last poll; the job expires at Expires.
 	LastUsed time.Time
 	Expires  time.Time
-	// Polls counts the get-results polls of the job.
-	Polls int
+	Polls    int
 }
 
-// KeyFingerprint returns the name under which the mock shows an API key
-// (JobInfo.Owner): "sha256:" and the first 16 hex digits of the key's
-// SHA-256, which identify a key without revealing it.
+// KeyFingerprint returns how the mock shows an API key: "sha256:" and 16 hex
+// digits of its SHA-256.
 func KeyFingerprint(key string) string {
 	return fingerprint(sha256.Sum256([]byte(key)))
 }
@@ -55,17 +51,14 @@ func (s *Server) Jobs() []JobInfo {
 	return out
 }
 
-// JobState is the state of a job, as get-results reports it.
+// JobState is a job's state, as get-results reports it.
 type JobState string
 
-// Job states.
+// JobPending, JobSuccess and JobFailed are the states of a job.
 const (
-	// JobPending is a job not ready yet.
 	JobPending JobState = "PENDING"
-	// JobSuccess is a job whose results get-results pages.
 	JobSuccess JobState = "SUCCESS"
-	// JobFailed is a job that failed.
-	JobFailed JobState = "FAILED"
+	JobFailed  JobState = "FAILED"
 )
 
 func jobInfo(j jobs.Info[jobQuery]) JobInfo {
@@ -80,14 +73,12 @@ func jobInfo(j jobs.Info[jobQuery]) JobInfo {
 		Message: j.Message, Created: j.Created, LastUsed: j.Used, Expires: j.Expires, Polls: j.Polls}
 }
 
-// ErrUnknownJob is the error ForceJob and ExpireJob return for a query id
-// the server does not hold (never issued, expired or already removed).
+// ErrUnknownJob is the error ForceJob and ExpireJob return for a query id that
+// is not live.
 var ErrUnknownJob = errors.New("mockserver: no live job has this query_id: Jobs (GET /_mock/jobs) lists the live ones")
 
-// ForceJob sets the state of job id, whoever owns it: JobSuccess makes its
-// next get-results succeed, JobFailed makes it answer FAILED with message
-// (a default message when blank), JobPending keeps it PENDING until it is
-// forced again or expires. It counts as no use of the job.
+// ForceJob sets the state of job id: JobSuccess, JobFailed with message (a
+// default one if blank), or JobPending until forced again or expired.
 func (s *Server) ForceJob(id string, state JobState, message string) (JobInfo, error) {
 	var st jobs.State
 	switch state {
@@ -113,8 +104,7 @@ func (s *Server) ForceJob(id string, state JobState, message string) (JobInfo, e
 	return jobInfo(info), nil
 }
 
-// ExpireJob forgets job id at once: its next get-results is the 404 an
-// expired query id gets.
+// ExpireJob forgets job id: its next get-results is a 404.
 func (s *Server) ExpireJob(id string) error {
 	if !s.jobs.Remove(id, s.clock()) {
 		return ErrUnknownJob

@@ -15,79 +15,58 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 )
 
-// JournalEntry records one request to an API endpoint (requests to /_mock/
-// are not recorded). API keys are never stored: see Body.
+// JournalEntry records one request to an API endpoint.
 type JournalEntry struct {
-	// Seq numbers API requests from 1 in arrival order (Reset restarts it).
-	Seq uint64 `json:"seq"`
-	// Time is the server clock when the request arrived.
+	// Seq numbers the world's requests from 1 in arrival order; Time is
+	// the server clock then.
+	Seq       uint64    `json:"seq"`
 	Time      time.Time `json:"time"`
 	RequestID string    `json:"request_id"`
 	Method    string    `json:"method"`
 	Path      string    `json:"path"`
-	// Status is the HTTP status sent, or 0 when no response was sent (a
-	// drop fault, or the request was cancelled during injected latency).
+	// Status is the status sent, 0 for none (a drop fault, a cancelled
+	// request).
 	Status int `json:"status"`
-	// Fault describes an injected fault and where it came from, e.g.
-	// "header: status=503" or "rule 0: latency=150ms;drop"; "" for none.
+	// Fault is the injected fault and its source, e.g.
+	// "rule 0: status=503".
 	Fault string `json:"fault,omitempty"`
-	// QueryID is the job id submitted (query-async) or asked for
-	// (get-results).
+	// QueryID is the job submitted or asked for.
 	QueryID string `json:"query_id,omitempty"`
-	// Duration is how long the server took to answer, from Time until the
-	// answer was ready (injected latency included), measured on the server
-	// clock: always 0 under a clock that does not move (WithClock).
+	// Duration is the time to answer, on the server clock.
 	Duration time.Duration `json:"duration_ns"`
-	// Body is the request body as JSON, as it came, with the value of every
-	// "api_key" member (any depth, any case) replaced by "[redacted]" and
-	// the key redacted wherever else it appears. A body that is not valid
-	// JSON, or longer than 8 KiB, is a JSON string instead: a placeholder
-	// giving its length, or its text cut at 8 KiB. An empty body is null.
+	// Body is the JSON request body with every api_key value "[redacted]";
+	// a body that is not JSON, or over 8 KiB, is a JSON string.
 	Body json.RawMessage `json:"body,omitempty"`
-	// World is the id of the world that answered (see Server.World):
-	// "default", or KeyFingerprint of the key whose world it is.
-	World string `json:"world"`
-	// NewWorld is true when the request made its world: under
-	// WithWorldPerKey, a key no control call had named before.
-	NewWorld bool `json:"new_world,omitempty"`
+	// World is "default" or KeyFingerprint of the world's key; NewWorld
+	// says the request made its world (WithWorldPerKey).
+	World    string `json:"world"`
+	NewWorld bool   `json:"new_world,omitempty"`
 }
 
-// JournalQuery selects journal entries for Journal. The zero value
-// selects every entry.
+// JournalQuery selects journal entries; its zero value selects all.
 type JournalQuery struct {
-	// Path keeps the requests to this path ("/api/v2/query-async") or
-	// endpoint name ("query-async"); "" keeps all.
-	Path string
-	// Status keeps the requests answered with this status; 0 keeps all.
-	// (A dropped request has status 0 and so cannot be selected alone.)
+	// Path is a path or endpoint name, Status an HTTP status, Since the
+	// Seq the entries come after and Limit the most entries, oldest first;
+	// zero values select all.
+	Path   string
 	Status int
-	// Since keeps the requests with a Seq above it.
-	Since uint64
-	// Limit keeps at most this many entries, the oldest first; 0 = no limit.
-	Limit int
-	// Body keeps the requests whose body has these members: a name (or a
-	// dotted path such as "a.b" into nested objects) and the value it
-	// must hold, a string as it is ("election") or any other JSON value as
-	// JSON text ("2", "true"). A member holding an array matches when one
-	// of its elements does.
+	Since  uint64
+	Limit  int
+	// Body keeps the requests whose body has these members: a name or
+	// dotted path ("a.b"), and its value, a string as it is or other JSON
+	// as text ("2", "true").
 	Body map[string]string
 }
 
-// Journal returns the recorded requests that q selects, in arrival order
-// (by Seq), oldest first; with no q, all of them, and with several, those
-// any of them selects. The journal holds at most its size
-// (WithJournalSize) most recent requests; JournalDropped counts the
-// others. A request is recorded when it finishes, in its place by Seq: a
-// slow request is listed before the faster ones that arrived after it.
+// Journal returns the world's recorded requests that any q selects (all with
+// no q), oldest first.
 func (s *Server) Journal(q ...JournalQuery) []JournalEntry {
 	out, _ := s.journalSnapshot()
 	return selectEntries(out, q)
 }
 
-// AwaitJournal waits until at least n entries that q selects (as Journal's)
-// are in the journal, and returns them; or until ctx is done, and returns
-// those there are with ctx's error. Use it for requests another goroutine
-// or process makes.
+// AwaitJournal waits until at least n entries that q selects are in the
+// journal and returns them, or returns those there are with ctx's error.
 func (s *Server) AwaitJournal(ctx context.Context, n int, q ...JournalQuery) ([]JournalEntry, error) {
 	for {
 		changed := s.journalChanged.wait()
@@ -103,12 +82,8 @@ func (s *Server) AwaitJournal(ctx context.Context, n int, q ...JournalQuery) ([]
 	}
 }
 
-// JournalDropped returns how many requests recorded since New or Reset (or
-// DELETE /_mock/journal) the journal no longer holds because it was full: its size
-// (WithJournalSize, newsmock -journal-size) most recent requests stay, and
-// each request past them drops the oldest. With the journal off (size 0)
-// every request counts. Journal's entries plus JournalDropped are the
-// requests recorded; when it is not 0, raise the size to see them all.
+// JournalDropped returns how many requests since New or Reset the full journal
+// no longer holds.
 func (s *Server) JournalDropped() uint64 { return s.journal.Dropped() }
 
 // journalSnapshot returns the journal and JournalDropped as of one instant.

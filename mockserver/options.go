@@ -11,8 +11,8 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/fault"
 )
 
-// DefaultAPIKey is the key Client and APIKey use when WithAPIKeys is not
-// given. Without WithAPIKeys the server accepts any non-empty key.
+// DefaultAPIKey is the key Client uses when WithAPIKeys is not given; the
+// server then accepts any non-empty key.
 const DefaultAPIKey = "mockserver-test-key"
 
 // Defaults of the options, each described by its option or Limits field.
@@ -34,7 +34,7 @@ const (
 	// pageSize is the number of articles per page of results.
 	pageSize = 25
 	// MaxBodyBytes is the largest request body accepted (1 MiB); a larger
-	// one is answered 413.
+	// one gets a 413.
 	MaxBodyBytes = 1 << 20
 	// HeadlineWindow is how far back /api/v2/headlines looks from the
 	// server clock's now.
@@ -44,34 +44,26 @@ const (
 	maxJournalBody = 8 << 10
 )
 
-// Limits bound what a server holds. A zero field takes its default.
+// Limits bound what a server holds; a zero field takes the default given in
+// parentheses. Past MaxJobs or MaxWorlds the least recently used goes.
 type Limits struct {
-	// JobTTL is how long a query_id lives after its last use (submission or
-	// get-results poll), on the server clock (default 1 hour).
+	// JobTTL is how long a query_id lives after its last use (1 hour).
 	JobTTL time.Duration
-	// MaxJobs is how many jobs the server holds at most; beyond it the
-	// least recently used job is forgotten (default 10,000).
+	// MaxJobs is the most jobs a world holds (10,000).
 	MaxJobs int
-	// MaxArticlesBody is the largest body POST /_mock/articles accepts, in
-	// bytes; a larger one is a 413 (default 256 MiB, some 100,000 articles
-	// of the embedded corpus's size: send more in several calls).
+	// MaxArticlesBody is the largest body POST /_mock/articles takes
+	// (256 MiB).
 	MaxArticlesBody int64
-	// HeadlineClusters is the most clusters /api/v2/headlines lists
-	// (default 20).
+	// HeadlineClusters is the most clusters headlines lists (20), and
+	// HeadlineArticles the most articles it lists of each (5).
 	HeadlineClusters int
-	// HeadlineArticles is the most articles listed per headline cluster;
-	// the cluster's count stays the true count (default 5).
 	HeadlineArticles int
-	// MaxWorlds is how many worlds besides the default one the server
-	// holds (see World); making one more drops the least recently used,
-	// with a log line (default 1,000). Each world holds at most MaxJobs
-	// jobs and its journal, so a server's memory is bounded by MaxWorlds+1
-	// times a world's, plus the articles added.
+	// MaxWorlds is the most worlds besides the default one (1,000).
 	MaxWorlds int
 }
 
-// WithLimits sets the limits whose fields are not zero; the others keep
-// their defaults (see Limits). A negative field is an error.
+// WithLimits sets the limits whose fields are not zero (see Limits); a
+// negative field is an error.
 func WithLimits(l Limits) Option {
 	return func(c *config) {
 		bad := func(field string, v any, want string) {
@@ -101,8 +93,8 @@ func WithLimits(l Limits) Option {
 	}
 }
 
-// Option configures a Server. Options apply in order; a later one overrides
-// an earlier one. A nil Option is ignored.
+// Option configures a Server. Options apply in order, a later one winning; a
+// nil Option is ignored.
 type Option func(*config)
 
 // config is what the options ask for; Start validates it.
@@ -150,10 +142,8 @@ func (c *config) fail(format string, args ...any) {
 	c.errs = append(c.errs, fmt.Errorf("mockserver: "+format, args...))
 }
 
-// WithAPIKeys makes the server accept only these API keys (401 for any
-// other). Client and APIKey use the first. Without this option any non-empty
-// key is accepted and Client uses DefaultAPIKey. The server keeps only the
-// first key in memory as given (for Client); the others are kept as hashes.
+// WithAPIKeys makes the server accept only these API keys (401 for any other);
+// Client uses the first.
 func WithAPIKeys(keys ...string) Option {
 	return func(c *config) {
 		if len(keys) == 0 {
@@ -170,9 +160,8 @@ func WithAPIKeys(keys ...string) Option {
 	}
 }
 
-// WithCorpus serves the given corpus instead of the default one. The
-// corpus's search index is built on first use and cached on the *Corpus, so
-// reuse one *Corpus across servers.
+// WithCorpus serves corpus instead of DefaultCorpus. Share one *Corpus between
+// servers: its index is built once.
 func WithCorpus(corpus *Corpus) Option {
 	return func(c *config) {
 		if corpus == nil {
@@ -183,15 +172,9 @@ func WithCorpus(corpus *Corpus) Option {
 	}
 }
 
-// WithClock sets the server clock (default time.Now). It drives the date
-// shift, the headline window, job pending times and TTLs, rate limiting and
-// journal times. Latency faults always wait in real time. A later
-// WithClock replaces WithManualClock and the other way round.
-//
-// The clock must read within 1970-01-01 to 9700-01-01: New refuses one that
-// reads outside the range at start, and a control endpoint that writes a
-// time read outside it (GET /_mock/clock, /_mock/journal, /_mock/jobs)
-// cannot encode it and answers 500.
+// WithClock sets the server clock (default time.Now), which the date shift,
+// jobs, rate limits, headlines and the journal follow; latency faults wait in
+// real time. It must read within 1970-01-01 to 9700-01-01.
 func WithClock(now func() time.Time) Option {
 	return func(c *config) {
 		if now == nil {
@@ -203,8 +186,7 @@ func WithClock(now func() time.Time) Option {
 }
 
 // WithPendingPolls sets how many get-results polls of a job answer PENDING
-// before it is ready (default 1: every client sees PENDING once and the
-// second poll succeeds; 0 = ready at the first poll). A job is ready once both this and WithPendingDuration are satisfied.
+// before it is ready (default 1; 0: ready at once).
 func WithPendingPolls(n int) Option {
 	return func(c *config) {
 		if n < 0 {
@@ -215,8 +197,8 @@ func WithPendingPolls(n int) Option {
 	}
 }
 
-// WithPendingDuration sets how long after submission, on the server clock, a
-// job stays pending at the least (default 0).
+// WithPendingDuration sets the least time, on the server clock, a job stays
+// pending (default 0).
 func WithPendingDuration(d time.Duration) Option {
 	return func(c *config) {
 		if d < 0 {
@@ -227,17 +209,14 @@ func WithPendingDuration(d time.Duration) Option {
 	}
 }
 
-// WithSeed sets the seed of every generated value: request ids, query ids
-// and probabilistic faults (default 0). Two servers with the same seed,
-// corpus and clock give byte-identical answers to the same requests.
+// WithSeed seeds request ids, query ids and probabilistic faults (default 0).
+// Same seed, corpus and clock: same answers.
 func WithSeed(seed uint64) Option {
 	return func(c *config) { c.seed = seed }
 }
 
-// WithRateLimit limits each API key to perSecond requests per second with
-// bursts of up to burst requests (a token bucket on the server clock). A
-// request over the limit is answered 429 with a Retry-After header. Without
-// this option there is no limit.
+// WithRateLimit limits each API key to perSecond requests a second, in bursts
+// of up to burst; a request over the limit gets a 429 with Retry-After.
 func WithRateLimit(perSecond float64, burst int) Option {
 	return func(c *config) {
 		if !(perSecond > 0) || burst < 1 {
@@ -248,30 +227,26 @@ func WithRateLimit(perSecond float64, burst int) Option {
 	}
 }
 
-// WithFaults installs fault rules (see FaultRule); SetFaults replaces them
-// at run time. A fault asked for by a request's X-Mock-Fault header takes
-// precedence over the rules.
+// WithFaults installs fault rules (see FaultRule); SetFaults replaces them at
+// run time.
 func WithFaults(rules ...FaultRule) Option {
 	return func(c *config) { c.faults = append([]FaultRule(nil), rules...) }
 }
 
-// WithLogger makes the server log each API request (Info: method, path,
-// status, request id, fault, query id, duration) and any recovered panic
-// (Error). It never logs API keys or bodies. The default logs nothing.
+// WithLogger logs each API request at Info and each recovered panic at Error,
+// never a key or a body. The default logs nothing.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
 }
 
-// WithoutDateShift serves corpus dates as they are. By default every date is
-// shifted by a fixed amount so the newest article is about the server clock's
-// now at New (the shift is whole seconds; see Server.DateShift).
+// WithoutDateShift serves corpus dates as stored instead of moving the newest
+// article to the clock's now (see Server.DateShift).
 func WithoutDateShift() Option {
 	return func(c *config) { c.noDateShift = true }
 }
 
-// WithJournalSize sets how many requests the journal keeps, newest last
-// (default 1,000); 0 turns the journal off. Server.JournalDropped counts the
-// requests a full journal no longer holds.
+// WithJournalSize sets how many requests the journal keeps (default 1,000; 0
+// turns it off).
 func WithJournalSize(n int) Option {
 	return func(c *config) {
 		if n < 0 {
@@ -282,33 +257,21 @@ func WithJournalSize(n int) Option {
 	}
 }
 
-// WithoutListener starts no socket: the server is reached only in process,
-// through Transport, HTTPClient, Client and Handler (and the
-// mockserver/withhttpmock package, which registers it with
-// github.com/jarcoal/httpmock), and URL returns
+// WithoutListener starts no socket: the server is reached in process, through
+// Client, HTTPClient, Transport or Handler, and URL is
 // "http://mockserver.invalid".
 func WithoutListener() Option {
 	return func(c *config) { c.noListener = true }
 }
 
-// WithWorldPerKey gives every API key a world of its own at its first
-// request (or its first control call with KeyHeader): its own fault rules
-// and counters, clock, articles, jobs and journal (see World). Parallel
-// tests then share one server, each with a key of its own, without seeing
-// each other. Without it every key uses the default world, but the keys
-// given a world by World or POST /_mock/worlds. It is newsmock's
-// -world-per-key.
+// WithWorldPerKey gives every API key a world of its own at its first request
+// or control call (see Server.World).
 func WithWorldPerKey() Option {
 	return func(c *config) { c.worldPerKey = true }
 }
 
-// WithAddr sets the TCP address New listens on (default "127.0.0.1:0", a free
-// loopback port). An address beyond this machine (every interface, as
-// ":8080" or "0.0.0.0:0", or a network address) lets anyone who can reach
-// it change the server through its /_mock/ endpoints: it also needs
-// WithAllowRemote, and Start fails without it. A host name given here, such
-// as "mock.internal:8080", is allowed in the Host header of requests (see
-// WithAllowedHosts).
+// WithAddr sets the address New listens on (default "127.0.0.1:0"). An address
+// other machines can reach also needs WithAllowRemote.
 func WithAddr(addr string) Option {
 	return func(c *config) {
 		if strings.TrimSpace(addr) == "" {
@@ -319,24 +282,15 @@ func WithAddr(addr string) Option {
 	}
 }
 
-// WithAllowRemote lets WithAddr listen on an address other machines can
-// reach, such as "0.0.0.0:8080" in a container. Anyone who can reach it can
-// then use the server and change it through its /_mock/ endpoints: give it
-// only on a network you trust. It is newsmock's -allow-remote.
+// WithAllowRemote lets WithAddr listen where other machines reach it, such as
+// "0.0.0.0:8080" in a container. Anyone who reaches it can change the server.
 func WithAllowRemote() Option {
 	return func(c *config) { c.allowRemote = true }
 }
 
-// WithAllowedHosts adds host names that requests arriving on a socket may
-// carry in their Host header: a name such as "mock.internal" (any port),
-// "*.example.test" for every name under example.test, or "*" for any name.
-// Without it the server answers only to IP addresses, localhost and
-// *.localhost (and the host WithAddr names), and refuses any other Host with
-// a 421, so that a web page whose domain is made to resolve to 127.0.0.1
-// (DNS rebinding) cannot reach it. Use it for a name the server is reached
-// by on purpose, such as a container's service name. Requests through
-// Transport, and a handler called directly, are not checked. It is
-// newsmock's -allow-host; several calls add up.
+// WithAllowedHosts adds names the Host header of a request on the socket may
+// carry ("mock.internal", "*.example.test", or "*" for any), besides IP
+// addresses, localhost and *.localhost; any other Host gets a 421.
 func WithAllowedHosts(hosts ...string) Option {
 	return func(c *config) {
 		if len(hosts) == 0 {
@@ -369,8 +323,7 @@ func build(opts []Option) (config, error) {
 	return c, errors.Join(c.errs...)
 }
 
-// WithAnswerShape sets the shape of the answers (see AnswerShape); a world
-// changes its own with SetSettings.
+// WithAnswerShape sets the shape of the answers (see AnswerShape).
 func WithAnswerShape(sh AnswerShape) Option {
 	return func(c *config) {
 		if err := (fault.Action{Results: sh.Results, Totals: sh.Totals}).Validate(); err != nil {

@@ -28,37 +28,27 @@ import (
 // upstream (64 MiB); a larger one is answered 502.
 const maxUpstreamAnswer = 64 << 20
 
-// RecordOptions configure a recording server (WithRecord). Upstream and
-// CorpusPath are required; the other fields have defaults.
+// RecordOptions configure WithRecord; Upstream and CorpusPath are required.
 type RecordOptions struct {
-	// Upstream is the base URL of the service to record, such as
+	// Upstream is the service's base URL, such as
 	// "https://app.runathena.com".
 	Upstream string
-	// CorpusPath is the JSON Lines file the articles go to, in the form
-	// LoadCorpus reads.
+	// CorpusPath is the JSON Lines file the articles are added to.
 	CorpusPath string
-	// HeadlinesPath and RefusedPath are where headline answers and refused
-	// exchanges go; "" is CorpusPath with ".jsonl" replaced by
+	// HeadlinesPath and RefusedPath default to CorpusPath with
 	// ".headlines.jsonl" and ".refused.jsonl".
 	HeadlinesPath string
 	RefusedPath   string
-	// Drop names article members to leave out, such as "bodyText"; _id,
-	// title, url, site and datePublished cannot be dropped.
+	// Drop names article members to leave out, such as "bodyText".
 	Drop []string
-	// Client reaches the upstream; nil uses the environment's proxy and
-	// passes redirects on.
+	// Client reaches the upstream; nil uses the environment's proxy.
 	Client *http.Client
 }
 
-// WithRecord makes the server a recording proxy in front of the service at
-// opts.Upstream: requests go upstream unchanged (the API key included) and
-// answers come back unchanged, while the articles of successful answers are
-// added to the JSON Lines corpus at opts.CorpusPath (a corpus LoadCorpusFile
-// serves), headline answers to opts.HeadlinesPath (for WithHeadlines) and
-// refused exchanges to opts.RefusedPath. Files are added to and replaced
-// whole, never half written; the API key never reaches them, the journal or
-// the log. Fault rules and WithAPIKeys apply as to the mock's own answers.
-// RecordSummary says what was recorded; docs/record.md has the details.
+// WithRecord makes the server a recording proxy in front of opts.Upstream:
+// requests and answers pass unchanged, and their articles are added to a
+// corpus file for LoadCorpusFile (docs/record.md). The API key is never
+// written.
 func WithRecord(opts RecordOptions) Option {
 	return func(c *config) {
 		u, err := url.Parse(opts.Upstream)
@@ -375,35 +365,18 @@ func (s *Server) recordWriteError(red *redact.Redactor, err error) {
 	s.logger.Error("mockserver record: could not write the recording; this answer is not recorded", "error", msg)
 }
 
-// RecordSummary is what a recording server (WithRecord) has seen since it
-// started, as GET /_mock/record shows it. Lists are in a fixed order.
+// RecordSummary is what a recording server has seen, as GET /_mock/record
+// shows it (docs/record.md).
 type RecordSummary struct {
-	// Recording is false for a server started without WithRecord; the
-	// other fields are then empty.
-	Recording bool `json:"recording"`
-	// Upstream is the upstream's URL, without any password.
-	Upstream string `json:"upstream,omitempty"`
-	// CorpusFile, HeadlinesFile and RefusedFile are the files recorded
-	// into.
-	CorpusFile    string `json:"corpus_file,omitempty"`
-	HeadlinesFile string `json:"headlines_file,omitempty"`
-	RefusedFile   string `json:"refused_file,omitempty"`
-	// RequestsProxied counts the requests the recorder took (all passed to
-	// the upstream but those it answered itself); Requests splits them by
-	// endpoint ("query", …, or the path of any other), Outcomes by what
-	// came back: the upstream's HTTP status, "dropped", "truncated",
-	// "unreachable" or "too large"; or, for a request the recorder
-	// answered without the upstream, "413" (too large a body), "fault" (a
-	// fault rule's drop or status) or "key refused" (WithAPIKeys).
-	RequestsProxied int            `json:"requests_proxied"`
-	Requests        map[string]int `json:"requests"`
-	Outcomes        map[string]int `json:"outcomes"`
-	// ArticlesSeen counts the articles of the answers, repeats included;
-	// ArticlesRecorded those added to the corpus file by this server;
-	// ArticlesInFile those the file holds now; Duplicates those already
-	// recorded; HeadlineStubs the headline articles recorded under a made-up
-	// _id; ArticlesRejected those the corpus loader would refuse, the first
-	// of which Rejections lists with the reason.
+	// Recording is false without WithRecord.
+	Recording        bool              `json:"recording"`
+	Upstream         string            `json:"upstream,omitempty"`
+	CorpusFile       string            `json:"corpus_file,omitempty"`
+	HeadlinesFile    string            `json:"headlines_file,omitempty"`
+	RefusedFile      string            `json:"refused_file,omitempty"`
+	RequestsProxied  int               `json:"requests_proxied"`
+	Requests         map[string]int    `json:"requests"`
+	Outcomes         map[string]int    `json:"outcomes"`
 	ArticlesSeen     int               `json:"articles_seen"`
 	ArticlesRecorded int               `json:"articles_recorded"`
 	ArticlesInFile   int               `json:"articles_in_file"`
@@ -411,51 +384,34 @@ type RecordSummary struct {
 	HeadlineStubs    int               `json:"headline_stubs"`
 	ArticlesRejected int               `json:"articles_rejected"`
 	Rejections       []RecordRejection `json:"rejections"`
-	// HeadlineAnswers counts the headline answers seen; HeadlinesInFile the
-	// answers the headlines file holds (a repeat of the last one is not
-	// written again).
-	HeadlineAnswers int `json:"headline_answers"`
-	HeadlinesInFile int `json:"headlines_in_file"`
-	// RefusedRecorded counts the exchanges the upstream refused (a status
-	// of 400 or more, or a FAILED state) that this server recorded;
-	// RefusedInFile those the refused file holds.
-	RefusedRecorded int `json:"refused_recorded"`
-	RefusedInFile   int `json:"refused_in_file"`
-	// UnmodeledFields are the article members the SDK's Article (or, for
-	// headline articles, HeadlineArticle) has no field for, with how often
-	// each was seen.
-	UnmodeledFields []RecordField `json:"unmodeled_fields"`
-	// DateFormats are the layouts datePublished came in.
-	DateFormats []RecordDateFormat `json:"date_formats"`
-	// CountFields are the numeric members of search and get-results
-	// answers other than page ("totalResults", "results.totalResults", …).
-	CountFields []RecordField `json:"count_fields"`
-	// WriteErrors counts answers that could not be written; LastWriteError
-	// is the last such error.
-	WriteErrors    int    `json:"write_errors"`
-	LastWriteError string `json:"last_write_error,omitempty"`
+	HeadlineAnswers  int               `json:"headline_answers"`
+	HeadlinesInFile  int               `json:"headlines_in_file"`
+	RefusedRecorded  int               `json:"refused_recorded"`
+	RefusedInFile    int               `json:"refused_in_file"`
+	// UnmodeledFields are the article members the SDK has no field for.
+	UnmodeledFields []RecordField      `json:"unmodeled_fields"`
+	DateFormats     []RecordDateFormat `json:"date_formats"`
+	CountFields     []RecordField      `json:"count_fields"`
+	WriteErrors     int                `json:"write_errors"`
+	LastWriteError  string             `json:"last_write_error,omitempty"`
 }
 
-// RecordRejection is an article a recording left out.
+// RecordRejection is an article a recording left out, and why.
 type RecordRejection struct {
-	// ID is the article's _id as sent ("" when it had none).
-	ID string `json:"_id"`
-	// Endpoint is the endpoint whose answer held it.
+	ID       string `json:"_id"`
 	Endpoint string `json:"endpoint"`
-	// Reason is the corpus loader's objection.
-	Reason string `json:"reason"`
+	Reason   string `json:"reason"`
 }
 
-// RecordField is a member name, where it was seen ("article", "headline
-// article", or an endpoint) and how often.
+// RecordField counts a member name where it was seen.
 type RecordField struct {
 	Where string `json:"where"`
 	Name  string `json:"name"`
 	Count int    `json:"count"`
 }
 
-// RecordDateFormat is a layout datePublished came in, where ("article" or
-// "headline article"), how often, and the first value seen in it.
+// RecordDateFormat counts a layout of datePublished where it was seen, with an
+// example.
 type RecordDateFormat struct {
 	Where   string `json:"where"`
 	Format  string `json:"format"`
@@ -463,8 +419,7 @@ type RecordDateFormat struct {
 	Count   int    `json:"count"`
 }
 
-// RecordSummary returns what the recording has seen so far; Recording is
-// false for a server started without WithRecord.
+// RecordSummary returns what the recording has seen so far.
 func (s *Server) RecordSummary() RecordSummary {
 	if s.rec == nil {
 		return RecordSummary{Requests: map[string]int{}, Outcomes: map[string]int{}, Rejections: []RecordRejection{},
@@ -500,7 +455,7 @@ func recordFields(in []record.Field) []RecordField {
 	return out
 }
 
-// String writes the summary as lines of text, as newsmock prints it at exit.
+// String writes the summary as newsmock prints it at exit.
 func (r RecordSummary) String() string {
 	if !r.Recording {
 		return "not recording\n"

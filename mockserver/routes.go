@@ -7,23 +7,19 @@ import (
 	"strings"
 )
 
-// Route is one endpoint a Server answers: an HTTP method and a path.
+// Route is a method and path a Server answers.
 type Route struct {
 	Method string // "GET", "PUT", "POST" or "DELETE"
-	// Path is "/api/v2/query", "/_mock/journal", "/openapi.yaml"…; a path
-	// segment in braces (as in "/_mock/jobs/{id}" and
-	// "/_mock/faults/{index}") stands for any non-empty segment.
+	// Path may hold a segment in braces, as in "/_mock/jobs/{id}", that
+	// stands for any.
 	Path string
 }
 
 // String returns the route as "METHOD /path".
 func (r Route) String() string { return r.Method + " " + r.Path }
 
-// Routes lists every endpoint a Server answers, in a fixed order: the four
-// API endpoints in documentation order, then the mock's own control
-// endpoints under /_mock/ (UIPath included) sorted by path and method, then
-// OpenAPIPath. Every Server answers the same routes; a request for any
-// other path gets a 404 whose message lists them.
+// Routes lists every route a Server answers: the four API endpoints, then
+// those under /_mock/, then OpenAPIPath.
 func Routes() []Route {
 	rs := make([]Route, 0, len(endpoints)+len(adminRoutes)+1)
 	for _, ep := range endpoints {

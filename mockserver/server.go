@@ -36,11 +36,9 @@ const (
 // goroutines to end (net/http keeps one up to 500 ms after a 431).
 const closeConnWait = 5 * time.Second
 
-// Server is a running mock of the news search service. Create one with New
-// (or Start) and Close it when done. A Server is safe for concurrent use.
-// It is also a handle on one world (see World): the methods that read or
-// change what a test can change act on the handle's world. Printing a
-// Server shows its URL, never an API key.
+// Server is a running mock of the service, safe for concurrent use. It is also
+// the handle of one world (see World), on which its methods act. Printing it
+// never shows a key.
 type Server struct {
 	*core
 	*world
@@ -93,10 +91,8 @@ type core struct {
 	inflight sync.WaitGroup
 }
 
-// New starts a Server configured by opts, listening on a free loopback port
-// unless WithoutListener is given. It panics if an option is invalid or no
-// socket can be opened; Start returns the error instead. The first New in
-// a process builds the default corpus in memory; later ones share it.
+// New starts a Server listening on a free loopback port, unless
+// WithoutListener is given. It panics where Start returns an error.
 func New(opts ...Option) *Server {
 	s, err := Start(opts...)
 	if err != nil {
@@ -105,8 +101,7 @@ func New(opts ...Option) *Server {
 	return s
 }
 
-// Start is New returning an error instead of panicking. The error lists
-// every invalid option.
+// Start is New returning an error, which lists every invalid option.
 func Start(opts ...Option) (*Server, error) {
 	cfg, err := build(opts)
 	if err != nil {
@@ -242,37 +237,30 @@ func (s *Server) listen(addr string, allowRemote bool) error {
 	return nil
 }
 
-// URL returns the base URL of the server, e.g. "http://127.0.0.1:54321",
-// or "http://mockserver.invalid" for one started WithoutListener.
+// URL returns the server's base URL, e.g. "http://127.0.0.1:54321".
 func (s *Server) URL() string { return s.url }
 
-// Handler returns the server's HTTP handler, to mount in a server of your
-// own. Drop and truncate faults end it with panic(http.ErrAbortHandler),
-// which net/http servers turn into a closed connection.
+// Handler returns the server's HTTP handler, to mount in a server of your own.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// HTTPClient returns an *http.Client that reaches the server: over its
-// socket, or through Transport for a server started WithoutListener.
+// HTTPClient returns an *http.Client that reaches the server, over its socket
+// or in process.
 func (s *Server) HTTPClient() *http.Client { return s.httpClient }
 
-// APIKey returns the key Client uses: the first WithAPIKeys key, or
-// DefaultAPIKey; on a handle from World, the world's key.
+// APIKey returns the key Client sends: the first of WithAPIKeys,
+// DefaultAPIKey, or the key of a handle's world.
 func (s *Server) APIKey() string { return s.apiKey }
 
 // DateShift returns how far every corpus date is moved forward (0
 // WithoutDateShift).
 func (s *Server) DateShift() time.Duration { return s.shift }
 
-// Corpus returns the corpus the server searches now: the one it started
-// with, plus the articles AddArticles added since.
+// Corpus returns the corpus the world searches now, added articles included.
 func (s *Server) Corpus() *Corpus { return s.data.Load() }
 
-// Reset returns the handle's world to its state after New, as POST
-// /_mock/reset does: an empty journal, no jobs, expectations or added
-// articles, the start-up fault rules (with fresh counters), settings and
-// clock, and the request counter at 0, so a replayed sequence of requests
-// gets the same request ids and faults again. Query ids are never issued
-// twice: those issued before are unknown after.
+// Reset returns the world to its state after New, as POST /_mock/reset does:
+// journal, jobs, expectations, articles, fault rules and their counters,
+// settings, clock and request ids. Query ids are never issued twice.
 func (s *Server) Reset() {
 	s.journal.Reset()
 	s.jobs.Reset()
@@ -284,11 +272,8 @@ func (s *Server) Reset() {
 	s.resetClock()
 }
 
-// Close stops the server: it closes the socket and every connection,
-// cancels requests still running (injected latency ends at once) and waits
-// for them and for the socket's connection goroutines, so that goleak finds
-// none. Close is idempotent. On a handle from World, Close drops that world
-// instead and the server goes on.
+// Close stops the server and waits for its requests and connections; it is
+// idempotent. On a handle from World it drops that world instead.
 func (s *Server) Close() {
 	if s.world != s.worlds.def {
 		s.dropWorld(s.world)
@@ -351,9 +336,8 @@ func (s *Server) enter() bool {
 	return true
 }
 
-// Format prints the server, whatever the verb (%v, %+v, %#v, %s), as
-// "mockserver.Server(URL)", and a handle from World as
-// "mockserver.Server(URL, world ID)": never an API key.
+// Format prints the server as "mockserver.Server(URL)", or
+// "mockserver.Server(URL, world ID)" for a world's handle, whatever the verb.
 func (s *Server) Format(f fmt.State, _ rune) {
 	if s.world != s.worlds.def {
 		fmt.Fprintf(f, "mockserver.Server(%s, world %s)", s.url, s.id)

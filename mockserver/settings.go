@@ -12,38 +12,31 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 )
 
-// Settings are what a world may change of how the server answers, at run
-// time (Server.SetSettings, PATCH /_mock/settings). A world starts with the
-// server's, as its options set them, and Reset restores those. The JSON
-// names are newsmock's flag names in snake case.
+// Settings are what a world may change at run time of how the server answers
+// (SetSettings, PATCH /_mock/settings); Reset restores the options' values.
 type Settings struct {
-	// PendingPolls is how many get-results polls of a job answer PENDING
-	// before it is ready (WithPendingPolls).
-	PendingPolls int `json:"pending_polls"`
-	// Pending is how long after submission a job stays pending at the least
-	// (WithPendingDuration), on the world's clock.
-	Pending time.Duration `json:"pending"`
-	// RateLimit is the requests per second each API key may make, and Burst
-	// how many at once (WithRateLimit); 0 means no limit.
+	// PendingPolls and Pending are those of WithPendingPolls and
+	// WithPendingDuration.
+	PendingPolls int           `json:"pending_polls"`
+	Pending      time.Duration `json:"pending"`
+	// RateLimit and Burst are those of WithRateLimit; 0 is no limit.
 	RateLimit float64 `json:"rate_limit"`
 	Burst     int     `json:"burst"`
-	// JobTTL is how long a query_id lives after its last use, and MaxJobs
-	// how many jobs the world holds (Limits).
+	// JobTTL and MaxJobs are those of Limits.
 	JobTTL  time.Duration `json:"job_ttl"`
 	MaxJobs int           `json:"max_jobs"`
-	// Shape is the shape of the answers (see AnswerShape).
-	Shape AnswerShape `json:"shape"`
+	Shape   AnswerShape   `json:"shape"`
 }
 
-// AnswerShape chooses among the answer shapes the real service is known to
-// send (see docs/mockserver.md), so that a client's handling of each can be
-// tested. The zero value is the mock's usual shape.
+// AnswerShape chooses among the shapes of answers the real service is known to
+// send, so that a client can be tested with each. The zero value is the usual
+// shape.
 type AnswerShape struct {
-	// Results is where /api/v2/query writes articles and totalResults:
-	// "nested" (default, inside "results") or "top-level".
+	// Results is where query puts articles and totalResults: "nested"
+	// (default) or "top-level".
 	Results string `json:"results,omitempty"`
-	// Totals is which counts get-results writes: "both" (default),
-	// "totalResults" or "totalArticles" alone.
+	// Totals is which counts get-results sends: "both" (default),
+	// "totalResults" or "totalArticles".
 	Totals string `json:"totals,omitempty"`
 }
 
@@ -77,9 +70,8 @@ func (st Settings) check() error {
 // Settings returns the world's settings.
 func (s *Server) Settings() Settings { return *s.settings() }
 
-// SetSettings replaces the world's settings from the next request on; the
-// jobs already submitted take the new pending settings at their next poll.
-// On error nothing changes. Reset restores the server's start-up settings.
+// SetSettings replaces the world's settings from the next request on; on error
+// nothing changes.
 func (s *Server) SetSettings(st Settings) error {
 	if err := st.check(); err != nil {
 		return err

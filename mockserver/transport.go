@@ -10,18 +10,15 @@ import (
 	"strconv"
 )
 
-// ErrDropped is the error a request gets through Transport when
-// a drop fault closed the "connection" without a response. It wraps io.EOF,
-// as a real dropped connection does.
+// ErrDropped is the error of a request through Transport that a drop fault
+// cut; it wraps io.EOF.
 var ErrDropped = fmt.Errorf("mockserver: connection closed without a response (injected drop fault): %w", io.EOF)
 
 // errClosed is returned by Transport after Close.
 var errClosed = errors.New("mockserver: the server is closed: start a new one with mockserver.New")
 
-// Transport returns an http.RoundTripper that serves every request in
-// process, whatever its URL's host, with no socket at all. Injected drop
-// faults return ErrDropped; truncate faults return a response whose body
-// fails with io.ErrUnexpectedEOF after half of it.
+// Transport returns an http.RoundTripper that serves every request in process,
+// whatever its host.
 func (s *Server) Transport() http.RoundTripper { return roundTripper{s} }
 
 type roundTripper struct{ s *Server }

@@ -12,13 +12,8 @@ import (
 	"time"
 )
 
-// UIPath is where the server answers GET (and HEAD) with the inspector: a
-// page that shows the journal live, the jobs and the fault rules, and a
-// form that calls the API. It is served from files embedded in the package
-// (no CDN, no network; it works offline) and, like the /_mock/ endpoints,
-// needs no api_key, is not journaled and never gets faults. The page
-// reaches the server with relative URLs only, so it also works when
-// Handler is mounted under a prefix.
+// UIPath is where the server serves the inspector, a page that shows its
+// requests, jobs and fault rules live.
 const UIPath = controlPrefix + "ui"
 
 //go:embed ui

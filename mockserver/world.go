@@ -26,11 +26,8 @@ import (
 // requests whose api_key is that key, and the control calls that carry it
 // in the KeyHeader header, see that world alone.
 
-// KeyHeader is the header that points a control call (/_mock/...) at the
-// world of an API key: its value is the key. Without it a control call acts
-// on the default world. Under WithWorldPerKey a control call creates the
-// key's world if it has none yet, so a test can set faults before its first
-// request; otherwise the world must exist (POST /_mock/worlds creates it).
+// KeyHeader is the header that points a control call at the world of the API
+// key it holds; without it a control call acts on the default world.
 const KeyHeader = "X-Newsmock-Key"
 
 // worldHeader points a control call at a world by its id (as GET
@@ -183,23 +180,11 @@ func (s *Server) addWorld(owner jobs.Owner) (*world, bool) {
 	return w, true
 }
 
-// World returns the handle of key's world, making the world if key has
-// none: from then on the requests whose api_key is key, and the control
-// calls that carry it in KeyHeader, see that world alone, with or without
-// WithWorldPerKey. The world starts as the server did at New: the fault
-// rules of WithFaults with fresh counters, the clock (a manual clock at its
-// start), the start-up corpus, no jobs and an empty journal.
-//
-// The handle has the Server's methods: its Client uses key, and the
-// methods that change or read what a test can change act on the world.
-// Its Close drops the world (the server goes on); a later request with key
-// then reaches a new world under WithWorldPerKey, or the default world.
-// When the server holds Limits.MaxWorlds worlds, making one drops the
-// least recently used. World panics if key is blank or the server does not
-// accept it (WithAPIKeys).
-//
-// World(srv.APIKey()) gives the key the Server's own Client uses a world
-// of its own: that Client's requests then reach it, not the default world.
+// World returns the handle of key's world, making it if key has none: the
+// requests whose api_key is key, and the control calls with key in KeyHeader,
+// see that world alone. The handle's methods act on the world, its Client
+// sends key and its Close drops the world. World panics if the server does not
+// accept key.
 func (s *Server) World(key string) *Server {
 	if strings.TrimSpace(key) == "" {
 		panic("mockserver: World(\"\"): pass the API key whose world you want, such as t.Name()")

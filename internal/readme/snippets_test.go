@@ -8,7 +8,6 @@ package readme_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log"
 	"net/http"
@@ -70,33 +69,6 @@ func searchRange(ctx context.Context, client *newssearch.Client, jan1, apr1 time
 	return articles, err
 }
 
-func classify(ctx context.Context, client *newssearch.Client, params newssearch.SearchParams) *newssearch.Page {
-	// readme:begin
-	res, err := client.Search(ctx, params)
-	switch {
-	case errors.Is(err, newssearch.ErrUnauthorized):
-		// 401/403: check the key
-	case errors.Is(err, newssearch.ErrRateLimited):
-		// 429 after the retries: slow down
-	case errors.Is(err, newssearch.ErrBadRequest):
-		// 400, 413 or 422, or a *ValidationError caught before sending
-	case errors.Is(err, newssearch.ErrNotFound):
-		// 404: unknown or expired query ID
-	case errors.Is(err, newssearch.ErrPollTimeout):
-		// PollOptions.MaxWait ran out: poll again later with the query ID
-	case errors.Is(err, newssearch.ErrAttemptTimeout):
-		// the service went silent; the attempts were retried already
-	case errors.Is(err, context.DeadlineExceeded):
-		// your own context's deadline, and only that
-	}
-	var apiErr *newssearch.APIError
-	if errors.As(err, &apiErr) {
-		log.Printf("service said %q (status %d, request %s)", apiErr.Message, apiErr.StatusCode, apiErr.RequestID)
-	}
-	// readme:end
-	return res
-}
-
 // readme:begin
 func TestTopSites(t *testing.T) {
 	t.Parallel()
@@ -151,6 +123,15 @@ func journalBody(t *testing.T, srv *mockserver.Server) {
 	// readme:end
 }
 
+func expectations(t *testing.T, srv *mockserver.Server) {
+	// readme:begin
+	srv.Expect(t,
+		mockserver.Expectation{Endpoint: mockserver.EndpointQueryAsync, Body: map[string]string{"query": "election"}, Min: 1, Max: 1},
+		mockserver.Expectation{Endpoint: mockserver.EndpointGetResults, Max: -1}, // any number of polls
+		mockserver.Expectation{Endpoint: mockserver.EndpointHeadlines})           // never
+	// readme:end
+}
+
 func noSocket(t *testing.T) (*newssearch.Client, error) {
 	// readme:begin
 	srv := mockserver.New(mockserver.WithoutListener())
@@ -176,7 +157,7 @@ func withHTTPMock(srv *mockserver.Server) int {
 
 // The snippets above that are not tests are compiled, and these calls
 // keep them from being reported as unused.
-var _ = []any{asyncSearch, searchAll, searchRange, classify, faultRule, faultHeaders, journalBody, noSocket, withHTTPMock}
+var _ = []any{asyncSearch, searchAll, searchRange, faultRule, faultHeaders, journalBody, expectations, noSocket, withHTTPMock}
 
 // TestReadmeSynctest runs the README's testing/synctest example.
 func TestReadmeSynctest(t *testing.T) {
