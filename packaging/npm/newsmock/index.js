@@ -362,7 +362,8 @@ function setup({ args = [], hooks, ...startOptions } = {}) {
   world._guard = async (method, p) => {
     if (world.apiKey === null) {
       throw new NewsmockError(`${method} ${p}: no test is running: the setup() world is the running test's ` +
-        '(under Vitest without globals, pass its hooks: setup({ hooks: { beforeAll, afterAll, beforeEach, afterEach } }))');
+        '(when the runner\'s hooks are not globals, as under Vitest without globals: true, pass them: ' +
+        'setup({ hooks: { beforeAll, afterAll, beforeEach, afterEach } }))');
     }
   };
   world.skipVerify = () => { check = false; };

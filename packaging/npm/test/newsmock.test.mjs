@@ -6,6 +6,8 @@ import { start, setup, binaryPath, VerifyError } from '@newssearch/newsmock';
 // setup(): one mock for this file, a world for each test, verified after it (verify.test.cjs has the failures).
 const world = setup({ args: ['-log-level', 'warn'] });
 const keys = [];
+// Outside a test there is no world to act on (it would be the default world, which no test's request reaches).
+await assert.rejects(world.faults(), /GET \/_mock\/faults: no test is running: the setup\(\) world is the running test's/);
 
 test('setup() from ESM: a world of the test, its expectation met', async () => {
   keys.push(world.apiKey);

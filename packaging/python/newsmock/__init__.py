@@ -6,7 +6,8 @@
         ...  # point your client at server.url
 
 The wheel carries the newsmock binary for its platform; NEWSMOCK_BINARY overrides it. With pytest, the
-fixtures newsmock (one world per test) and newsmock_server come with the wheel (newsmock.pytest_plugin).
+fixtures newsmock (one world per test, verified at teardown) and newsmock_server come with the wheel
+(newsmock.pytest_plugin).
 """
 from ._server import Control, NewsmockError, Server, VerifyError, find_binary, start
 
