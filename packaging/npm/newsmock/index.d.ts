@@ -6,6 +6,8 @@ export type FaultRule = string | {
   every?: number;
   probability?: number;
   times?: number;
+  /** The rule may never fire: verify() does not count it as unmet. */
+  optional?: boolean;
   fault: string | {
     latency?: string;
     status?: number;
@@ -13,6 +15,8 @@ export type FaultRule = string | {
     drop?: boolean;
     truncate?: boolean;
     job?: 'fail' | 'stuck' | 'refuse';
+    results?: 'nested' | 'top-level';
+    totals?: 'both' | 'totalResults' | 'totalArticles';
   };
 };
 
@@ -23,6 +27,7 @@ export interface ListedFaultRule {
   every: number;
   probability: number;
   times: number;
+  optional?: boolean;
   fault: Record<string, unknown>;
   matched: number;
   fired: number;
@@ -49,11 +54,69 @@ export interface JournalEntry {
   fault?: string;
   query_id?: string;
   duration_ns: number;
-  body: string;
+  /** The request body, api_key redacted; a string when it is not JSON or over 8 KiB; absent when empty. */
+  body?: Record<string, unknown> | string;
   world?: string;
+  new_world?: boolean;
 }
 
-export interface JournalFilter { path?: string; status?: number; since?: number; limit?: number }
+export interface JournalFilter {
+  /** An endpoint ('query', 'query-async', 'get-results', 'headlines') or a path. */
+  path?: string;
+  status?: number;
+  /** Only entries whose seq is above this. */
+  since?: number;
+  limit?: number;
+  /** Members the request body must hold, e.g. { query: 'election', page: 2 }; a dotted name reaches into objects. */
+  body?: Record<string, string | number | boolean>;
+  /** Wait (milliseconds, or a Go duration such as '5s'; up to a minute) until min entries match. */
+  wait?: number | string;
+  /** With wait: how many entries to wait for (default 1). */
+  min?: number;
+}
+
+/** What a world must get: exactly times (0: never), or min to max; none of the three: at least once. */
+export interface Expectation {
+  endpoint?: string;
+  body?: Record<string, string | number | boolean>;
+  times?: number;
+  min?: number;
+  max?: number;
+}
+
+export interface ListedExpectation {
+  endpoint?: string;
+  body?: Record<string, string>;
+  min: number;
+  /** -1: no upper bound. */
+  max: number;
+  /** The requests matched so far. */
+  count: number;
+  /** For an unmet expectation in verify(): the requests that came closest. */
+  closest?: JournalEntry[];
+}
+
+export interface VerifyResult {
+  state: 'SUCCESS';
+  met: boolean;
+  /** What was expected and what came closest, in words (when not met). */
+  message?: string;
+  unmet: ListedExpectation[];
+  unfired_faults: ListedFaultRule[];
+  unexpected: JournalEntry[];
+  unexpected_count: number;
+}
+
+export interface Settings {
+  pending_polls: number;
+  /** A Go duration such as '10s'. */
+  pending: string;
+  rate_limit: number;
+  burst: number;
+  job_ttl: string;
+  max_jobs: number;
+  shape: { results?: 'nested' | 'top-level'; totals?: 'both' | 'totalResults' | 'totalArticles' };
+}
 
 export interface Job {
   query_id: string;
@@ -87,6 +150,11 @@ export declare class NewsmockError extends Error {
   body?: string;
 }
 
+/** verify({ check: true }) found the world's expectations unmet; the message is newsmock's. */
+export declare class VerifyError extends Error {
+  result: VerifyResult;
+}
+
 /** The control API of one newsmock, acting on one world: the default one, or that of apiKey. */
 export declare class Control {
   constructor(url: string, apiKey?: string | null);
@@ -115,9 +183,26 @@ export declare class Control {
   replaceArticles(articles: object[]): Promise<ArticlesAnswer>;
   resetArticles(): Promise<ArticlesAnswer>;
 
+  /** The world's recorded requests, oldest first; with wait, those there are when min match or the wait runs out. */
   journal(filter?: JournalFilter): Promise<JournalEntry[]>;
   journalCount(filter?: Omit<JournalFilter, 'limit'>): Promise<number>;
   clearJournal(): Promise<{ state: 'SUCCESS' }>;
+
+  /** Declares what the world must get from now on; once it has expectations, every request must match one. */
+  expect(expectations: Expectation | Expectation[]): Promise<ListedExpectation[]>;
+  expectations(): Promise<ListedExpectation[]>;
+  clearExpectations(): Promise<ListedExpectation[]>;
+  /**
+   * newsmock's verdict: unmet expectations, unexpected requests, fault rules not optional that never fired.
+   * With { check: true } it rejects with a VerifyError carrying newsmock's message when not met.
+   */
+  verify(options?: { check?: boolean }): Promise<VerifyResult>;
+
+  settings(): Promise<Settings>;
+  /** Changes the settings given (durations as Go durations, e.g. '10s'); the others stay. */
+  updateSettings(changes: Partial<Settings>): Promise<Settings>;
+  /** Back to the settings newsmock started with. */
+  resetSettings(): Promise<Settings>;
 
   jobs(): Promise<Job[]>;
   job(queryId: string): Promise<Job>;
@@ -156,6 +241,38 @@ export interface StartOptions {
 
 /** Starts newsmock on 127.0.0.1 at a free port; resolves once it listens, rejects with a NewsmockError if it cannot. */
 export declare function start(options?: StartOptions): Promise<Newsmock>;
+
+/** The hooks setup() registers on; node:test's before and after may stand for beforeAll and afterAll. */
+export interface Hooks {
+  beforeAll?: (fn: () => unknown) => unknown;
+  afterAll?: (fn: () => unknown) => unknown;
+  before?: (fn: () => unknown) => unknown;
+  after?: (fn: () => unknown) => unknown;
+  beforeEach: (fn: () => unknown) => unknown;
+  afterEach: (fn: () => unknown) => unknown;
+}
+
+export interface SetupOptions extends StartOptions {
+  /** Default: Jest's or Vitest's globals when present, else node:test's hooks. */
+  hooks?: Hooks;
+}
+
+/** The control API of the running test's world, as setup() gives it. */
+export interface TestWorld extends Control {
+  /** The running test's key: send it as api_key. null between tests. */
+  readonly apiKey: string | null;
+  /** The running newsmock (null before the first test). */
+  readonly server: Newsmock | null;
+  /** This test's world is not verified after it. */
+  skipVerify(): void;
+}
+
+/**
+ * One newsmock for the test file (-world-per-key; started before the tests, stopped after them) and a world of
+ * its own for each test; after each test the world's verify must be met, else the test fails with newsmock's
+ * message (skipVerify() opts a test out). Call it at the top of a test file.
+ */
+export declare function setup(options?: SetupOptions): TestWorld;
 /** The newsmock binary start() runs. Throws a NewsmockError saying why when the platform package is missing. */
 export declare function binaryPath(): string;
 export declare const LISTEN_PREFIX: string;

@@ -4,6 +4,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const fs = require('node:fs');
+const crypto = require('node:crypto');
 
 const LISTEN_PREFIX = 'newsmock listening on ';
 const KEY_HEADER = 'X-Newsmock-Key';
@@ -18,6 +19,24 @@ class NewsmockError extends Error {
     this.status = status;
     this.body = body;
   }
+}
+
+/** verify({ check: true }) found the world's expectations unmet: newsmock's message, and its whole answer as result. */
+class VerifyError extends Error {
+  constructor(result) {
+    super(result.message || 'newsmock: the requests were not as expected');
+    this.name = 'VerifyError';
+    this.result = result;
+  }
+}
+
+/** The query of GET /_mock/journal: body members as body.<name>, wait in milliseconds or a Go duration. */
+function journalQuery({ body, wait, ...query } = {}) {
+  for (const [name, value] of Object.entries(body || {})) {
+    query[`body.${name}`] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  if (wait !== undefined) query.wait = typeof wait === 'number' ? `${Math.round(wait)}ms` : wait;
+  return query;
 }
 
 /** The newsmock binary: $NEWSMOCK_BINARY, else the one of @newssearch/newsmock-<platform>-<arch>. */
@@ -145,12 +164,28 @@ class Control {
   replaceArticles(articles) { return this.call('PUT', '/_mock/articles', { json: articles }); }
   resetArticles() { return this.call('DELETE', '/_mock/articles'); }
 
-  // Journal.
-  async journal(filter = {}) { return (await this.call('GET', '/_mock/journal', { query: filter })).entries; }
+  // Journal: filter { path, status, since, limit, body: { member: value }, wait, min } (docs/control-api.md).
+  async journal(filter = {}) { return (await this.call('GET', '/_mock/journal', { query: journalQuery(filter) })).entries; }
   async journalCount(filter = {}) {
-    return (await this.call('GET', '/_mock/journal', { query: { ...filter, count: 'true' } })).count;
+    return (await this.call('GET', '/_mock/journal', { query: { ...journalQuery(filter), count: 'true' } })).count;
   }
   clearJournal() { return this.call('DELETE', '/_mock/journal'); }
+
+  // Expectations: { endpoint, body, times } or { endpoint, body, min, max }, or an array of them.
+  async expect(expectations) { return (await this.call('POST', '/_mock/expectations', { json: expectations })).expectations; }
+  async expectations() { return (await this.call('GET', '/_mock/expectations')).expectations; }
+  async clearExpectations() { return (await this.call('DELETE', '/_mock/expectations')).expectations; }
+  /** newsmock's verdict on the world; with { check: true } it rejects with a VerifyError when not met. */
+  async verify({ check = false } = {}) {
+    const result = await this.call('GET', '/_mock/verify');
+    if (check && !result.met) throw new VerifyError(result);
+    return result;
+  }
+
+  // Settings: pending_polls, pending, rate_limit, burst, job_ttl, max_jobs, shape (the JSON names).
+  async settings() { return (await this.call('GET', '/_mock/settings')).settings; }
+  async updateSettings(changes) { return (await this.call('PATCH', '/_mock/settings', { json: changes })).settings; }
+  async resetSettings() { return (await this.call('DELETE', '/_mock/settings')).settings; }
 
   // Jobs.
   async jobs() { return (await this.call('GET', '/_mock/jobs')).jobs; }
@@ -299,4 +334,66 @@ async function start({ args = [], binary, timeoutMs = 15000, env } = {}) {
   return new Newsmock(child, url, logLines);
 }
 
-module.exports = { start, binaryPath, Control, Newsmock, NewsmockError, LISTEN_PREFIX, KEY_HEADER };
+/** The hooks of the test runner: Jest's and Vitest's globals when present, else node:test's. */
+function runnerHooks() {
+  const g = globalThis;
+  if (['beforeAll', 'afterAll', 'beforeEach', 'afterEach'].every((name) => typeof g[name] === 'function')) {
+    return { beforeAll: g.beforeAll, afterAll: g.afterAll, beforeEach: g.beforeEach, afterEach: g.afterEach };
+  }
+  const t = require('node:test');
+  return { beforeAll: t.before, afterAll: t.after, beforeEach: t.beforeEach, afterEach: t.afterEach };
+}
+
+/**
+ * One newsmock for the test file (-world-per-key, started in a beforeAll hook, stopped in afterAll), and for
+ * each test a world of its own: the object returned is the control API of the running test's world, with
+ * url and apiKey (send it in your requests). After each test its verify must be met (expectations, and every
+ * fault rule not optional fired), else the test fails with newsmock's message; skipVerify() in a test skips
+ * that check. hooks: { beforeAll, afterAll, beforeEach, afterEach } (node:test's before and after are taken
+ * too); by default the globals of Jest or Vitest (globals: true), else node:test's. Tests of a file must run
+ * one at a time (the runners' default).
+ */
+function setup({ args = [], hooks, ...startOptions } = {}) {
+  const h = hooks || runnerHooks();
+  const world = new Control(''); // its url once the mock listens
+  let server = null;
+  let depth = 0; // node:test runs beforeEach for subtests too: they share their test's world
+  let check = true;
+  world._guard = async (method, p) => {
+    if (world.apiKey === null) {
+      throw new NewsmockError(`${method} ${p}: no test is running: the setup() world is the running test's ` +
+        '(when the runner\'s hooks are not globals, as under Vitest without globals: true, pass them: ' +
+        'setup({ hooks: { beforeAll, afterAll, beforeEach, afterEach } }))');
+    }
+  };
+  world.skipVerify = () => { check = false; };
+  Object.defineProperty(world, 'server', { get: () => server });
+  (h.beforeAll || h.before)(async () => {
+    server = await start({ ...startOptions, args: ['-world-per-key', ...args] });
+    world.url = server.url;
+  });
+  (h.afterAll || h.after)(() => server && server.stop());
+  h.beforeEach(() => {
+    if (depth++ > 0) return;
+    world.apiKey = `test-${crypto.randomUUID()}`;
+    check = true;
+  });
+  h.afterEach(async () => {
+    if (--depth > 0 || world.apiKey === null || !server) return;
+    const mine = server.world(world.apiKey);
+    world.apiKey = null;
+    try {
+      if (check) await mine.verify({ check: true });
+    } catch (err) {
+      if (err instanceof VerifyError) {
+        err.message += '\n(setup() checks this after each test; call skipVerify() in the test to skip the check)';
+      }
+      throw err;
+    } finally {
+      await mine.dropWorld().catch(() => {});
+    }
+  });
+  return world;
+}
+
+module.exports = { start, setup, binaryPath, Control, Newsmock, NewsmockError, VerifyError, LISTEN_PREFIX, KEY_HEADER };

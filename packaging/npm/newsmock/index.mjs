@@ -1,5 +1,5 @@
 // ESM entry of @newssearch/newsmock: the CommonJS module's exports, by name.
 import cjs from './index.js';
 
-export const { start, binaryPath, Control, Newsmock, NewsmockError, LISTEN_PREFIX, KEY_HEADER } = cjs;
+export const { start, setup, binaryPath, Control, Newsmock, NewsmockError, VerifyError, LISTEN_PREFIX, KEY_HEADER } = cjs;
 export default cjs;

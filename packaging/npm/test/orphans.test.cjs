@@ -42,7 +42,10 @@ function within(promise, ms, message) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** True while pid runs (a zombie has ended). */
+/**
+ * True while pid runs. A zombie has ended once its other threads have: the first thread of a Go program
+ * may be a zombie while the others are still exiting and hold its files (its listening socket among them).
+ */
 function running(pid) {
   try {
     process.kill(pid, 0);
@@ -50,7 +53,8 @@ function running(pid) {
     return false;
   }
   try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) ||
+      fs.readdirSync(`/proc/${pid}/task`).length > 1;
   } catch {
     return false;
   }

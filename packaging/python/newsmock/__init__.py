@@ -6,11 +6,12 @@
         ...  # point your client at server.url
 
 The wheel carries the newsmock binary for its platform; NEWSMOCK_BINARY overrides it. With pytest, the
-fixtures newsmock (one world per test) and newsmock_server come with the wheel (newsmock.pytest_plugin).
+fixtures newsmock (one world per test, verified at teardown) and newsmock_server come with the wheel
+(newsmock.pytest_plugin).
 """
-from ._server import Control, NewsmockError, Server, find_binary, start
+from ._server import Control, NewsmockError, Server, VerifyError, find_binary, start
 
-__all__ = ["Control", "NewsmockError", "Server", "find_binary", "start"]
+__all__ = ["Control", "NewsmockError", "Server", "VerifyError", "find_binary", "start"]
 
 try:
     from importlib.metadata import version as _version

@@ -31,6 +31,24 @@ class NewsmockError(Exception):
         self.body = body
 
 
+class VerifyError(AssertionError):
+    """verify(check=True) found the world's expectations unmet: the message is newsmock's (what was expected,
+    what came closest), result its whole answer (met, unmet, unfired_faults, unexpected, unexpected_count)."""
+
+    def __init__(self, result):
+        super().__init__(result.get("message") or "newsmock: the requests were not as expected")
+        self.result = result
+
+
+def _duration(d):
+    """A Go duration string from a string ("2s"), a number of seconds or a datetime.timedelta."""
+    if isinstance(d, datetime.timedelta):
+        d = d.total_seconds()
+    if isinstance(d, (int, float)) and not isinstance(d, bool):
+        return "%dms" % round(d * 1000)
+    return d
+
+
 def find_binary():
     """The newsmock binary: $NEWSMOCK_BINARY, else the one this wheel installed, else newsmock on PATH."""
     env = os.environ.get("NEWSMOCK_BINARY")
@@ -82,7 +100,7 @@ class Control:
     def _guard(self, method, path):
         """Raises NewsmockError when the call would act on a world no request reaches."""
 
-    def call(self, method, path, body=None, text=None, query=None):
+    def call(self, method, path, body=None, text=None, query=None, timeout=None):
         """One control call: body is sent as JSON, text as plain text (a -fault rule)."""
         if not _SERVER_PATHS.match(path):
             self._guard(method, path)
@@ -100,7 +118,7 @@ class Control:
             headers[KEY_HEADER] = self.api_key
         req = urllib.request.Request(url, data=data, method=method, headers=headers)
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+            with urllib.request.urlopen(req, timeout=timeout or self.timeout) as resp:
                 raw = resp.read()
         except urllib.error.HTTPError as e:
             raw = e.read()
@@ -134,10 +152,8 @@ class Control:
         return self.call("GET", "/_mock/clock")
 
     def advance_clock(self, duration):
-        """duration: a Go duration such as "90s", or a datetime.timedelta."""
-        if isinstance(duration, datetime.timedelta):
-            duration = "%dms" % (duration / datetime.timedelta(milliseconds=1))
-        return self.call("POST", "/_mock/clock", body={"advance": duration})
+        """duration: a Go duration such as "90s", a number of seconds or a datetime.timedelta."""
+        return self.call("POST", "/_mock/clock", body={"advance": _duration(duration)})
 
     def set_clock(self, when):
         """when: an RFC 3339 string, or a datetime (UTC when it has no time zone)."""
@@ -161,16 +177,74 @@ class Control:
         return self.call("DELETE", "/_mock/articles")
 
     # Journal.
-    def journal(self, path=None, status=None, since=None, limit=None):
-        q = {"path": path, "status": status, "since": since, "limit": limit}
-        return self.call("GET", "/_mock/journal", query=q)["entries"]
+    def journal(self, path=None, status=None, since=None, limit=None, body=None, wait=None, min=None):
+        """The world's recorded requests, oldest first, each with its body as a dict (api_key redacted).
 
-    def journal_count(self, path=None, status=None, since=None):
-        q = {"path": path, "status": status, "since": since, "count": "true"}
-        return self.call("GET", "/_mock/journal", query=q)["count"]
+        path: an endpoint ("query", "query-async", "get-results", "headlines") or a path; status: the HTTP
+        status answered; since: entries after this seq; limit: at most this many; body: a dict of members
+        the request body must hold ({"query": "election", "page": 2}; a dotted name reaches into objects).
+        wait ("2s", seconds or a timedelta; up to 1 minute) waits until min (default 1) entries match, for
+        requests another process makes, and answers what there is when the wait runs out.
+        """
+        return self._journal(body, wait, path=path, status=status, since=since, limit=limit, min=min)["entries"]
+
+    def journal_count(self, path=None, status=None, since=None, body=None, wait=None, min=None):
+        """How many recorded requests match: the filters, wait and min of journal()."""
+        return self._journal(body, wait, path=path, status=status, since=since, min=min, count="true")["count"]
+
+    def _journal(self, body, wait, **query):
+        for name, value in (body or {}).items():
+            query["body." + name] = value if isinstance(value, str) else json.dumps(value)
+        timeout = None
+        if wait is not None:
+            query["wait"] = _duration(wait)
+            timeout = self.timeout + 60  # newsmock waits at most a minute
+        return self.call("GET", "/_mock/journal", query=query, timeout=timeout)
 
     def clear_journal(self):
         return self.call("DELETE", "/_mock/journal")
+
+    # Expectations (docs/control-api.md "Expectations and verify").
+    def expect(self, endpoint=None, body=None, times=None, min=None, max=None):
+        """Declares what the world must get from now on: requests to endpoint (None: any) whose body holds
+        the members of body, exactly times (0: never), or from min to max (max None: no upper bound); none
+        of the three: at least once. Once a world has expectations, a request none matches is unexpected.
+        Returns the world's expectations, each with its count so far."""
+        given = {"endpoint": endpoint, "body": body, "times": times, "min": min, "max": max}
+        return self.call("POST", "/_mock/expectations",
+                         body={k: v for k, v in given.items() if v is not None})["expectations"]
+
+    def expectations(self):
+        return self.call("GET", "/_mock/expectations")["expectations"]
+
+    def clear_expectations(self):
+        return self.call("DELETE", "/_mock/expectations")["expectations"]
+
+    def verify(self, check=False):
+        """newsmock's verdict on the world: {"met": bool, "message": ..., "unmet": [...], "unfired_faults":
+        [...], "unexpected": [...], "unexpected_count": n}. Fault rules that never fired are unmet unless
+        optional. check=True raises VerifyError, with newsmock's message, when it is not met."""
+        result = self.call("GET", "/_mock/verify")
+        if check and not result["met"]:
+            raise VerifyError(result)
+        return result
+
+    # Settings (docs/control-api.md "Settings").
+    def settings(self):
+        return self.call("GET", "/_mock/settings")["settings"]
+
+    def update_settings(self, **changes):
+        """Changes the settings named and keeps the others: pending_polls, pending, rate_limit, burst,
+        job_ttl, max_jobs, shape ({"results": "top-level", "totals": "totalArticles"}). pending and job_ttl
+        take a Go duration, seconds or a timedelta. Returns the settings."""
+        for name in ("pending", "job_ttl"):
+            if name in changes:
+                changes[name] = _duration(changes[name])
+        return self.call("PATCH", "/_mock/settings", body=changes)["settings"]
+
+    def reset_settings(self):
+        """Back to the settings newsmock started with. Returns them."""
+        return self.call("DELETE", "/_mock/settings")["settings"]
 
     # Jobs.
     def jobs(self):

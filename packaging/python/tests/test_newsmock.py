@@ -1,6 +1,8 @@
 """The newsmock wheel, installed: start(), the control helpers and the pytest fixtures (tools/dist/check)."""
+import datetime
 import json
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -10,6 +12,7 @@ import urllib.request
 import pytest
 
 import newsmock
+import newsmock as newsmock_pkg  # the fixture named newsmock hides the module
 
 ARTICLE = {"_id": "0000000000000000000000a1", "title": "Harbour reopens after the storm",
            "url": "https://a.example/1", "site": "a.example", "datePublished": "2026-01-10T08:00:00Z"}
@@ -158,3 +161,125 @@ def test_stop_ends_an_injected_latency():
     assert server.stop() == 0, server.log
     thread.join(30)
     assert answer and answer[0][0] == 200, answer
+
+
+NESTED = '''
+import json, urllib.request
+import pytest
+
+def query(newsmock, text):
+    body = json.dumps({"api_key": newsmock.api_key, "query": text}).encode()
+    req = urllib.request.Request(newsmock.url + "/api/v2/query", data=body, headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(req).read()
+
+def test_met(newsmock):
+    newsmock.expect("query", body={"query": "election"}, times=1)
+    query(newsmock, "election")
+
+def test_unmet(newsmock):
+    newsmock.expect("query", body={"query": "election"}, times=1)
+    query(newsmock, "elections")
+
+def test_fault_never_fired(newsmock):
+    newsmock.add_fault("endpoint=query;times=1;status=503")
+
+def test_optional_fault(newsmock):
+    newsmock.add_fault("endpoint=query;times=1;status=503;optional")
+
+@pytest.mark.newsmock_no_verify
+def test_opted_out(newsmock):
+    newsmock.expect("headlines")
+'''
+
+
+def test_fixture_fails_a_test_whose_expectations_are_unmet(pytester):
+    """A nested pytest: the met, optional and opted-out tests pass; the others error at teardown with newsmock's
+    message, saying what was expected and what came closest."""
+    pytester.makepyfile(test_nested=NESTED)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist")
+    result.assert_outcomes(passed=5, errors=2)
+    out = result.stdout.str()
+    assert "ERROR at teardown of test_unmet" in out and "ERROR at teardown of test_fault_never_fired" in out, out
+    result.stdout.fnmatch_lines([
+        "*mockserver: the requests were not as expected:",
+        '*- expected query with {"query":"election"} exactly once, got 0; closest:',
+        '*#1 /api/v2/query {"api_key": "[[]redacted[]]", "query": "elections"}',
+        '*- unexpected request #1 /api/v2/query {"api_key": "[[]redacted[]]", "query": "elections"}',
+        "*mark the test @pytest.mark.newsmock_no_verify to skip the check*",
+    ])
+    result.stdout.fnmatch_lines([
+        '*- fault rule 0 "endpoint=query;times=1;status=503" never fired (it matched 0 requests); mark it optional*'])
+    for name in ("test_met", "test_optional_fault", "test_opted_out"):
+        assert "teardown of " + name not in out, out
+
+
+def test_expectations_and_verify(newsmock):
+    assert newsmock.verify()["met"] is True
+    listed = newsmock.expect("query", body={"query": "storm", "page": 2}, min=1, max=2)
+    assert listed == [{"endpoint": "query", "body": {"query": "storm", "page": "2"}, "min": 1, "max": 2, "count": 0}]
+    newsmock.expect("headlines", times=0)
+    api(newsmock.url, "query", {"api_key": newsmock.api_key, "query": "storm", "page": 1})
+    result = newsmock.verify()
+    assert (result["met"], len(result["unmet"]), result["unexpected_count"]) == (False, 1, 1), result
+    with pytest.raises(newsmock_pkg.VerifyError, match=r'expected query with \{"page":"2","query":"storm"\} 1 to 2 '
+                       r'times, got 0; closest:') as raised:
+        newsmock.verify(check=True)
+    assert raised.value.result["unmet"][0]["closest"][0]["body"]["page"] == 1
+    assert newsmock.clear_expectations() == [] and newsmock.expectations() == []
+    assert newsmock.verify(check=True)["met"] is True  # the unexpected request went with them
+    with pytest.raises(newsmock_pkg.NewsmockError, match="400 expectation 0: min 3 and max 1"):
+        newsmock.expect("query", min=3, max=1)
+
+
+def test_journal_by_body_and_count(newsmock):
+    for body in ({"query": "storm", "page": 2}, {"query": "storm"}, {"query": "harbour", "show_reprints": True}):
+        assert api(newsmock.url, "query", dict(body, api_key=newsmock.api_key))[0] == 200
+    api(newsmock.url, "headlines", {"api_key": newsmock.api_key})
+    storms = newsmock.journal(path="query", body={"query": "storm"})
+    assert [e["body"] for e in storms] == [{"api_key": "[redacted]", "query": "storm", "page": 2},
+                                           {"api_key": "[redacted]", "query": "storm"}]
+    assert newsmock.journal_count(body={"query": "storm", "page": 2}) == 1
+    assert newsmock.journal_count(body={"show_reprints": True}) == 1
+    assert newsmock.journal_count(path="headlines", status=200) == 1
+    assert newsmock.journal_count(path="query", wait=0.2, min=4) == 3  # the wait ran out: what there is
+    assert len(newsmock.journal(limit=2)) == 2
+
+
+def test_wait_for_requests_another_process_makes(newsmock):
+    """A child process sends the requests; this one waits on the journal until they are there."""
+    child = subprocess.Popen([sys.executable, "-c", CHILD, newsmock.url, newsmock.api_key])
+    try:
+        entries = newsmock.journal(path="query", body={"query": "harbour"}, wait="50s", min=3)
+    finally:
+        assert child.wait(60) == 0
+    assert [e["body"]["query"] for e in entries] == ["harbour"] * 3
+    assert newsmock.journal_count(path="query", wait=datetime.timedelta(seconds=50), min=4) == 4
+
+
+CHILD = '''
+import json, sys, urllib.request
+url, key = sys.argv[1:]
+for text in ("storm", "harbour", "harbour", "harbour"):
+    body = json.dumps({"api_key": key, "query": text}).encode()
+    req = urllib.request.Request(url + "/api/v2/query", data=body, headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(req, timeout=30).read()
+'''
+
+
+def test_settings_of_a_world(newsmock, newsmock_server):
+    start = newsmock.settings()
+    assert start["pending_polls"] == 1 and start["rate_limit"] == 0, start
+    changed = newsmock.update_settings(pending_polls=2, pending=datetime.timedelta(seconds=0), job_ttl=90,
+                                       shape={"results": "top-level"})
+    assert changed == dict(start, pending_polls=2, pending="0s", job_ttl="1m30s", shape={"results": "top-level"})
+    status, answer = api(newsmock.url, "query", {"api_key": newsmock.api_key, "query": "storm"})
+    assert status == 200 and "totalResults" in answer and "results" not in answer, answer
+    qid = api(newsmock.url, "query-async", {"api_key": newsmock.api_key, "query": "storm"})[1]["query_id"]
+    states = [api(newsmock.url, "get-results", {"api_key": newsmock.api_key, "query_id": qid})[1]["state"]
+              for _ in range(3)]
+    assert states == ["PENDING", "PENDING", "SUCCESS"]
+    assert newsmock_server.world("another-key").settings() == start  # other worlds keep theirs
+    with pytest.raises(newsmock_pkg.NewsmockError, match="400 .*max_jobs 0: pass 1 or more"):
+        newsmock.update_settings(max_jobs=0)
+    assert newsmock.reset_settings() == start
+    assert newsmock.settings() == start
