@@ -21,7 +21,7 @@ import (
 const FaultHeader = "X-Mock-Fault"
 
 // MaxFaultLatency is the longest latency a fault may ask for.
-const MaxFaultLatency = fault.MaxLatency
+const MaxFaultLatency = 5 * time.Minute
 
 // JobFault decides the fate of a job that query-async creates.
 type JobFault uint8

@@ -14,7 +14,7 @@ import (
 
 // UIPath is where the server serves the inspector, a page that shows its
 // requests, jobs and fault rules live.
-const UIPath = controlPrefix + "ui"
+const UIPath = "/_mock/ui"
 
 //go:embed ui
 var uiFS embed.FS

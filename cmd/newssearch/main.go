@@ -3,7 +3,7 @@
 //
 // Install it with
 //
-//	go install github.com/newssearch/newssearch-go/cmd/newssearch@latest
+//	go install ./cmd/newssearch   (from a clone; @latest once the module is published)
 //
 // and give it a key in the NEWSSEARCH_API_KEY environment variable (or a file
 // named by --api-key-file; there is deliberately no flag that takes the key

@@ -112,8 +112,8 @@ func jobsPerBody(entries []mockserver.JournalEntry) map[string]int {
 }
 
 // faultQueries are the searches of the nothing-lost scenario: over the
-// last 60 days, 378, 623 and 111 articles (16, 25 and 5 pages).
-var faultQueries = []string{"election", "company", "market"}
+// last 60 days, 442, 240 and 136 articles (18, 10 and 6 pages).
+var faultQueries = []string{"percent", "million", "inflation"}
 
 // TestNothingLostUnderFaults runs SearchAll, Results and SearchRange
 // against the mock without faults, then again (sequentially and with

@@ -49,7 +49,7 @@ function binaryPath() {
   const platform = `${process.platform}-${process.arch}`;
   if (!PLATFORMS.includes(platform)) {
     throw new NewsmockError(`@newssearch/newsmock has no binary for ${platform} (it has ${PLATFORMS.join(', ')}): ` +
-      'build newsmock (go install github.com/newssearch/newssearch-go/cmd/newsmock@latest) and set NEWSMOCK_BINARY to it');
+      'build newsmock (from a clone of the repository: go build -o newsmock ./cmd/newsmock) and set NEWSMOCK_BINARY to it');
   }
   const pkg = `@newssearch/newsmock-${platform}`;
   let dir;

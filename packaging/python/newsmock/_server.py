@@ -72,7 +72,7 @@ def find_binary():
     raise NewsmockError(
         "the newsmock binary is not installed: the newsmock wheel puts it in the scripts directory (%s); "
         "reinstall the wheel for this platform, or set NEWSMOCK_BINARY to a newsmock binary "
-        "(go install github.com/newssearch/newssearch-go/cmd/newsmock@latest)" % dirs[0])
+        "(from a clone of the repository: go build -o newsmock ./cmd/newsmock)" % dirs[0])
 
 
 class Control:
