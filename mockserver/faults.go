@@ -181,6 +181,7 @@ func compileRules(rules []FaultRule) ([]fault.Rule, error) {
 func compileRule(r FaultRule) (fault.Rule, error) {
 	name, ok := endpointName(r.Endpoint)
 	if !ok {
+		//lint:ignore ST1005 the message begins with the name of the field at fault, FaultRule.Endpoint
 		return fault.Rule{}, fmt.Errorf("Endpoint %s is unknown: use %q, %q, %q, %q or \"\" for all",
 			quoteShort(r.Endpoint), EndpointQuery, EndpointQueryAsync, EndpointGetResults, EndpointHeadlines)
 	}

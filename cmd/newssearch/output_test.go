@@ -29,9 +29,7 @@ func TestDatesInOneFormat(t *testing.T) {
 			ds = append(ds, m[1])
 		}
 		if strings.HasSuffix(strings.Join(args, " "), "csv") {
-			for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n")[1:] {
-				ds = append(ds, l)
-			}
+			ds = append(ds, strings.Split(strings.TrimSpace(r.stdout), "\n")[1:]...)
 		}
 		if len(ds) == 0 {
 			t.Fatalf("%v printed no date: %q", args, r.stdout)
