@@ -64,7 +64,7 @@ func (a *Article) Encoded() bool { return a.Entities != nil && a.HasEmbedding() 
 func (a *Article) HasEmbedding() bool { return a.Embedding != nil || a.DerivedEmbedding }
 
 // Vector returns the article's embedding, or nil when it has none. A
-// generated article's vector is computed on each call (a few microseconds);
+// generated article's vector is computed on each call (about 10 µs);
 // callers that need it often keep it.
 func (a *Article) Vector() []float32 {
 	if a.Embedding == nil && a.DerivedEmbedding {
