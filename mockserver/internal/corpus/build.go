@@ -181,8 +181,12 @@ func render(b *strings.Builder, tmpl string, v *values, r *rng) {
 			continue
 		}
 		end := strings.IndexByte(tmpl, ']')
-		alts := strings.Split(tmpl[i+1:end], "|")
-		render(b, alts[r.intn(len(alts))], v, r)
+		alts := tmpl[i+1 : end]
+		for range r.intn(strings.Count(alts, "|") + 1) { // skip to a random alternative
+			_, alts, _ = strings.Cut(alts, "|")
+		}
+		alt, _, _ := strings.Cut(alts, "|")
+		render(b, alt, v, r)
 		tmpl = tmpl[end+1:]
 	}
 }
@@ -232,16 +236,15 @@ func slug(title string) string {
 // of its title. No layout carries a date: the server shifts publication
 // dates, and a URL must not contradict the datePublished it is served with.
 func articleURL(site *genSite, category, title, id string) string {
-	home := "https://" + site.host + "/"
 	switch site.urlStyle {
 	case 0:
-		return home + "stories/" + slug(title) + "-" + id[18:]
+		return "https://" + site.host + "/stories/" + slug(title) + "-" + id[18:]
 	case 1:
-		return home + strings.ToLower(category) + "/" + slug(title) + "-" + id[16:]
+		return "https://" + site.host + "/" + strings.ToLower(category) + "/" + slug(title) + "-" + id[16:]
 	case 2:
-		return home + "news/" + id[:4] + "/" + slug(title) + "-" + id[20:] + ".html"
+		return "https://" + site.host + "/news/" + id[:4] + "/" + slug(title) + "-" + id[20:] + ".html"
 	default:
-		return home + "article/" + id + "/" + slug(title)
+		return "https://" + site.host + "/article/" + id + "/" + slug(title)
 	}
 }
 
