@@ -40,6 +40,3 @@ func (c *Checker) Has(id string) bool {
 
 // Forget drops the _id id, as when a writer removes its line.
 func (c *Checker) Forget(id string) { delete(c.l.ids, id) }
-
-// Len returns how many lines were accepted and not forgotten.
-func (c *Checker) Len() int { return len(c.l.ids) }
