@@ -160,9 +160,9 @@ func eachLine(br *bufio.Reader, label string, skipTorn bool, fn func(n int, text
 	var text []byte
 	for n := 1; ; n++ {
 		var err error
-		text, err = readLine(br, text[:0])
+		text, err = ReadLine(br, text[:0])
 		switch {
-		case errors.Is(err, errLineTooLong):
+		case errors.Is(err, ErrLineTooLong):
 			return fmt.Errorf("%s %d: line is longer than %d bytes; keep each article on one line of at most 1 MiB", label, n, MaxLineBytes)
 		case err != nil && err != io.EOF:
 			return fmt.Errorf("%s %d: reading input: %w; check the input stream", label, n, err)
@@ -182,18 +182,18 @@ func eachLine(br *bufio.Reader, label string, skipTorn bool, fn func(n int, text
 	}
 }
 
-// errLineTooLong reports a line over MaxLineBytes.
-var errLineTooLong = errors.New("line too long")
+// ErrLineTooLong is ReadLine's error for a line over MaxLineBytes.
+var ErrLineTooLong = errors.New("line too long")
 
-// readLine appends the next line of br, without its line ending, to buf. It
+// ReadLine appends the next line of br, without its line ending, to buf. It
 // returns io.EOF with the last line when the input ends, and any other read
 // error without a line: a line cut short by a failing reader is never
 // returned as if it were whole.
-func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
+func ReadLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(buf)+len(chunk) > MaxLineBytes+len("\r\n") {
-			return buf, errLineTooLong
+			return buf, ErrLineTooLong
 		}
 		buf = append(buf, chunk...)
 		switch {
@@ -205,7 +205,7 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 			return nil, err
 		}
 		if len(buf) > MaxLineBytes {
-			return buf, errLineTooLong
+			return buf, ErrLineTooLong
 		}
 		return buf, err
 	}

@@ -115,7 +115,7 @@ func Open(cfg Config) (*Recorder, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	err := eachLine(cfg.CorpusPath, func(_ int, line []byte) error {
+	err := eachLine(cfg.CorpusPath, func(line []byte) error {
 		a, err := r.check.Check(line)
 		if err != nil {
 			return err
@@ -132,9 +132,9 @@ func Open(cfg Config) (*Recorder, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s %w; record into a new file, or fix that line", cfg.CorpusPath, err)
+		return nil, err
 	}
-	err = eachLine(cfg.HeadlinesPath, func(_ int, line []byte) error {
+	err = eachLine(cfg.HeadlinesPath, func(line []byte) error {
 		ans, err := headlineAnswer(line)
 		if err != nil {
 			return err
@@ -144,14 +144,14 @@ func Open(cfg Config) (*Recorder, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s %w; record into a new file, or fix that line", cfg.HeadlinesPath, err)
+		return nil, err
 	}
-	err = eachLine(cfg.RefusedPath, func(_ int, line []byte) error {
+	err = eachLine(cfg.RefusedPath, func(line []byte) error {
 		r.refusedLines++
 		return refusedLine(line)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s %w; record into a new file, or fix that line", cfg.RefusedPath, err)
+		return nil, err
 	}
 	return r, nil
 }

@@ -14,7 +14,7 @@ import (
 // per line) and returns the answer of its last line and how many lines it
 // has. The first bad line is an error naming it.
 func LastHeadlines(r io.Reader) (answer []byte, lines int, err error) {
-	err = scanLines(r, func(_ int, line []byte) error {
+	err = scanLines(r, func(line []byte) error {
 		ans, err := headlineAnswer(line)
 		if err != nil {
 			return err

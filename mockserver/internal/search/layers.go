@@ -159,9 +159,9 @@ func (st *stats) idf(df int) float64 {
 // terms are the text's distinct terms in the order one index of the whole
 // corpus numbers them, which is the order a score adds them up in.
 type queryText struct {
-	ids     [][]int32 // by layer, then by term: the term's id in that layer, or -1
+	terms   []string
 	idf     []float64 // by term
-	phrases [][]int   // the quoted phrases of two terms or more, as term positions
+	phrases [][]int   // the quoted phrases of two terms or more, as indexes into terms
 }
 
 // termKey places a term's first occurrence in the whole corpus: the date
@@ -200,21 +200,19 @@ func (l *Layers) analyse(text string) (*queryText, bool) {
 		key  termKey // where the whole corpus has it first
 		df   int     // in the whole corpus
 	}
-	var terms []term // distinct, as first seen
-	var phrases [][]int
+	var terms []term // distinct
+	var phrases [][]string
 	var tk analysis.Tokenizer
 	quoted := false
 	for seg := range strings.SplitSeq(text, `"`) {
-		var phrase []int
+		var phrase []string
 		tk.Reset(seg)
 		for tok, ok := tk.Next(); ok; tok, ok = tk.Next() {
-			k := slices.IndexFunc(terms, func(t term) bool { return t.text == string(tok) })
-			if k < 0 {
-				k = len(terms)
+			if !slices.ContainsFunc(terms, func(t term) bool { return t.text == string(tok) }) {
 				terms = append(terms, term{text: string(tok)})
 			}
 			if quoted {
-				phrase = append(phrase, k)
+				phrase = append(phrase, string(tok))
 			}
 		}
 		if len(phrase) > 1 {
@@ -222,18 +220,14 @@ func (l *Layers) analyse(text string) (*queryText, bool) {
 		}
 		quoted = !quoted
 	}
-	nl := len(l.ixs)
-	ids := make([]int32, len(terms)*nl) // by term as first seen, then by layer
 	for k := range terms {
 		t := &terms[k]
 		found := false
-		for i, ix := range l.ixs {
+		for _, ix := range l.ixs {
 			id, ok := ix.terms[t.text]
 			if !ok {
-				ids[k*nl+i] = -1
 				continue
 			}
-			ids[k*nl+i] = id
 			t.df += int(ix.termStart[id+1] - ix.termStart[id])
 			if key := ix.firstKey(id); !found || key.compare(t.key) < 0 {
 				t.key = key
@@ -244,24 +238,18 @@ func (l *Layers) analyse(text string) (*queryText, bool) {
 			return nil, false
 		}
 	}
-	order := make([]int, len(terms)) // term positions as first seen, in score order
-	for k := range order {
-		order[k] = k
+	slices.SortFunc(terms, func(x, y term) int { return x.key.compare(y.key) })
+	qt := &queryText{}
+	for _, t := range terms {
+		qt.terms = append(qt.terms, t.text)
+		qt.idf = append(qt.idf, l.st.idf(t.df))
 	}
-	slices.SortFunc(order, func(x, y int) int { return terms[x].key.compare(terms[y].key) })
-	at := make([]int, len(terms)) // by term as first seen: its position in score order
-	qt := &queryText{ids: make([][]int32, nl), idf: make([]float64, len(terms)), phrases: phrases}
-	for pos, k := range order {
-		at[k] = pos
-		qt.idf[pos] = l.st.idf(terms[k].df)
-		for i := range nl {
-			qt.ids[i] = append(qt.ids[i], ids[k*nl+i])
+	for _, phrase := range phrases {
+		var p []int
+		for _, word := range phrase {
+			p = append(p, slices.Index(qt.terms, word))
 		}
-	}
-	for _, p := range phrases {
-		for j, k := range p {
-			p[j] = at[k]
-		}
+		qt.phrases = append(qt.phrases, p)
 	}
 	return qt, true
 }

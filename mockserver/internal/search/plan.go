@@ -36,12 +36,18 @@ type plan struct {
 // the layer can match.
 func (l *Layers) plan(i int, q *Query, text *queryText, expr *keyphrase.Expr) *plan {
 	ix := l.ixs[i]
-	p := &plan{ix: ix, layer: i, st: &l.st, siteMap: l.siteMaps[i], lang: -1,
-		ids: text.ids[i], idf: text.idf, phrases: text.phrases}
+	p := &plan{ix: ix, layer: i, st: &l.st, siteMap: l.siteMaps[i], lang: -1, idf: text.idf, phrases: text.phrases}
 	p.siteCut = p.st.sites * int64(100-q.TrafficRank)
 	p.lo, p.hi = ix.c.Window(q.From, q.To)
-	if p.lo >= p.hi || slices.Contains(p.ids, -1) {
+	if p.lo >= p.hi {
 		return nil
+	}
+	for _, term := range text.terms {
+		id, ok := ix.terms[term]
+		if !ok {
+			return nil // every term must match
+		}
+		p.ids = append(p.ids, id)
 	}
 	if q.Language != "" {
 		l, ok := ix.langs[strings.ToLower(q.Language)]
