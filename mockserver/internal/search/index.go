@@ -12,10 +12,8 @@ package search
 import (
 	"cmp"
 	"encoding/binary"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
@@ -131,134 +129,54 @@ func New(c *corpus.Corpus) *Index {
 	return ix
 }
 
-// part is a range of documents tokenized on a goroutine of its own, with
-// term ids of its own ("local" ids).
-type part struct {
-	lo, hi   int
-	terms    []string    // by local id, in order of first appearance
-	lists    []termState // by local id
-	global   []int32     // by local id: the index's term id
-	stream   []int32     // the local id of every token of the part, in order
-	fieldLen [numFields]uint64
-}
-
-// termState is a part's bookkeeping of one term while the postings are
-// built.
+// termState is the bookkeeping of one term while the postings are built.
 type termState struct {
 	lastDoc  int32  // the last document the term was seen in
 	lastPos  uint32 // its last position there
-	postings uint32 // first pass: the part's postings of the term; second: the next posting to write
+	postings uint32 // first pass: the term's postings; second: the next posting to write
 	bytes    uint32 // first pass: their position bytes; second: the next byte to write
 }
 
-// indexText builds the postings in two passes over parts of the corpus, a
-// part per CPU, each on its own goroutine. The first tokenizes a part and
-// counts each term's postings and position bytes; their sums place every
-// part's share of each term's postings in the flat arrays, which the
-// second pass fills from the part's tokens. A term's id is its rank by first
-// appearance in the corpus, however the corpus is split.
+// indexText builds the postings in two passes. The first tokenizes the
+// corpus, keeping every token's term id, and counts each term's postings
+// and position bytes, which place the term's postings in the flat arrays;
+// the second writes them there from the kept term ids.
 func (ix *Index) indexText() {
-	n := len(ix.c.Articles)
-	parts := make([]part, max(1, min(runtime.GOMAXPROCS(0), n/minPart)))
-	for i := range parts {
-		parts[i].lo, parts[i].hi = n*i/len(parts), n*(i+1)/len(parts)
-	}
-	inParallel(parts, ix.scanPart)
-
-	var postings, bytes []uint32 // by term id: the index's postings and position bytes
-	for i := range parts {
-		p := &parts[i]
-		for f := range numFields {
-			ix.fieldLen[f] += p.fieldLen[f]
-		}
-		for t, term := range p.terms {
-			g, found := ix.terms[term]
-			if !found {
-				g = int32(len(postings))
-				ix.terms[term] = g
-				postings, bytes = append(postings, 0), append(bytes, 0)
-			}
-			p.global = append(p.global, g)
-			postings[g] += p.lists[t].postings
-			bytes[g] += p.lists[t].bytes
-		}
-	}
-	// postings and bytes become where the next part's share of a term goes.
-	ix.termStart = make([]uint32, len(postings)+1)
-	var totalPostings, totalBytes uint32
-	for g := range postings {
-		ix.termStart[g] = totalPostings
-		totalPostings, postings[g] = totalPostings+postings[g], totalPostings
-		totalBytes, bytes[g] = totalBytes+bytes[g], totalBytes
-	}
-	ix.termStart[len(postings)] = totalPostings
-	for i := range parts {
-		p := &parts[i]
-		for t, g := range p.global {
-			l := &p.lists[t]
-			l.postings, postings[g] = postings[g], postings[g]+l.postings
-			l.bytes, bytes[g] = bytes[g], bytes[g]+l.bytes
-			l.lastDoc = -1
-		}
-	}
-	ix.docs = make([]int32, totalPostings)
-	ix.posOff = make([]uint32, totalPostings+1)
-	ix.posOff[totalPostings] = totalBytes
-	ix.pos = make([]byte, totalBytes)
-	inParallel(parts, ix.fillPart)
-}
-
-// minPart is the fewest documents worth a goroutine of their own.
-const minPart = 2000
-
-// inParallel runs fn on every part, each on a goroutine of its own.
-func inParallel(parts []part, fn func(*part)) {
-	var wg sync.WaitGroup
-	for i := range parts {
-		wg.Go(func() { fn(&parts[i]) })
-	}
-	wg.Wait()
-}
-
-// scanPart tokenizes the part's documents, records their field lengths,
-// and counts each term's postings and position bytes.
-func (ix *Index) scanPart(p *part) {
-	ids := map[string]int32{} // by term: its local id
-	var tk analysis.Tokenizer
+	var states []termState // by term id
 	var varint [binary.MaxVarintLen32]byte
 	text := 0
-	for d := p.lo; d < p.hi; d++ {
-		a := &ix.c.Articles[d]
+	for i := range ix.c.Articles {
+		a := &ix.c.Articles[i]
 		text += len(a.Title) + len(a.Description) + len(a.Body)
 	}
-	p.stream = make([]int32, 0, text/5) // news text has a token every six bytes or so
-	for d := p.lo; d < p.hi; d++ {
+	stream := make([]int32, 0, text/5) // every token's term id; news text has a token every six bytes or so
+	var tk analysis.Tokenizer
+	for d := range ix.c.Articles {
 		a := &ix.c.Articles[d]
 		pos := uint32(0)
 		for f, text := range [numFields]string{a.Title, a.Description, a.Body} {
 			start := pos
 			tk.Reset(text)
 			for tok, ok := tk.Next(); ok; tok, ok = tk.Next() {
-				t, found := ids[string(tok)]
+				t, found := ix.terms[string(tok)]
 				if !found {
-					t = int32(len(p.terms))
-					ids[string(tok)] = t
-					p.terms = append(p.terms, string(tok))
-					p.lists = append(p.lists, termState{lastDoc: -1})
+					t = int32(len(states))
+					ix.terms[string(tok)] = t
+					states = append(states, termState{lastDoc: -1})
 				}
-				l := &p.lists[t]
-				delta := pos - l.lastPos
-				if l.lastDoc != int32(d) {
-					l.lastDoc = int32(d)
-					l.postings++
+				st := &states[t]
+				delta := pos - st.lastPos
+				if st.lastDoc != int32(d) {
+					st.lastDoc = int32(d)
+					st.postings++
 					delta = pos
 				}
-				l.bytes += uint32(binary.PutUvarint(varint[:], uint64(delta)))
-				l.lastPos = pos
-				p.stream = append(p.stream, t)
+				st.bytes += uint32(binary.PutUvarint(varint[:], uint64(delta)))
+				st.lastPos = pos
+				stream = append(stream, t)
 				pos++
 			}
-			p.fieldLen[f] += uint64(pos - start)
+			ix.fieldLen[f] += uint64(pos - start)
 			switch f {
 			case 0:
 				ix.titleEnd[d] = pos
@@ -270,34 +188,44 @@ func (ix *Index) scanPart(p *part) {
 			pos++ // the gap between fields
 		}
 	}
-}
 
-// fillPart writes the part's postings where indexText placed them.
-func (ix *Index) fillPart(p *part) {
-	stream := p.stream
-	for d := p.lo; d < p.hi; d++ {
+	ix.termStart = make([]uint32, len(states)+1)
+	var postings, bytes uint32
+	for t := range states {
+		st := &states[t]
+		ix.termStart[t] = postings
+		postings, st.postings = postings+st.postings, postings
+		bytes, st.bytes = bytes+st.bytes, bytes
+		st.lastDoc = -1
+	}
+	ix.termStart[len(states)] = postings
+	ix.docs = make([]int32, postings)
+	ix.posOff = make([]uint32, postings+1)
+	ix.posOff[postings] = bytes
+	ix.pos = make([]byte, bytes)
+
+	for d := range ix.c.Articles {
 		pos := uint32(0)
 		titleEnd, descEnd := ix.titleEnd[d], ix.descEnd[d]
 		for _, length := range [numFields]uint32{titleEnd, descEnd - titleEnd - 1, ix.bodyLen[d]} {
 			for _, t := range stream[:length] {
-				l := &p.lists[t]
-				delta := pos - l.lastPos
-				if l.lastDoc != int32(d) {
-					l.lastDoc = int32(d)
-					ix.docs[l.postings] = int32(d)
-					ix.posOff[l.postings] = l.bytes
-					l.postings++
+				st := &states[t]
+				delta := pos - st.lastPos
+				if st.lastDoc != int32(d) {
+					st.lastDoc = int32(d)
+					ix.docs[st.postings] = int32(d)
+					ix.posOff[st.postings] = st.bytes
+					st.postings++
 					delta = pos
 				}
-				l.bytes += uint32(binary.PutUvarint(ix.pos[l.bytes:], uint64(delta)))
-				l.lastPos = pos
+				st.bytes += uint32(binary.PutUvarint(ix.pos[st.bytes:], uint64(delta)))
+				st.lastPos = pos
 				pos++
 			}
 			stream = stream[length:]
 			pos++ // the gap between fields
 		}
 	}
-	p.stream = nil
 }
 
 // computeRanks orders the documents by ID and by date.
