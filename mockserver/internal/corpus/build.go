@@ -21,9 +21,9 @@ func (g *generator) article(i int) Article {
 	v['Q'], v['q'] = g.persons[ev.person2].name, g.persons[ev.person2].last
 	v['O'], v['R'] = g.orgs[ev.org].name, g.orgs[ev.org2].name
 	v['L'], v['X'] = g.v.places[ev.place].name, g.products[ev.product].name
-	v['T'] = g.v.topics[ev.topic].names[ev.lang]
+	v['T'] = pk.Topics[g.v.topics[ev.topic].label]
 	if ev.subject >= 0 {
-		v['S'] = g.v.subjects[ev.subject].names[ev.lang]
+		v['S'] = pk.Subjects[g.v.subjects[ev.subject].label]
 	}
 	v['N'], v['M'], v['K'] = ev.num, ev.amount, ev.count
 	v['F'] = ev.figure[:1] + pk.Decimal + ev.figure[1:] // 1.0 to 5.9

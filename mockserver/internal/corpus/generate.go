@@ -468,7 +468,7 @@ func (g *generator) newEvent(r *rng) event {
 		ev.place = pick(r, g.intlPlaces)
 	}
 	if strings.Contains(ki.Mentions, "E") { // named in the first language, English
-		ev.eventName = v.places[ev.place].name + " " + titleCase(v.topics[ev.topic].names[0])
+		ev.eventName = v.places[ev.place].name + " " + titleCase(v.packs[0].Topics[v.topics[ev.topic].label])
 		ev.eventID = wikidataID("EVENT", ev.eventName)
 	}
 	ev.topics = []string{v.topics[ev.topic].label, ki.Label, v.places[ev.place].region}

@@ -44,7 +44,7 @@ type Layers struct {
 	starts []int32 // by layer: the number of its first document; then the total
 	st     stats
 	// siteMaps maps, by layer, a site rank of that layer to the site's rank
-	// among the sites of all layers; nil where they are the same.
+	// among the sites of all layers.
 	siteMaps [][]int32
 }
 
@@ -102,17 +102,12 @@ func (l *Layers) rankSites() int {
 	for r, st := range all {
 		rank[st.domain] = int32(r)
 	}
-	l.siteMaps = make([][]int32, len(l.ixs))
-	for i, ix := range l.ixs {
+	for _, ix := range l.ixs {
 		m := make([]int32, len(ix.ranked))
-		same := true
 		for r, st := range ix.ranked {
 			m[r] = rank[st.domain]
-			same = same && m[r] == int32(r)
 		}
-		if !same {
-			l.siteMaps[i] = m
-		}
+		l.siteMaps = append(l.siteMaps, m)
 	}
 	return len(all)
 }

@@ -14,7 +14,7 @@ type plan struct {
 	ix      *Index
 	layer   int
 	st      *stats  // of the corpus searched: all the layers
-	siteMap []int32 // by site rank of this index: the rank among all sites (nil: the same)
+	siteMap []int32 // by site rank of this index: the rank among all sites
 	siteCut int64   // traffic_rank keeps the site of rank r when (r+1)*100 <= siteCut
 
 	lo, hi int   // the date range as document numbers [lo, hi)
@@ -250,10 +250,7 @@ func (p *plan) keyPhraseAt(k int, d int32) bool {
 // sites 95 keeps none, since one site is already 20%. The products are
 // computed in int64.
 func (p *plan) keptBySite(r int32) bool {
-	if p.siteMap != nil {
-		r = p.siteMap[r]
-	}
-	return (int64(r)+1)*100 <= p.siteCut
+	return (int64(p.siteMap[r])+1)*100 <= p.siteCut
 }
 
 // cursor walks an ascending document list.
