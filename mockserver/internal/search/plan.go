@@ -20,11 +20,10 @@ type plan struct {
 	lo, hi int   // the date range as document numbers [lo, hi)
 	lang   int32 // required language index, or -1
 
-	ids     []int32    // the text's terms in this index, in score order (see queryText)
-	idf     []float64  // by ids index
-	phrases [][]int    // quoted phrases, as indexes into ids
-	idList  []int      // by ids index: the index in lists of the term's list
-	kp      [][]cursor // by key_phrases phrase: a cursor on each term's documents (term -1: one the index lacks)
+	ids     []int32   // the text's terms in this index, in score order (see queryText)
+	idf     []float64 // by ids index
+	phrases [][]int   // quoted phrases, as indexes into ids
+	kp      [][]int32 // by key_phrases phrase: its terms (-1: one the index lacks)
 
 	lists []cursor // the document lists every match is in, shortest first
 	heap  []entry  // the best matches kept; in result order once collect returns
@@ -72,39 +71,31 @@ func (l *Layers) plan(i int, q *Query, text *queryText, expr *keyphrase.Expr) *p
 		}
 	}
 	slices.SortFunc(p.lists, func(x, y cursor) int { return len(x.docs) - len(y.docs) })
-	for _, t := range p.ids {
-		p.idList = append(p.idList, p.listOf(t))
-	}
 	return p
 }
 
-// listOf returns the index in lists of term t's list, or -1.
-func (p *plan) listOf(t int32) int {
-	return slices.IndexFunc(p.lists, func(c cursor) bool { return c.term == t })
-}
-
-// planKeyPhrases makes the cursors of the expression's phrases and adds
-// the terms of the phrases every match needs to the lists. It returns false
-// when a required phrase cannot match.
+// planKeyPhrases resolves the expression's phrases and adds the terms of
+// the phrases every match needs to the lists. It returns false when a
+// required phrase cannot match.
 func (p *plan) planKeyPhrases(expr *keyphrase.Expr) bool {
 	for _, ph := range expr.Phrases() {
-		var cs []cursor
+		var ids []int32
 		for _, term := range ph.Terms {
-			c := cursor{term: -1}
-			if id, ok := p.ix.terms[term]; ok {
-				c = p.termCursor(id)
+			id, ok := p.ix.terms[term]
+			if !ok {
+				id = -1
 			}
-			cs = append(cs, c)
+			ids = append(ids, id)
 		}
-		p.kp = append(p.kp, cs)
+		p.kp = append(p.kp, ids)
 	}
 	for _, k := range expr.Required() {
-		for _, c := range p.kp[k] {
-			if c.term < 0 {
+		for _, t := range p.kp[k] {
+			if t < 0 {
 				return false
 			}
-			if p.listOf(c.term) < 0 {
-				p.lists = append(p.lists, p.termCursor(c.term))
+			if !slices.ContainsFunc(p.lists, func(c cursor) bool { return c.term == t }) {
+				p.lists = append(p.lists, p.termCursor(t))
 			}
 		}
 	}
@@ -136,9 +127,7 @@ func (p *plan) planSites(sites []string) bool {
 // termCursor returns a cursor over the term's documents within the date
 // range.
 func (p *plan) termCursor(t int32) cursor {
-	all := p.ix.termDocs(t)
-	base, _ := slices.BinarySearch(all, int32(p.lo))
-	return cursor{docs: within(all, p.lo, p.hi), base: int(p.ix.termStart[t]) + base, term: t}
+	return cursor{docs: within(p.ix.termDocs(t), p.lo, p.hi), term: t}
 }
 
 // within returns the part of the ascending docs that lies in [lo, hi).
@@ -167,7 +156,7 @@ func (p *plan) collect(q *Query, expr *keyphrase.Expr, k int) int {
 		}
 		e := entry{doc: d, rank: ranks[d]}
 		if score {
-			e.score = p.scoreCursors(d)
+			e.score = p.score(d)
 		}
 		p.push(e, k)
 	}
@@ -206,7 +195,7 @@ func (p *plan) collect(q *Query, expr *keyphrase.Expr, k int) int {
 }
 
 // accept applies the per-document filters, the quoted phrases and the
-// key_phrases expression to document d, at which the lists' cursors stand.
+// key_phrases expression to document d, which has every term of the text.
 func (p *plan) accept(q *Query, expr *keyphrase.Expr, d int32) bool {
 	ix := p.ix
 	if p.lang >= 0 && ix.lang[d] != p.lang ||
@@ -217,8 +206,8 @@ func (p *plan) accept(q *Query, expr *keyphrase.Expr, d int32) bool {
 	for _, ph := range p.phrases {
 		idx := p.idx[:0]
 		for _, k := range ph {
-			c := &p.lists[p.idList[k]]
-			idx = append(idx, uint32(c.base+c.i))
+			i, _ := p.posting(p.ids[k], d)
+			idx = append(idx, i)
 		}
 		p.idx = idx
 		if !p.phraseAt(idx) {
@@ -231,12 +220,15 @@ func (p *plan) accept(q *Query, expr *keyphrase.Expr, d int32) bool {
 // keyPhraseAt reports whether document d contains key_phrases phrase k.
 func (p *plan) keyPhraseAt(k int, d int32) bool {
 	idx := p.idx[:0]
-	for j := range p.kp[k] {
-		c := &p.kp[k][j]
-		if c.term < 0 || !c.locate(d) {
+	for _, t := range p.kp[k] {
+		if t < 0 {
 			return false
 		}
-		idx = append(idx, uint32(c.base+c.i))
+		i, ok := p.posting(t, d)
+		if !ok {
+			return false
+		}
+		idx = append(idx, i)
 	}
 	p.idx = idx
 	return len(idx) == 1 || p.phraseAt(idx)
@@ -257,7 +249,6 @@ func (p *plan) keptBySite(r int32) bool {
 type cursor struct {
 	docs []int32
 	i    int   // current index in docs
-	base int   // the posting number of docs[0]
 	term int32 // the term id, or -1 for a list that is not a term's
 }
 
@@ -266,13 +257,5 @@ type cursor struct {
 func (c *cursor) seek(d int32) bool {
 	j, found := slices.BinarySearch(c.docs[c.i:], d)
 	c.i += j
-	return found
-}
-
-// locate moves the cursor to the first document >= d, forward or back, and
-// reports whether it is d.
-func (c *cursor) locate(d int32) bool {
-	i, found := slices.BinarySearch(c.docs, d)
-	c.i = i
 	return found
 }

@@ -54,24 +54,19 @@ func (p *plan) push(e entry, k int) {
 	}
 }
 
-// scoreCursors scores document d, at which the cursors of the query terms
-// stand.
-func (p *plan) scoreCursors(d int32) float64 {
-	sum := 0.0
-	for k := range p.ids {
-		c := &p.lists[p.idList[k]]
-		sum += p.termScore(k, c.base+c.i, d)
-	}
-	return sum
+// posting returns the number of the posting of term t in document d, and
+// whether d has the term.
+func (p *plan) posting(t int32, d int32) (uint32, bool) {
+	i, found := slices.BinarySearch(p.ix.termDocs(t), d)
+	return p.ix.termStart[t] + uint32(i), found
 }
 
-// scoreSearched scores document d for the query terms, finding their
-// postings by binary search. It returns the same bits as scoreCursors.
-func (p *plan) scoreSearched(d int32) float64 {
+// score is document d's BM25F score for the query terms, which it has.
+func (p *plan) score(d int32) float64 {
 	sum := 0.0
 	for k, t := range p.ids {
-		i, _ := slices.BinarySearch(p.ix.termDocs(t), d)
-		sum += p.termScore(k, int(p.ix.termStart[t])+i, d)
+		i, _ := p.posting(t, d)
+		sum += p.termScore(k, int(i), d)
 	}
 	return sum
 }

@@ -147,7 +147,7 @@ func (l *Layers) Search(q Query, offset, limit int) (Result, error) {
 		}
 		h := Hit{Doc: l.starts[best.layer] + e.doc, Score: e.score}
 		if q.Order == ByDate && len(best.ids) > 0 {
-			h.Score = best.scoreSearched(e.doc)
+			h.Score = best.score(e.doc)
 		}
 		hits = append(hits, h)
 	}
