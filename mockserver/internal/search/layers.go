@@ -34,11 +34,6 @@ import (
 //     layers' lists are merged by it.
 //   - traffic_rank ranks the sites of all layers: each layer maps its own
 //     site ranks to those (O(sites) per Layers).
-//
-// Removing base documents (a tombstone set) would fit the same scheme:
-// subtract the removed documents' counts, term frequencies and field
-// lengths from stats, drop sites left with no document, and reject the
-// removed documents where the filters run (plan.accept).
 type Layers struct {
 	ixs    []*Index
 	starts []int32 // by layer: the number of its first document; then the total
