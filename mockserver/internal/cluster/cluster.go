@@ -110,40 +110,29 @@ type entry struct {
 // an empty vector.
 func vectorise(c *corpus.Corpus, ds []int32) [][]entry {
 	dict := map[string]int32{}
-	var df []int32
+	var df []int32 // by term: the documents it is in
 	raw := make([][]rawTerm, len(ds))
-	var terms []int32
-	// terms holds term ids shifted left by one, the low bit set for a
-	// name-like occurrence.
-	collect := func(tok []byte, namelike bool) {
-		id, ok := dict[string(tok)]
-		if !ok {
-			id = int32(len(df))
-			dict[string(tok)] = id
-			df = append(df, 0)
-		}
-		flag := int32(0)
-		if namelike {
-			flag = 1
-		}
-		terms = append(terms, id<<1|flag)
-	}
 	for i, d := range ds {
-		a := &c.Articles[d]
-		terms = terms[:0]
-		corpus.ScanWords(a.Title, collect)
-		corpus.ScanWords(a.Description, collect)
-		slices.Sort(terms)
 		var v []rawTerm
-		for j := 0; j < len(terms); {
-			t := rawTerm{term: terms[j] >> 1}
-			for ; j < len(terms) && terms[j]>>1 == t.term; j++ {
-				t.tf++
-				t.namelike = t.namelike || terms[j]&1 == 1
+		add := func(tok []byte, namelike bool) {
+			id, ok := dict[string(tok)]
+			if !ok {
+				id = int32(len(df))
+				dict[string(tok)] = id
+				df = append(df, 0)
 			}
-			v = append(v, t)
-			df[t.term]++
+			k := slices.IndexFunc(v, func(t rawTerm) bool { return t.term == id })
+			if k < 0 {
+				k = len(v)
+				v = append(v, rawTerm{term: id})
+				df[id]++
+			}
+			v[k].tf++
+			v[k].namelike = v[k].namelike || namelike
 		}
+		corpus.ScanWords(c.Articles[d].Title, add)
+		corpus.ScanWords(c.Articles[d].Description, add)
+		slices.SortFunc(v, func(x, y rawTerm) int { return cmp.Compare(x.term, y.term) })
 		raw[i] = v
 	}
 	n := float64(len(ds))

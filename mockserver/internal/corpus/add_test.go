@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"io"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func TestAddMergesInOrderAndLeavesTheBaseAlone(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, n, err := base.Add(strings.NewReader(tc.body), time.Hour)
+			got, n, err := add(base, strings.NewReader(tc.body), time.Hour)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +91,7 @@ func TestAddErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, n, err := base.Add(strings.NewReader(tc.body), 0)
+			got, n, err := add(base, strings.NewReader(tc.body), 0)
 			if err == nil {
 				t.Fatalf("Add = %d articles, nil error; want %q", n, tc.want)
 			}
@@ -110,14 +111,24 @@ func TestAddEmbeddingLength(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = base.Add(strings.NewReader(line(t, id2, map[string]any{"embeddings": []float32{1, 0}})), 0)
+	_, _, err = add(base, strings.NewReader(line(t, id2, map[string]any{"embeddings": []float32{1, 0}})), 0)
 	want := "line 1: embeddings has 2 values but the corpus's articles have 3; give every article vectors of the same length"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}
-	if _, n, err := base.Add(strings.NewReader(line(t, id2, map[string]any{"embeddings": []float32{0, 1, 0}})), 0); err != nil || n != 1 {
+	if _, n, err := add(base, strings.NewReader(line(t, id2, map[string]any{"embeddings": []float32{0, 1, 0}})), 0); err != nil || n != 1 {
 		t.Errorf("same length: %d, %v; want 1 article added", n, err)
 	}
+}
+
+// add reads articles into c as a server's AddArticles does: ReadAdded
+// against c, then Merge.
+func add(c *Corpus, r io.Reader, shift time.Duration) (*Corpus, int, error) {
+	added, err := ReadAdded(r, shift, layeredKnown{c})
+	if err != nil {
+		return nil, 0, err
+	}
+	return Merge(c, added), len(added.Articles), nil
 }
 
 // layeredKnown answers Known for several corpora at once, as a server's

@@ -81,7 +81,7 @@ func TestLoadJSONLSkipsATornLastLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := base.Add(strings.NewReader(ok1+"\n"+ok2[:30]), time.Duration(0)); err == nil {
+	if _, _, err := add(base, strings.NewReader(ok1+"\n"+ok2[:30]), time.Duration(0)); err == nil {
 		t.Error("Add skipped a cut last line")
 	}
 	for text, want := range map[string]bool{`{"a":`: true, `{"a":"x`: true, `{"a":1}`: false, `{"a":}`: false, ``: false, `  `: false, `[1,`: true} {

@@ -64,7 +64,7 @@ func (a *Article) Encoded() bool { return a.Entities != nil && a.HasEmbedding() 
 func (a *Article) HasEmbedding() bool { return a.Embedding != nil || a.DerivedEmbedding }
 
 // Vector returns the article's embedding, or nil when it has none. A
-// generated article's vector is computed on each call (a few microseconds);
+// generated article's vector is computed on each call (about 10 µs);
 // callers that need it often keep it.
 func (a *Article) Vector() []float32 {
 	if a.Embedding == nil && a.DerivedEmbedding {
@@ -82,27 +82,29 @@ func (a *Article) vectorLen() int {
 	return len(a.Embedding)
 }
 
-// Sentiment holds the title and description sentiment scores, each in [-1, 1].
+// Sentiment holds the title and description sentiment scores, each in
+// [-1, 1]. The JSON names, here and on Entity and Relationship, are those
+// of the wire form.
 type Sentiment struct {
-	Title       float64
-	Description float64
+	Title       float64 `json:"title"`
+	Description float64 `json:"description"`
 }
 
 // Entity is a named entity linked to Wikidata.
 type Entity struct {
-	Name       string
-	Type       string // PERSON, ORGANIZATION, LOCATION, EVENT, PRODUCT
-	WikidataID string // "Q" followed by digits
-	Sentiment  float64
-	Confidence float64
+	Name       string  `json:"name"`
+	Type       string  `json:"type"`        // PERSON, ORGANIZATION, LOCATION, EVENT, PRODUCT
+	WikidataID string  `json:"wikidata_id"` // "Q" followed by digits
+	Sentiment  float64 `json:"sentiment"`
+	Confidence float64 `json:"confidence"`
 }
 
 // Relationship links two entities of the same article.
 type Relationship struct {
-	Source     string
-	Target     string
-	Relation   string
-	Confidence float64
+	Source     string  `json:"source"`
+	Target     string  `json:"target"`
+	Relation   string  `json:"relation"`
+	Confidence float64 `json:"confidence"`
 }
 
 // Corpus is an immutable set of articles with the sites and languages they use.

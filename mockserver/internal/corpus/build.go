@@ -7,50 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// values holds the strings an article's template slots expand to.
-type values struct {
-	P, p, Q, q, O, R, L, X, T, S, N, M, K, F, D string
-}
-
-// get returns the value of the slot named by letter c.
-func (v *values) get(c byte) string {
-	switch c {
-	case 'P':
-		return v.P
-	case 'p':
-		return v.p
-	case 'Q':
-		return v.Q
-	case 'q':
-		return v.q
-	case 'O':
-		return v.O
-	case 'R':
-		return v.R
-	case 'L':
-		return v.L
-	case 'X':
-		return v.X
-	case 'T':
-		return v.T
-	case 'S':
-		return v.S
-	case 'N':
-		return v.N
-	case 'M':
-		return v.M
-	case 'K':
-		return v.K
-	case 'F':
-		return v.F
-	default: // 'D'; the template test pins the letters in use
-		return v.D
-	}
-}
-
-// article writes the article of slot i, its strings stored in arena. buf is
-// scratch space, returned for reuse.
-func (g *generator) article(i int, buf []byte, arena *textArena) (Article, []byte) {
+// article writes the article of slot i.
+func (g *generator) article(i int) Article {
 	s := &g.slots[i]
 	ev := &g.events[s.event]
 	site := &g.sites[s.site]
@@ -58,46 +16,36 @@ func (g *generator) article(i int, buf []byte, arena *textArena) (Article, []byt
 	kt := &pk.kinds[ev.kind]
 	r := newRNG(g.cfg.Seed, uint64(i)+1<<40)
 	published := time.Unix(s.when, 0).UTC()
-	v := values{
-		P: g.persons[ev.person].name, p: g.persons[ev.person].last,
-		Q: g.persons[ev.person2].name, q: g.persons[ev.person2].last,
-		O: g.orgs[ev.org].name, R: g.orgs[ev.org2].name,
-		L: g.v.places[ev.place].name, X: g.products[ev.product].name,
-		T: g.v.topics[ev.topic].names[ev.lang],
-		N: ev.num, M: ev.amount, K: ev.count,
-		F: ev.figure[:1] + pk.Decimal + ev.figure[1:], // 1.0 to 5.9
-		D: pk.Weekdays[published.Weekday()],
-	}
+	var v values
+	v['P'], v['p'] = g.persons[ev.person].name, g.persons[ev.person].last
+	v['Q'], v['q'] = g.persons[ev.person2].name, g.persons[ev.person2].last
+	v['O'], v['R'] = g.orgs[ev.org].name, g.orgs[ev.org2].name
+	v['L'], v['X'] = g.v.places[ev.place].name, g.products[ev.product].name
+	v['T'] = pk.Topics[g.v.topics[ev.topic].label]
 	if ev.subject >= 0 {
-		v.S = g.v.subjects[ev.subject].names[ev.lang]
+		v['S'] = pk.Subjects[g.v.subjects[ev.subject].label]
 	}
+	v['N'], v['M'], v['K'] = ev.num, ev.amount, ev.count
+	v['F'] = ev.figure[:1] + pk.Decimal + ev.figure[1:] // 1.0 to 5.9
+	v['D'] = pk.Weekdays[published.Weekday()]
 
-	// Title, description and body are rendered together, and URL and image
-	// together, then stored in the worker's arena: no allocation of their
-	// own.
-	buf = appendSentence(buf[:0], kt.Titles[(ev.titleTurn+s.pos)%len(kt.Titles)], &v, r)
-	titleEnd := len(buf)
-	buf = appendSentence(buf, kt.Descs[(ev.descTurn+s.pos)%len(kt.Descs)], &v, r)
-	descEnd := len(buf)
+	title := sentence(kt.Titles[(ev.titleTurn+s.pos)%len(kt.Titles)], &v, r)
+	desc := sentence(kt.Descs[(ev.descTurn+s.pos)%len(kt.Descs)], &v, r)
 	// The body: two of the kind's body sentences in random order, usually
 	// followed by a closing sentence.
 	first := r.intn(len(kt.Bodies))
 	second := (first + 1 + r.intn(len(kt.Bodies)-1)) % len(kt.Bodies)
-	buf = appendSentence(buf, kt.Bodies[first], &v, r)
-	buf = append(buf, ' ')
-	buf = appendSentence(buf, kt.Bodies[second], &v, r)
+	body := []string{sentence(kt.Bodies[first], &v, r), sentence(kt.Bodies[second], &v, r)}
 	if r.chance(0.75) {
-		buf = append(buf, ' ')
-		buf = appendSentence(buf, pick(r, pk.Generic), &v, r)
+		body = append(body, sentence(pick(r, pk.Generic), &v, r))
 	}
-	text := arena.add(buf)
-	title, desc, body := text[:titleEnd], text[titleEnd:descEnd], text[descEnd:]
 
 	a := Article{
 		ID:          s.id,
 		Title:       title,
 		Description: desc,
-		Body:        body,
+		Body:        strings.Join(body, " "),
+		URL:         articleURL(site, ev.category, title, s.id),
 		Site:        site.Domain,
 		Favicon:     site.Favicon,
 		Language:    pk.code,
@@ -113,41 +61,14 @@ func (g *generator) article(i int, buf []byte, arena *textArena) (Article, []byt
 	if site.categories {
 		a.Category = ev.category
 	}
-	buf = appendArticleURL(buf[:0], site, ev, title, s.id)
-	urlEnd := len(buf)
 	if r.chance(site.imageShare) {
-		buf = appendImageURL(buf, site, s.id)
+		a.Image = imageURL(site, s.id)
 	}
-	links := arena.add(buf)
-	a.URL, a.Image = links[:urlEnd], links[urlEnd:]
 	if r.chance(encodedShare) {
 		a.Entities, a.Relationships = g.entities(ev, r)
 		a.DerivedEmbedding = true // Vector computes it from the text when asked
 	}
-	return a, buf
-}
-
-// arenaBlock is the size of the strings a textArena cuts its strings from.
-const arenaBlock = 128 << 10
-
-// textArena stores many short strings in a few large blocks: one allocation
-// per block instead of one per string, and no size-class rounding. A string
-// it returns keeps its whole block alive, which suits an immutable corpus.
-type textArena struct {
-	b strings.Builder
-}
-
-// add returns a string holding a copy of p.
-func (t *textArena) add(p []byte) string {
-	if t.b.Cap()-t.b.Len() < len(p) {
-		// A new block; strings already handed out keep the old one. A
-		// Builder only ever appends, so they never change.
-		t.b = strings.Builder{}
-		t.b.Grow(max(arenaBlock, len(p)))
-	}
-	start := t.b.Len()
-	t.b.Write(p)
-	return t.b.String()[start:]
+	return a
 }
 
 // entities returns the entities an event's article names and the
@@ -227,46 +148,47 @@ func (g *generator) entityType(ev *event, slot byte) string {
 	}
 }
 
-// appendSentence renders tmpl onto buf and capitalises its first letter.
-func appendSentence(buf []byte, tmpl string, v *values, r *rng) []byte {
-	start := len(buf)
-	buf = render(buf, tmpl, v, r)
-	c, size := utf8.DecodeRune(buf[start:])
+// values holds the strings an article's template slots expand to, by
+// letter: {P} expands to v['P'].
+type values [128]string
+
+// sentence renders tmpl with the slot values v and capitalises its first
+// letter.
+func sentence(tmpl string, v *values, r *rng) string {
+	var b strings.Builder
+	b.Grow(len(tmpl) + 32) // room for most expansions
+	render(&b, tmpl, v, r)
+	s := b.String()
+	c, size := utf8.DecodeRuneInString(s)
 	if up := unicode.ToUpper(c); up != c {
-		if utf8.RuneLen(up) == size {
-			utf8.EncodeRune(buf[start:], up)
-		} else {
-			rest := string(buf[start+size:])
-			buf = append(utf8.AppendRune(buf[:start], up), rest...)
-		}
+		return string(up) + s[size:]
 	}
-	return buf
+	return s
 }
 
-// render expands a template's slots and alternatives onto buf.
-func render(buf []byte, tmpl string, v *values, r *rng) []byte {
-	for i := 0; i < len(tmpl); {
-		switch c := tmpl[i]; c {
-		case '{':
-			buf = append(buf, v.get(tmpl[i+1])...)
-			i += 3
-		case '[':
-			end := i + strings.IndexByte(tmpl[i:], ']')
-			alts := tmpl[i+1 : end]
-			for k := r.intn(strings.Count(alts, "|") + 1); k > 0; k-- {
-				alts = alts[strings.IndexByte(alts, '|')+1:]
-			}
-			if j := strings.IndexByte(alts, '|'); j >= 0 {
-				alts = alts[:j]
-			}
-			buf = render(buf, alts, v, r)
-			i = end + 1
-		default:
-			buf = append(buf, c)
-			i++
+// render expands a template's slots and alternatives onto b.
+func render(b *strings.Builder, tmpl string, v *values, r *rng) {
+	for {
+		i := strings.IndexAny(tmpl, "{[")
+		if i < 0 {
+			b.WriteString(tmpl)
+			return
 		}
+		b.WriteString(tmpl[:i])
+		if tmpl[i] == '{' {
+			b.WriteString(v[tmpl[i+1]])
+			tmpl = tmpl[i+3:]
+			continue
+		}
+		end := strings.IndexByte(tmpl, ']')
+		alts := tmpl[i+1 : end]
+		for range r.intn(strings.Count(alts, "|") + 1) { // skip to a random alternative
+			_, alts, _ = strings.Cut(alts, "|")
+		}
+		alt, _, _ := strings.Cut(alts, "|")
+		render(b, alt, v, r)
+		tmpl = tmpl[end+1:]
 	}
-	return buf
 }
 
 // slugFolds spells accented letters of the corpus languages in ASCII.
@@ -280,77 +202,58 @@ var slugFolds = map[rune]string{
 // maxSlug is the longest URL slug, in bytes.
 const maxSlug = 70
 
-// appendSlug appends the URL slug of a title: lower-case ASCII words joined
-// by hyphens, cut at a word boundary.
-func appendSlug(buf []byte, title string) []byte {
-	start := len(buf)
-	wordEnd := start // end of the last complete word
+// slug returns the URL slug of a title: lower-case ASCII words joined by
+// hyphens, cut at a word boundary.
+func slug(title string) string {
+	var b strings.Builder
+	b.Grow(maxSlug)
+	wordEnd := 0 // the end of the last complete word
 	hyphen := false
 	for _, c := range title {
 		c = unicode.ToLower(c)
-		ascii := 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
-		fold, n := "", 1
-		if !ascii {
-			fold = slugFolds[c]
-			n = len(fold)
+		word := string(c)
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			word = slugFolds[c]
 		}
-		if n == 0 {
-			hyphen = len(buf) > start
+		if word == "" {
+			hyphen = b.Len() > 0
 			continue
 		}
 		if hyphen {
-			wordEnd = len(buf)
-			buf = append(buf, '-')
+			wordEnd = b.Len()
+			b.WriteByte('-')
 			hyphen = false
 		}
-		if len(buf)-start+n > maxSlug {
-			return buf[:wordEnd]
+		if b.Len()+len(word) > maxSlug {
+			return b.String()[:wordEnd]
 		}
-		if ascii {
-			buf = append(buf, byte(c))
-		} else {
-			buf = append(buf, fold...)
-		}
+		b.WriteString(word)
 	}
-	return buf
+	return b.String()
 }
 
-// appendArticleURL appends an article's URL in its site's layout, with the
-// slug of its title. No layout carries a date: the server shifts publication
+// articleURL returns an article's URL in its site's layout, with the slug
+// of its title. No layout carries a date: the server shifts publication
 // dates, and a URL must not contradict the datePublished it is served with.
-func appendArticleURL(buf []byte, site *genSite, ev *event, title, id string) []byte {
-	buf = append(append(append(buf, "https://"...), site.host...), '/')
+func articleURL(site *genSite, category, title, id string) string {
 	switch site.urlStyle {
 	case 0:
-		buf = append(buf, "stories/"...)
-		buf = appendSlug(buf, title)
-		return append(append(buf, '-'), id[18:]...)
+		return "https://" + site.host + "/stories/" + slug(title) + "-" + id[18:]
 	case 1:
-		for _, c := range ev.category { // strings.ToLower, without the string
-			buf = utf8.AppendRune(buf, unicode.ToLower(c))
-		}
-		buf = append(buf, '/')
-		buf = appendSlug(buf, title)
-		return append(append(buf, '-'), id[16:]...)
+		return "https://" + site.host + "/" + strings.ToLower(category) + "/" + slug(title) + "-" + id[16:]
 	case 2:
-		buf = append(append(append(buf, "news/"...), id[:4]...), '/')
-		buf = appendSlug(buf, title)
-		return append(append(append(buf, '-'), id[20:]...), ".html"...)
+		return "https://" + site.host + "/news/" + id[:4] + "/" + slug(title) + "-" + id[20:] + ".html"
 	default:
-		buf = append(append(append(buf, "article/"...), id...), '/')
-		return appendSlug(buf, title)
+		return "https://" + site.host + "/article/" + id + "/" + slug(title)
 	}
 }
 
-// appendImageURL appends the URL of an article's picture.
-func appendImageURL(buf []byte, site *genSite, id string) []byte {
+// imageURL returns the URL of an article's picture.
+func imageURL(site *genSite, id string) string {
 	if site.urlStyle%2 == 0 {
-		buf = append(append(append(buf, "https://"...), site.host...), "/images/"...)
-		buf = append(append(append(buf, id[:2]...), '/'), id[:16]...)
-		return append(buf, ".jpg"...)
+		return "https://" + site.host + "/images/" + id[:2] + "/" + id[:16] + ".jpg"
 	}
-	buf = append(append(append(buf, "https://cdn."...), site.Domain...), "/media/"...)
-	return append(append(buf, id...), ".jpg"...)
+	return "https://cdn." + site.Domain + "/media/" + id + ".jpg"
 }
 
 // titleCase capitalises the first letter of every word of s.

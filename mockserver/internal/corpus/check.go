@@ -6,29 +6,30 @@ package corpus
 // It keeps what the cross-line checks need (ids, site traffic, embedding
 // length), not the articles. The zero value is unusable; call NewChecker.
 type Checker struct {
-	l    loader
+	l    *loader
 	line int
 }
 
 // NewChecker returns a Checker that has seen no line.
 func NewChecker() *Checker {
-	return &Checker{l: loader{ids: map[string]int{}, traffic: map[string]siteTraffic{}, embedLine: -1, discard: true}}
+	l := newLoader()
+	l.discard = true
+	return &Checker{l: l}
 }
 
 // Check decodes one line as LoadJSONL would, as the next line of the file,
 // and returns its article. A line that fails a check leaves the Checker as
 // it was; the error says what is wrong (without a line number).
 func (c *Checker) Check(text []byte) (Article, error) {
-	a, traffic, replaces, err := decodeLine(text)
+	d, err := decodeLine(text)
 	if err != nil {
 		return Article{}, err
 	}
-	p := parsedLine{article: a, traffic: traffic, replaces: replaces}
-	if err := c.l.accept(c.line+1, &p); err != nil {
+	if err := c.l.accept(c.line+1, d); err != nil {
 		return Article{}, err
 	}
 	c.line++
-	return a, nil
+	return d.article, nil
 }
 
 // Has reports whether an accepted line had the _id id (lower case).
@@ -39,6 +40,3 @@ func (c *Checker) Has(id string) bool {
 
 // Forget drops the _id id, as when a writer removes its line.
 func (c *Checker) Forget(id string) { delete(c.l.ids, id) }
-
-// Len returns how many lines were accepted and not forgotten.
-func (c *Checker) Len() int { return len(c.l.ids) }

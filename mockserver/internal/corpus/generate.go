@@ -93,10 +93,8 @@ func generate(cfg Config, workers int) *Corpus {
 	for w := range workers {
 		lo, hi := w*len(articles)/workers, (w+1)*len(articles)/workers
 		wg.Go(func() {
-			var buf []byte
-			var arena textArena
 			for i := lo; i < hi; i++ {
-				articles[i], buf = g.article(i, buf, &arena)
+				articles[i] = g.article(i)
 			}
 		})
 	}
@@ -374,11 +372,8 @@ func (g *generator) plan(r *rng) {
 			g.slots = append(g.slots, slot{event: e, pos: pos, site: site, when: when})
 		}
 	}
-	var ids textArena
-	var buf []byte
 	for i := range g.slots {
-		buf = g.appendArticleID(buf[:0], g.slots[i].when, uint64(i))
-		g.slots[i].id = ids.add(buf)
+		g.slots[i].id = g.articleID(g.slots[i].when, uint64(i))
 	}
 	slices.SortFunc(g.slots, func(a, b slot) int {
 		return cmp.Or(cmp.Compare(a.when, b.when), cmp.Compare(a.id, b.id))
@@ -414,10 +409,10 @@ func (ro *rotation) next() int {
 	return best
 }
 
-// appendArticleID appends a 24-hex id in the manner of a database object
-// id: the publication time, five bytes derived from the seed and the article
+// articleID returns a 24-hex id in the manner of a database object id: the
+// publication time, five bytes derived from the seed and the article
 // number, and a counter that makes the id unique.
-func (g *generator) appendArticleID(buf []byte, when int64, n uint64) []byte {
+func (g *generator) articleID(when int64, n uint64) string {
 	var b [idBytes]byte
 	t := uint32(when)
 	b[0], b[1], b[2], b[3] = byte(t>>24), byte(t>>16), byte(t>>8), byte(t)
@@ -427,7 +422,7 @@ func (g *generator) appendArticleID(buf []byte, when int64, n uint64) []byte {
 	}
 	c := (n + g.salt>>40) & idCounterMask
 	b[9], b[10], b[11] = byte(c>>16), byte(c>>8), byte(c)
-	return hex.AppendEncode(buf, b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // newEvent makes the next event: its language and kind in rotation, its
@@ -473,7 +468,7 @@ func (g *generator) newEvent(r *rng) event {
 		ev.place = pick(r, g.intlPlaces)
 	}
 	if strings.Contains(ki.Mentions, "E") { // named in the first language, English
-		ev.eventName = v.places[ev.place].name + " " + titleCase(v.topics[ev.topic].names[0])
+		ev.eventName = v.places[ev.place].name + " " + titleCase(v.packs[0].Topics[v.topics[ev.topic].label])
 		ev.eventID = wikidataID("EVENT", ev.eventName)
 	}
 	ev.topics = []string{v.topics[ev.topic].label, ki.Label, v.places[ev.place].region}

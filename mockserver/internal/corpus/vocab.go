@@ -80,17 +80,17 @@ type kindText struct {
 }
 
 // topic is a subject a story is about: an English label (used in an
-// article's topics), its group and its phrase in every language.
+// article's topics) and its group. Every language has a phrase for it
+// (langPack.Topics).
 type topic struct {
 	label, group string
-	names        []string // by language, in the order of vocabulary.packs
 }
 
 // subject is a named entity stories of a kind are about: its English name,
-// entity type, group and its phrase in every language.
+// entity type and group. Every language has a phrase for it
+// (langPack.Subjects).
 type subject struct {
 	label, typ, group string
-	names             []string // by language, in the order of vocabulary.packs
 }
 
 // place is a city stories happen in. lang is the index in packs of the
@@ -162,34 +162,24 @@ func readVocabulary(fsys fs.FS) (*vocabulary, error) {
 		v.places = append(v.places, place{p[0], p[1], -1})
 	}
 	for _, t := range v.Topics {
-		names, err := v.phrases("topic", t[0], func(pk *langPack) map[string]string { return pk.Topics })
-		if err != nil {
-			return nil, err
-		}
-		v.topics = append(v.topics, topic{t[0], t[1], names})
+		v.topics = append(v.topics, topic{t[0], t[1]})
 	}
 	for _, sj := range v.Subjects {
-		names, err := v.phrases("subject", sj[0], func(pk *langPack) map[string]string { return pk.Subjects })
-		if err != nil {
-			return nil, err
+		v.subjects = append(v.subjects, subject{sj[0], sj[1], sj[2]})
+	}
+	for _, pk := range v.packs {
+		for _, t := range v.topics {
+			if _, ok := pk.Topics[t.label]; !ok {
+				return nil, fmt.Errorf("data/%s.json: no phrase for topic %q", pk.code, t.label)
+			}
 		}
-		v.subjects = append(v.subjects, subject{sj[0], sj[1], sj[2], names})
+		for _, sj := range v.subjects {
+			if _, ok := pk.Subjects[sj.label]; !ok {
+				return nil, fmt.Errorf("data/%s.json: no phrase for subject %q", pk.code, sj.label)
+			}
+		}
 	}
 	return v, nil
-}
-
-// phrases returns the phrase of every language for a topic or subject
-// label, from the map of each language's file that of returns.
-func (v *vocabulary) phrases(what, label string, of func(*langPack) map[string]string) ([]string, error) {
-	var names []string
-	for _, pk := range v.packs {
-		name, ok := of(pk)[label]
-		if !ok {
-			return nil, fmt.Errorf("data/%s.json: no phrase for %s %q", pk.code, what, label)
-		}
-		names = append(names, name)
-	}
-	return names, nil
 }
 
 // readJSON decodes a file of fsys into v, refusing unknown members.

@@ -6,6 +6,7 @@ package record
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,7 +14,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -115,7 +115,7 @@ func Open(cfg Config) (*Recorder, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	err := eachLine(cfg.CorpusPath, func(_ int, line []byte) error {
+	err := eachLine(cfg.CorpusPath, func(line []byte) error {
 		a, err := r.check.Check(line)
 		if err != nil {
 			return err
@@ -132,9 +132,9 @@ func Open(cfg Config) (*Recorder, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s %w; record into a new file, or fix that line", cfg.CorpusPath, err)
+		return nil, err
 	}
-	err = eachLine(cfg.HeadlinesPath, func(_ int, line []byte) error {
+	err = eachLine(cfg.HeadlinesPath, func(line []byte) error {
 		ans, err := headlineAnswer(line)
 		if err != nil {
 			return err
@@ -144,14 +144,14 @@ func Open(cfg Config) (*Recorder, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s %w; record into a new file, or fix that line", cfg.HeadlinesPath, err)
+		return nil, err
 	}
-	err = eachLine(cfg.RefusedPath, func(_ int, line []byte) error {
+	err = eachLine(cfg.RefusedPath, func(line []byte) error {
 		r.refusedLines++
 		return refusedLine(line)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s %w; record into a new file, or fix that line", cfg.RefusedPath, err)
+		return nil, err
 	}
 	return r, nil
 }
@@ -304,13 +304,13 @@ func (r *Recorder) observe(b *batch, where string, modeled map[string]bool, ms [
 				format = dateFormat(s)
 			}
 			k := [2]string{where, format}
-			if d := r.dates[k]; d != nil {
-				d.Count++
-			} else if ok {
-				r.dates[k] = &DateFormat{Where: where, Format: format, Example: s, Count: 1}
-			} else {
-				r.dates[k] = &DateFormat{Where: where, Format: format, Count: 1}
+			if r.dates[k] == nil {
+				r.dates[k] = &DateFormat{Where: where, Format: format}
+				if ok {
+					r.dates[k].Example = s
+				}
 			}
+			r.dates[k].Count++
 		}
 	}
 }
@@ -499,9 +499,8 @@ func (r *Recorder) Summary() Summary {
 	for _, d := range r.dates {
 		s.DateFormats = append(s.DateFormats, *d)
 	}
-	sort.Slice(s.DateFormats, func(i, j int) bool {
-		a, b := s.DateFormats[i], s.DateFormats[j]
-		return a.Where < b.Where || a.Where == b.Where && a.Format < b.Format
+	slices.SortFunc(s.DateFormats, func(a, b DateFormat) int {
+		return cmp.Or(strings.Compare(a.Where, b.Where), strings.Compare(a.Format, b.Format))
 	})
 	return s
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math"
 	"net/http"
 	"slices"
@@ -63,38 +62,32 @@ var notKeptHeaders = []string{"Connection", "Keep-Alive", "Proxy-Authenticate", 
 // is scrubbed of red's keys, and api_key members are redacted, before it is
 // cut. The error is the file system's.
 func (r *Recorder) Refused(x Refusal, red *redact.Redactor) error {
-	stamp, _ := json.Marshal(r.cfg.Clock().UTC().Format(time.RFC3339Nano))
-	var b bytes.Buffer
-	b.WriteString(`{"recorded_at":`)
-	b.Write(stamp)
-	for _, m := range [][2]string{{"endpoint", x.Endpoint}, {"method", x.Method}, {"path", x.Path}} {
-		fmt.Fprintf(&b, `,%q:%s`, m[0], jsonString(red.String(m[1])))
+	line := refusedJSON{
+		RecordedAt: r.cfg.Clock().UTC().Format(time.RFC3339Nano),
+		Endpoint:   red.String(x.Endpoint),
+		Method:     red.String(x.Method),
+		Path:       red.String(x.Path),
+		Status:     x.Status,
+		Headers:    map[string][]string{},
 	}
-	fmt.Fprintf(&b, `,"status":%d,"headers":{`, x.Status)
-	first := true
-	for _, name := range slices.Sorted(maps.Keys(x.Header)) {
+	for name, values := range x.Header {
 		if slices.ContainsFunc(notKeptHeaders, func(h string) bool { return strings.EqualFold(h, name) }) {
 			continue
 		}
-		if !first {
-			b.WriteByte(',')
+		kept := make([]string, len(values))
+		for i, v := range values {
+			kept[i], _ = red.Clip(v, maxRefusedHeader)
 		}
-		first = false
-		b.Write(jsonString(red.String(name)))
-		b.WriteString(":[")
-		for i, v := range x.Header[name] {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			v, _ = red.Clip(v, maxRefusedHeader)
-			b.Write(jsonString(v))
-		}
-		b.WriteByte(']')
+		line.Headers[red.String(name)] = kept
 	}
-	b.WriteByte('}')
-	bodyMember(&b, "request", x.Request, red)
-	bodyMember(&b, "answer", x.Answer, red)
-	b.WriteString("}\n")
+	line.Request, line.RequestText = refusedBody(x.Request, red)
+	line.Answer, line.AnswerText = refusedBody(x.Answer, red)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(line); err != nil {
+		return err
+	}
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -106,40 +99,39 @@ func (r *Recorder) Refused(x Refusal, red *redact.Redactor) error {
 	return nil
 }
 
-// bodyMember writes `,"name":<body>` for a JSON body of at most
-// maxRefusedBody bytes once scrubbed, else `,"name_text":"<the body, cut>"`;
-// an empty body writes nothing.
-func bodyMember(b *bytes.Buffer, name string, body []byte, red *redact.Redactor) {
+// refusedJSON is a line of the refused file.
+type refusedJSON struct {
+	RecordedAt  string              `json:"recorded_at"`
+	Endpoint    string              `json:"endpoint"`
+	Method      string              `json:"method"`
+	Path        string              `json:"path"`
+	Status      int                 `json:"status"`
+	Headers     map[string][]string `json:"headers"`
+	Request     json.RawMessage     `json:"request,omitempty"`
+	RequestText string              `json:"request_text,omitempty"`
+	Answer      json.RawMessage     `json:"answer,omitempty"`
+	AnswerText  string              `json:"answer_text,omitempty"`
+}
+
+// refusedBody returns a body as the refused file keeps it: a JSON body of
+// at most maxRefusedBody bytes once scrubbed as JSON, any other as
+// scrubbed text, cut; an empty body as nothing.
+func refusedBody(body []byte, red *redact.Redactor) (json.RawMessage, string) {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return
-	}
-	if json.Valid(body) {
-		v := compact(scrub(body, red))
-		if json.Valid(v) && len(v) <= maxRefusedBody {
-			fmt.Fprintf(b, `,%q:`, name)
-			b.Write(v)
-			return
-		}
+		return nil, ""
 	}
 	text := string(body)
 	if json.Valid(body) {
+		if v := compact(scrub(body, red)); json.Valid(v) && len(v) <= maxRefusedBody {
+			return v, ""
+		}
 		text = journal.Redact(body, math.MaxInt)
 	}
 	kept, dropped := red.Clip(text, maxRefusedBody)
 	if dropped > 0 {
 		kept += fmt.Sprintf("…[%d more bytes not recorded]", dropped)
 	}
-	fmt.Fprintf(b, `,%q:`, name+"_text")
-	b.Write(jsonString(kept))
-}
-
-// jsonString encodes s as a JSON string, without HTML escapes.
-func jsonString(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	return nil, kept
 }
 
 // refusedLine checks a line of the refused file: a JSON object with a

@@ -14,7 +14,7 @@ import (
 // per line) and returns the answer of its last line and how many lines it
 // has. The first bad line is an error naming it.
 func LastHeadlines(r io.Reader) (answer []byte, lines int, err error) {
-	err = scanLines(r, func(_ int, line []byte) error {
+	err = scanLines(r, func(line []byte) error {
 		ans, err := headlineAnswer(line)
 		if err != nil {
 			return err
@@ -36,26 +36,42 @@ func ShiftHeadlines(answer []byte, shift time.Duration) []byte {
 	if shift == 0 {
 		return bytes.Clone(answer)
 	}
-	return rebuildObject(answer, func(name string, v []byte) []byte {
-		if name != "headlines" || textutil.JSONType(v) != "array" {
-			return v
-		}
-		return rebuildArray(v, func(cluster []byte) []byte {
-			return rebuildObject(cluster, func(name string, v []byte) []byte {
-				if name != "articles" || textutil.JSONType(v) != "array" {
-					return v
-				}
-				return rebuildArray(v, func(art []byte) []byte {
-					return rebuildObject(art, func(name string, v []byte) []byte {
-						if name != "datePublished" {
-							return v
-						}
-						return shiftDate(v, shift)
-					})
-				})
-			})
-		})
+	return rewrite(answer, []string{"headlines", "[]", "articles", "[]", "datePublished"}, func(v []byte) []byte {
+		return shiftDate(v, shift)
 	})
+}
+
+// rewrite returns the JSON value v with fn applied to the values at path, a
+// member name or "[]" (every element of an array) per level; a value that
+// is not the object or array the path needs is kept as it is.
+func rewrite(v []byte, path []string, fn func(v []byte) []byte) []byte {
+	switch {
+	case len(path) == 0:
+		return fn(v)
+	case path[0] == "[]" && textutil.JSONType(v) == "array":
+		var b bytes.Buffer
+		b.WriteByte('[')
+		for i, e := range elements(v) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(rewrite(e, path[1:], fn))
+		}
+		b.WriteByte(']')
+		return b.Bytes()
+	case path[0] != "[]" && textutil.JSONType(v) == "object":
+		ms := members(v)
+		parts := make([][]byte, len(ms))
+		for i, m := range ms {
+			parts[i] = m.whole
+			if m.name == path[0] {
+				nameColon := m.whole[:len(m.whole)-len(m.value)]
+				parts[i] = append(bytes.Clone(nameColon), rewrite(m.value, path[1:], fn)...)
+			}
+		}
+		return object(parts)
+	}
+	return v
 }
 
 // shiftDate moves a JSON string date by shift, keeping its layout.
@@ -71,33 +87,4 @@ func shiftDate(v []byte, shift time.Duration) []byte {
 		}
 	}
 	return v
-}
-
-// rebuildObject rewrites each member value of a JSON object with fn; a
-// value that is not an object is returned as it is.
-func rebuildObject(obj []byte, fn func(name string, v []byte) []byte) []byte {
-	if textutil.JSONType(obj) != "object" {
-		return obj
-	}
-	ms := members(obj)
-	parts := make([][]byte, len(ms))
-	for i, m := range ms {
-		nameColon := m.whole[:len(m.whole)-len(m.value)]
-		parts[i] = append(bytes.Clone(nameColon), fn(m.name, m.value)...)
-	}
-	return object(parts)
-}
-
-// rebuildArray rewrites each element of a JSON array with fn.
-func rebuildArray(arr []byte, fn func(v []byte) []byte) []byte {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i, e := range elements(arr) {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(fn(e))
-	}
-	b.WriteByte(']')
-	return b.Bytes()
 }

@@ -145,42 +145,37 @@ func syncDir(dir string) {
 	}
 }
 
-// eachLine calls fn with every non-blank line of the file at path and its
-// number from 1; a missing file has none. Lines may be up to
-// corpus.MaxLineBytes long.
-func eachLine(path string, fn func(n int, line []byte) error) error {
+// eachLine calls fn with every non-blank line of the file at path (see
+// scanLines); a missing file has none. The error names the file and the
+// line.
+func eachLine(path string, fn func(line []byte) error) error {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	if err != nil {
-		return err
+	if err == nil {
+		err = scanLines(f, fn)
+		f.Close()
 	}
-	defer f.Close()
-	return scanLines(f, fn)
+	if err != nil {
+		return fmt.Errorf("%s %w; record into a new file, or fix that line", path, err)
+	}
+	return nil
 }
 
-// scanLines calls fn with every non-blank line of r and its number from 1,
-// but a torn last line (corpus.TornLine), which it skips. Lines may be up
-// to corpus.MaxLineBytes long.
-func scanLines(r io.Reader, fn func(n int, line []byte) error) error {
+// scanLines calls fn with every non-blank line of r but a torn last line
+// (corpus.TornLine), which it skips. Lines may be up to corpus.MaxLineBytes
+// long.
+func scanLines(r io.Reader, fn func(line []byte) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var buf []byte
 	for n := 1; ; n++ {
-		buf = buf[:0]
 		var err error
-		for {
-			var chunk []byte
-			chunk, err = br.ReadSlice('\n')
-			buf = append(buf, chunk...)
-			if len(buf) > corpus.MaxLineBytes+2 {
-				return fmt.Errorf("line %d: longer than %d bytes; keep each line to at most 1 MiB", n, corpus.MaxLineBytes)
-			}
-			if err != bufio.ErrBufferFull {
-				break
-			}
-		}
-		if err != nil && err != io.EOF {
+		buf, err = corpus.ReadLine(br, buf[:0])
+		switch {
+		case errors.Is(err, corpus.ErrLineTooLong):
+			return fmt.Errorf("line %d: longer than %d bytes; keep each line to at most 1 MiB", n, corpus.MaxLineBytes)
+		case err != nil && err != io.EOF:
 			return fmt.Errorf("reading: %w", err)
 		}
 		line := bytes.TrimSpace(buf)
@@ -188,8 +183,8 @@ func scanLines(r io.Reader, fn func(n int, line []byte) error) error {
 			line = bytes.TrimPrefix(line, []byte("\ufeff"))
 		}
 		if len(line) > 0 && !(err == io.EOF && corpus.TornLine(line)) {
-			if ferr := fn(n, line); ferr != nil {
-				return fmt.Errorf("line %d: %w", n, ferr)
+			if err := fn(line); err != nil {
+				return fmt.Errorf("line %d: %w", n, err)
 			}
 		}
 		if err == io.EOF {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestCursorSeekAndLocate(t *testing.T) {
+func TestCursorSeek(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
 	for range 200 {
@@ -16,14 +16,11 @@ func TestCursorSeekAndLocate(t *testing.T) {
 				docs = append(docs, d)
 			}
 		}
-		fwd, both := cursor{docs: docs}, cursor{docs: docs}
+		fwd := cursor{docs: docs}
 		last := int32(-1)
 		for range 100 {
 			d := int32(r.IntN(310))
 			want, found := slices.BinarySearch(docs, d)
-			if ok := both.locate(d); ok != found || both.i != want {
-				t.Fatalf("locate(%d) in %v = %v at %d, want %v at %d", d, docs, ok, both.i, found, want)
-			}
 			if d >= last {
 				if ok := fwd.seek(d); ok != found || fwd.i != want {
 					t.Fatalf("seek(%d) in %v = %v at %d, want %v at %d", d, docs, ok, fwd.i, found, want)

@@ -1,9 +1,7 @@
 package search
 
 import (
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/newssearch/newssearch-go/internal/keyphrase"
@@ -56,7 +54,8 @@ type Query struct {
 
 // Hit is one matching article.
 type Hit struct {
-	// Doc is the article's index in Corpus.Articles.
+	// Doc is the article's index in Corpus.Articles (for Layers, its
+	// number through the layers).
 	Doc int32
 	// Score is the article's BM25F relevance for the query text, >= 0; it is
 	// 0 for every article when the text has no terms. It does not depend on
@@ -94,146 +93,80 @@ func ParseKeyPhrases(s string) (*keyphrase.Expr, error) {
 // A negative offset counts as 0 and a negative limit as 0. The only error is
 // a malformed KeyPhrases expression, returned as a *keyphrase.SyntaxError.
 func (ix *Index) Search(q Query, offset, limit int) (Result, error) {
-	expr, err := parseKeyPhrases(q.KeyPhrases)
-	if err != nil {
-		return Result{}, err
+	return ix.alone.Search(q, offset, limit)
+}
+
+// Search runs the query over all layers as Index.Search does over one
+// index; Hit.Doc numbers documents through the layers.
+func (l *Layers) Search(q Query, offset, limit int) (Result, error) {
+	var expr *keyphrase.Expr
+	if strings.TrimSpace(q.KeyPhrases) != "" {
+		var err error
+		if expr, err = ParseKeyPhrases(q.KeyPhrases); err != nil {
+			return Result{}, err
+		}
 	}
 	offset, limit = max(offset, 0), max(limit, 0)
-	s := getScratch(ix)
-	defer s.release()
-	if !s.plan(ix, &q, expr, ix.own, nil, nil, 0) {
+	text, ok := l.analyse(q.Text)
+	if !ok {
 		return Result{}, nil
 	}
-	k := 0
-	if limit > 0 && offset < s.hi-s.lo {
-		k = offset + min(limit, s.hi-s.lo-offset)
+	var plans []*plan
+	inRange := 0
+	for i := range l.ixs {
+		if p := l.plan(i, &q, text, expr); p != nil {
+			plans = append(plans, p)
+			inRange += p.hi - p.lo
+		}
 	}
-	total := ix.collect(s, &q, expr, k)
-	if offset >= len(s.heap) {
+	// Each layer keeps its best matches up to the window's end.
+	need := 0
+	if limit > 0 && offset < inRange {
+		need = offset + min(limit, inRange-offset)
+	}
+	total, kept := 0, 0
+	for _, p := range plans {
+		total += p.collect(&q, expr, min(need, p.hi-p.lo))
+		kept += len(p.heap)
+	}
+	if offset >= kept {
 		return Result{Total: total}, nil
 	}
-	s.sortHeap()
-	window := s.heap[offset : offset+min(limit, len(s.heap)-offset)]
-	hits := make([]Hit, len(window))
-	for i, e := range window {
-		hits[i] = Hit{Doc: e.doc, Score: e.score}
-		if q.Order == ByDate && len(s.ids) > 0 {
-			hits[i].Score = ix.scoreSearched(s, e.doc)
+	hits := make([]Hit, 0, min(limit, kept-offset))
+	for n := 0; len(hits) < cap(hits); n++ {
+		var best *plan // the layer whose next match comes first
+		for _, p := range plans {
+			if len(p.heap) > 0 && (best == nil || before(q.Order, p, best)) {
+				best = p
+			}
 		}
+		e := best.heap[0]
+		best.heap = best.heap[1:]
+		if n < offset {
+			continue
+		}
+		h := Hit{Doc: l.starts[best.layer] + e.doc, Score: e.score}
+		if q.Order == ByDate && len(best.ids) > 0 {
+			h.Score = best.score(e.doc)
+		}
+		hits = append(hits, h)
 	}
 	return Result{Total: total, Hits: hits}, nil
 }
 
-// parseKeyPhrases parses a key_phrases expression; nil for none.
-func parseKeyPhrases(text string) (*keyphrase.Expr, error) {
-	if strings.TrimSpace(text) == "" {
-		return nil, nil
+// before reports whether the next match of layer x comes before that of
+// layer y in the result order: by score (relevance) or date (newest
+// first), then by article ID, as the tie-breaking ranks of one index order
+// them.
+func before(order Order, x, y *plan) bool {
+	ex, ey := x.heap[0], y.heap[0]
+	a, b := &x.ix.c.Articles[ex.doc], &y.ix.c.Articles[ey.doc]
+	if order == ByDate {
+		if c := b.Published.Compare(a.Published); c != 0 {
+			return c < 0
+		}
+	} else if ex.score != ey.score {
+		return ex.score > ey.score
 	}
-	return ParseKeyPhrases(text)
+	return a.ID < b.ID
 }
-
-// sortHeap puts the kept matches in result order.
-func (s *scratch) sortHeap() {
-	slices.SortFunc(s.heap, func(x, y entry) int {
-		if x.better(y) {
-			return -1
-		}
-		return 1
-	})
-}
-
-// scratches pools the working memory of searches, shared by every index
-// so that a new one (an overlay of added articles) finds some at once.
-var scratches sync.Pool // of *scratch
-
-// getScratch returns working memory for a search of ix.
-func getScratch(ix *Index) *scratch {
-	s, _ := scratches.Get().(*scratch)
-	if s == nil {
-		s = &scratch{}
-	}
-	s.ix = ix
-	return s
-}
-
-// collect walks the matches, counting them and keeping the best k in s.heap.
-func (ix *Index) collect(s *scratch, q *Query, expr *keyphrase.Expr, k int) int {
-	s.heap = s.heap[:0]
-	score := q.Order != ByDate && len(s.ids) > 0
-	ranks := ix.idRank
-	if q.Order == ByDate {
-		ranks = ix.dateRank
-	}
-	total := 0
-	visit := func(d int32) {
-		if !ix.accept(s, q, expr, d) {
-			return
-		}
-		total++
-		if k == 0 {
-			return
-		}
-		e := entry{doc: d, rank: ranks[d]}
-		if score {
-			e.score = ix.scoreCursors(s, d)
-		}
-		s.push(e, k)
-	}
-	if len(s.lists) == 0 {
-		// Newest first, so that ByDate fills its heap with the winners
-		// early and rejects the rest with one comparison each.
-		for d := s.hi - 1; d >= s.lo; d-- {
-			visit(int32(d))
-		}
-		return total
-	}
-	driver := &s.lists[0]
-	others := s.lists[1:]
-next:
-	for i, d := range driver.docs {
-		driver.i = i
-		for j := range others {
-			c := &others[j]
-			if !c.seek(d) {
-				if c.i == len(c.docs) {
-					break next
-				}
-				continue next
-			}
-		}
-		visit(d)
-	}
-	return total
-}
-
-// accept applies the per-document filters and the phrase checks.
-func (ix *Index) accept(s *scratch, q *Query, expr *keyphrase.Expr, d int32) bool {
-	if s.lang >= 0 && ix.lang[d] != s.lang ||
-		q.TrafficRank > 0 && !s.keptBySite(ix.siteRank[d]) ||
-		q.EncodedOnly && !ix.encoded[d] {
-		return false
-	}
-	k := 0
-	for _, p := range s.phrases {
-		idx := s.pidx[:0]
-		for range p {
-			c := &s.lists[s.phraseList[k]]
-			k++
-			idx = append(idx, c.base+c.i)
-		}
-		s.pidx = idx
-		if !ix.phraseAt(s, idx) {
-			return false
-		}
-	}
-	if expr == nil {
-		return true
-	}
-	s.doc = d
-	clear(s.memo)
-	return expr.Eval(s.matchKeyPhrase)
-}
-
-// dateRange returns the documents published within [from, to] as the range
-// [lo, hi) of document numbers.
-func (ix *Index) dateRange(from, to time.Time) (lo, hi int) { return ix.c.Window(from, to) }

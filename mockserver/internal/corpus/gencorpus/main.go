@@ -10,7 +10,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -72,10 +71,5 @@ func write(name string, stdout io.Writer, c *corpus.Corpus) error {
 	if err != nil {
 		return fmt.Errorf("creating the output: %w; check the path and its directory", err)
 	}
-	bw := bufio.NewWriter(f)
-	err = corpus.WriteJSONL(bw, c)
-	if err == nil {
-		err = bw.Flush()
-	}
-	return errors.Join(err, f.Close())
+	return errors.Join(corpus.WriteJSONL(f, c), f.Close())
 }

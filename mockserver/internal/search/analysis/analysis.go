@@ -86,17 +86,12 @@ func Tokens(s string) []string {
 }
 
 // HasTerm reports whether s has at least one term: whether Tokens(s) would
-// be non-empty. It allocates nothing.
+// be non-empty.
 func HasTerm(s string) bool {
-	for _, r := range s {
-		if r == utf8.RuneError {
-			continue // invalid UTF-8 (or U+FFFD itself, which is no letter either)
-		}
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mc, r) {
-			return true
-		}
-	}
-	return false
+	var t Tokenizer
+	t.Reset(s)
+	_, ok := t.Next()
+	return ok
 }
 
 // latin1 holds the base letters of U+00E0..U+00FF; '#' marks the letters
