@@ -304,56 +304,37 @@ func pageOffset(page int) int {
 // articleJSON is a search-result article on the wire, in api/openapi.yaml's
 // order of fields.
 type articleJSON struct {
-	ID            string         `json:"_id"`
-	Title         string         `json:"title"`
-	Description   string         `json:"description"`
-	BodyText      string         `json:"bodyText"`
-	URL           string         `json:"url"`
-	Site          string         `json:"site"`
-	Image         *string        `json:"image"`
-	Favicon       string         `json:"favicon"`
-	Category      *string        `json:"category"`
-	Language      string         `json:"language"`
-	DatePublished string         `json:"datePublished"`
-	Score         float64        `json:"score"`
-	Topics        []string       `json:"topics"`
-	Sentiment     sentimentJSON  `json:"sentiment"`
-	Entities      []entityJSON   `json:"entities"`
-	Relationships []relationJSON `json:"entity_relationships"`
+	ID            string                `json:"_id"`
+	Title         string                `json:"title"`
+	Description   string                `json:"description"`
+	BodyText      string                `json:"bodyText"`
+	URL           string                `json:"url"`
+	Site          string                `json:"site"`
+	Image         *string               `json:"image"`
+	Favicon       string                `json:"favicon"`
+	Category      *string               `json:"category"`
+	Language      string                `json:"language"`
+	DatePublished string                `json:"datePublished"`
+	Score         float64               `json:"score"`
+	Topics        []string              `json:"topics"`
+	Sentiment     corpus.Sentiment      `json:"sentiment"`
+	Entities      []corpus.Entity       `json:"entities"`
+	Relationships []corpus.Relationship `json:"entity_relationships"`
 	// Embeddings is sent only when asked for: a pointer, so that an
 	// article without a vector is sent null then.
 	Embeddings *[]float32 `json:"embeddings,omitempty"`
 }
 
-type (
-	sentimentJSON struct {
-		Title       float64 `json:"title"`
-		Description float64 `json:"description"`
-	}
-	entityJSON struct {
-		Name       string  `json:"name"`
-		Type       string  `json:"type"`
-		WikidataID string  `json:"wikidata_id"`
-		Sentiment  float64 `json:"sentiment"`
-		Confidence float64 `json:"confidence"`
-	}
-	relationJSON struct {
-		Source     string  `json:"source"`
-		Target     string  `json:"target"`
-		Relation   string  `json:"relation"`
-		Confidence float64 `json:"confidence"`
-	}
-	// headlineArticle has exactly the fields of a headline cluster article.
-	headlineArticle struct {
-		Category      *string `json:"category"`
-		DatePublished string  `json:"datePublished"`
-		Favicon       string  `json:"favicon"`
-		Image         *string `json:"image"`
-		Site          string  `json:"site"`
-		Title         string  `json:"title"`
-		URL           string  `json:"url"`
-	}
-)
+// headlineArticle has exactly the fields of a headline cluster article.
+type headlineArticle struct {
+	Category      *string `json:"category"`
+	DatePublished string  `json:"datePublished"`
+	Favicon       string  `json:"favicon"`
+	Image         *string `json:"image"`
+	Site          string  `json:"site"`
+	Title         string  `json:"title"`
+	URL           string  `json:"url"`
+}
 
 // articles returns the hits as they are sent, with the world's date shift.
 func (s *Server) articles(c *Corpus, hits []search.Hit, embeddings bool) []articleJSON {
@@ -371,22 +352,12 @@ func (s *Server) articleJSON(a *corpus.Article, score float64, embeddings bool) 
 		DatePublished: a.Published.Add(s.shift).UTC().Format(http.TimeFormat),
 		Score:         score,
 		Topics:        a.Topics,
-		Sentiment:     sentimentJSON{a.Sentiment.Title, a.Sentiment.Description},
+		Sentiment:     a.Sentiment,
+		Entities:      a.Entities,
+		Relationships: a.Relationships,
 	}
 	if out.Topics == nil {
 		out.Topics = []string{} // an array in api/openapi.yaml, never null (an uploaded article may have none)
-	}
-	if a.Entities != nil {
-		out.Entities = make([]entityJSON, len(a.Entities))
-		for i, e := range a.Entities {
-			out.Entities[i] = entityJSON(e)
-		}
-	}
-	if a.Relationships != nil {
-		out.Relationships = make([]relationJSON, len(a.Relationships))
-		for i, r := range a.Relationships {
-			out.Relationships[i] = relationJSON(r)
-		}
 	}
 	if embeddings {
 		v := a.Vector()

@@ -209,7 +209,7 @@ func redactBody(body []byte) json.RawMessage {
 
 // newJournal returns the journal ring of a world.
 func newJournal(size int) *journal.Ring[journalRecord] {
-	return journal.NewOrderedSealed(size, func(r *journalRecord) uint64 { return r.entry.Seq }, sealRecord)
+	return journal.New(size, func(r *journalRecord) uint64 { return r.entry.Seq }, sealRecord)
 }
 
 // notifier tells waiters that something changed: wait returns a channel

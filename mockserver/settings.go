@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -190,68 +189,38 @@ type settingsJSON struct {
 }
 
 func (s *Server) adminSettings(*adminCall) (any, *apiError) {
-	st := s.Settings()
 	return struct {
 		State    string       `json:"state"`
 		Settings settingsJSON `json:"settings"`
-	}{"SUCCESS", settingsJSON{st.PendingPolls, st.Pending.String(), st.RateLimit, st.Burst, st.JobTTL.String(), st.MaxJobs, st.Shape}}, nil
+	}{"SUCCESS", wireSettings(s.Settings())}, nil
 }
 
-// adminPatchSettings answers PATCH /_mock/settings: the fields given
-// change, the others stay.
+func wireSettings(st Settings) settingsJSON {
+	return settingsJSON{st.PendingPolls, st.Pending.String(), st.RateLimit, st.Burst, st.JobTTL.String(), st.MaxJobs, st.Shape}
+}
+
+// adminPatchSettings answers PATCH /_mock/settings: the body is decoded over
+// the settings in force, so the fields given change and the others stay.
 func (s *Server) adminPatchSettings(c *adminCall) (any, *apiError) {
-	var in struct {
-		PendingPolls *int     `json:"pending_polls"`
-		Pending      *string  `json:"pending"`
-		RateLimit    *float64 `json:"rate_limit"`
-		Burst        *int     `json:"burst"`
-		JobTTL       *string  `json:"job_ttl"`
-		MaxJobs      *int     `json:"max_jobs"`
-		Shape        *struct {
-			Results *string `json:"results"`
-			Totals  *string `json:"totals"`
-		} `json:"shape"`
-	}
+	old := s.Settings()
+	in := wireSettings(old)
 	const example = `{"pending": "10s", "pending_polls": 2}`
 	if aerr := decodeStrict(c.body, &in, example, "pending_polls, pending, rate_limit, burst, job_ttl, max_jobs and shape"); aerr != nil {
 		return nil, aerr
 	}
-	st := s.Settings()
-	duration := func(name string, v *string, d *time.Duration) *apiError {
-		if v == nil {
-			return nil
-		}
-		p, err := time.ParseDuration(*v)
+	st := Settings{PendingPolls: in.PendingPolls, RateLimit: in.RateLimit, Burst: in.Burst, MaxJobs: in.MaxJobs, Shape: in.Shape}
+	for _, d := range []struct {
+		name, text string
+		to         *time.Duration
+	}{{"pending", in.Pending, &st.Pending}, {"job_ttl", in.JobTTL, &st.JobTTL}} {
+		v, err := time.ParseDuration(d.text)
 		if err != nil {
-			return badRequest("%s %s is not a duration: write e.g. \"10s\" or \"1h30m\"", name, quoteShort(*v))
+			return nil, badRequest("%s %s is not a duration: write e.g. \"10s\" or \"1h30m\"", d.name, quoteShort(d.text))
 		}
-		*d = p
-		return nil
+		*d.to = v
 	}
-	if aerr := cmp.Or(duration("pending", in.Pending, &st.Pending), duration("job_ttl", in.JobTTL, &st.JobTTL)); aerr != nil {
-		return nil, aerr
-	}
-	set := func(v *int, to *int) {
-		if v != nil {
-			*to = *v
-		}
-	}
-	set(in.PendingPolls, &st.PendingPolls)
-	set(in.Burst, &st.Burst)
-	set(in.MaxJobs, &st.MaxJobs)
-	if in.RateLimit != nil {
-		st.RateLimit = *in.RateLimit
-		if *in.RateLimit == 0 && in.Burst == nil {
-			st.Burst = 0 // no limit: no burst either, unless one is given (then check refuses it)
-		}
-	}
-	if in.Shape != nil {
-		if in.Shape.Results != nil {
-			st.Shape.Results = *in.Shape.Results
-		}
-		if in.Shape.Totals != nil {
-			st.Shape.Totals = *in.Shape.Totals
-		}
+	if st.RateLimit == 0 && old.RateLimit != 0 && st.Burst == old.Burst {
+		st.Burst = 0 // no limit: no burst either, unless one is given (then check refuses it)
 	}
 	if err := s.SetSettings(st); err != nil {
 		return nil, controlError(err)

@@ -12,27 +12,15 @@ import (
 
 // A version is the *Corpus AddArticles makes: a start-up corpus (its root)
 // and the articles added to it, searched together (search.Layers) exactly
-// as one corpus of all those articles would be searched: same matches,
-// scores and order. The root's index, encoded articles and headline
-// clusters are shared, never copied: adding articles costs what they do,
-// however large the root.
+// as one corpus of all those articles would be: same matches, scores and
+// order. The root's index and headline clusters are shared, never copied,
+// so adding articles costs what they do, however large the root.
 //
 // The added articles live in segments, each a corpus and index of its own,
 // oldest first. A call adds one segment, merged with the newest ones while
-// they are not more than twice its size, so segments shrink geometrically
-// from the oldest: a version has O(log added) of them, and an added
-// article is indexed again O(log added) times however many calls add to
-// the same version.
-//
-// A version is immutable: AddArticles makes a new one that shares the
-// older segments, and a job keeps the version it was submitted to, which
-// costs the job its segments (O(articles added)), never a copy of the root.
-//
-// Removing articles of the root (a tombstone set) would fit: a version
-// would carry the removed documents, search.Layers would subtract their
-// statistics and reject them as it filters, and articleAt and the headline
-// windows would skip them. A corpus that replaces the root is a root of
-// its own (LoadCorpus), with its own versions.
+// they are not more than twice its size, so a version has O(log added)
+// segments. A version is immutable: a job keeps the version it was
+// submitted to, which costs the job the added articles, never the root.
 type segment struct {
 	c  *corpus.Corpus
 	ix *search.Index

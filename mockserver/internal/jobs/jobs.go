@@ -9,8 +9,10 @@
 package jobs
 
 import (
+	"cmp"
+	"container/list"
 	"crypto/subtle"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 )
@@ -49,17 +51,17 @@ type Config struct {
 type Owner [32]byte
 
 type job[Q any] struct {
-	prev, next *job[Q] // neighbours in the store's LRU ring
-	seq        uint64  // submission order
-	message    string  // the failure message set by Force, if any
-	id         string
-	owner      Owner
-	query      Q
-	outcome    Outcome
-	created    time.Time
-	used       time.Time
-	polls      int
-	ready      bool
+	elem    *list.Element // in the store's LRU list
+	seq     uint64        // submission order
+	message string        // the failure message set by Force, if any
+	id      string
+	owner   Owner
+	query   Q
+	outcome Outcome
+	created time.Time
+	used    time.Time
+	polls   int
+	ready   bool
 }
 
 // Store holds jobs whose query has type Q. It is safe for concurrent use.
@@ -67,21 +69,13 @@ type Store[Q any] struct {
 	cfg  Config
 	mu   sync.Mutex
 	byID map[string]*job[Q]
-	// lru is the sentinel of a ring of the jobs, least recently used first
-	// (lru.next): a job links itself, so keeping the order allocates
-	// nothing.
-	lru job[Q]
-	seq uint64 // jobs submitted
-	// spare is the last job evicted from a full store, cleared, for the
-	// next Submit to fill.
-	spare *job[Q]
+	lru  list.List // of *job[Q], least recently used first
+	seq  uint64    // jobs submitted
 }
 
 // New returns an empty store.
 func New[Q any](cfg Config) *Store[Q] {
-	s := &Store[Q]{cfg: cfg, byID: map[string]*job[Q]{}}
-	s.lru.prev, s.lru.next = &s.lru, &s.lru
-	return s
+	return &Store[Q]{cfg: cfg, byID: map[string]*job[Q]{}}
 }
 
 // SetConfig changes the store's limits: the jobs already stored take the
@@ -95,23 +89,10 @@ func (s *Store[Q]) SetConfig(cfg Config) {
 
 // front returns the least recently used job, or nil.
 func (s *Store[Q]) front() *job[Q] {
-	if s.lru.next == &s.lru {
-		return nil
+	if e := s.lru.Front(); e != nil {
+		return e.Value.(*job[Q])
 	}
-	return s.lru.next
-}
-
-// pushBack links j as the most recently used job.
-func (s *Store[Q]) pushBack(j *job[Q]) {
-	j.prev, j.next = s.lru.prev, &s.lru
-	s.lru.prev.next = j
-	s.lru.prev = j
-}
-
-// unlink takes j out of the ring.
-func (s *Store[Q]) unlink(j *job[Q]) {
-	j.prev.next, j.next.prev = j.next, j.prev
-	j.prev, j.next = nil, nil
+	return nil
 }
 
 // Submit stores a job under id, which the caller makes unique (a job
@@ -121,32 +102,15 @@ func (s *Store[Q]) Submit(id string, owner Owner, q Q, outcome Outcome, now time
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(now)
-	j := s.spare
-	s.spare = nil
-	if j == nil {
-		j = new(job[Q])
+	if old := s.byID[id]; old != nil {
+		s.remove(old)
 	}
 	s.seq++
-	*j = job[Q]{seq: s.seq, id: id, owner: owner, query: q, outcome: outcome, created: now, used: now}
-	// The id is new, so the map grows; looking it up first would cost a
-	// map access on every submission. If it did not grow, the id was there
-	// and its old job, still in the ring, goes.
-	n := len(s.byID)
+	j := &job[Q]{seq: s.seq, id: id, owner: owner, query: q, outcome: outcome, created: now, used: now}
+	j.elem = s.lru.PushBack(j)
 	s.byID[id] = j
-	if len(s.byID) == n {
-		for o := s.lru.next; o != &s.lru; o = o.next {
-			if o.id == id {
-				s.unlink(o)
-				break
-			}
-		}
-	}
-	s.pushBack(j)
 	for len(s.byID) > max(s.cfg.Max, 1) {
-		old := s.front()
-		s.remove(old)
-		*old = job[Q]{} // nothing of it stays reachable
-		s.spare = old   // a full store: the next job reuses its memory
+		s.remove(s.front())
 	}
 }
 
@@ -186,8 +150,7 @@ func (s *Store[Q]) PollResult(id string, owner Owner, now time.Time) (r Result[Q
 		return r, false
 	}
 	j.used = now
-	s.unlink(j)
-	s.pushBack(j)
+	s.lru.MoveToBack(j.elem)
 	j.polls++
 	if !j.ready && j.outcome != Stuck && j.polls > s.cfg.PendingPolls && !now.Before(j.created.Add(s.cfg.PendingFor)) {
 		j.ready = true
@@ -232,29 +195,18 @@ func (s *Store[Q]) List(now time.Time) []Info[Q] {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(now)
-	out := make([]Info[Q], 0, len(s.byID))
-	seqs := make([]uint64, 0, len(s.byID))
-	for j := s.lru.next; j != &s.lru; j = j.next {
-		if s.expired(j, now) { // possible when the clock went backwards
-			continue
+	var live []*job[Q]
+	for _, j := range s.byID {
+		if !s.expired(j, now) { // possible when the clock went backwards
+			live = append(live, j)
 		}
-		out = append(out, j.info(s.cfg.TTL))
-		seqs = append(seqs, j.seq)
 	}
-	sort.Sort(bySeq[Q]{out, seqs})
+	slices.SortFunc(live, func(a, b *job[Q]) int { return cmp.Compare(a.seq, b.seq) })
+	out := make([]Info[Q], len(live))
+	for i, j := range live {
+		out[i] = j.info(s.cfg.TTL)
+	}
 	return out
-}
-
-type bySeq[Q any] struct {
-	infos []Info[Q]
-	seqs  []uint64
-}
-
-func (b bySeq[Q]) Len() int           { return len(b.infos) }
-func (b bySeq[Q]) Less(i, k int) bool { return b.seqs[i] < b.seqs[k] }
-func (b bySeq[Q]) Swap(i, k int) {
-	b.infos[i], b.infos[k] = b.infos[k], b.infos[i]
-	b.seqs[i], b.seqs[k] = b.seqs[k], b.seqs[i]
 }
 
 // Force sets the state of job id whoever owns it, without counting a use:
@@ -309,7 +261,7 @@ func (s *Store[Q]) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	clear(s.byID)
-	s.lru.prev, s.lru.next = &s.lru, &s.lru
+	s.lru.Init()
 }
 
 func (s *Store[Q]) expired(j *job[Q], now time.Time) bool {
@@ -325,5 +277,5 @@ func (s *Store[Q]) expire(now time.Time) {
 
 func (s *Store[Q]) remove(j *job[Q]) {
 	delete(s.byID, j.id)
-	s.unlink(j)
+	s.lru.Remove(j.elem)
 }

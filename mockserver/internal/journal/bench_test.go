@@ -26,7 +26,7 @@ func BenchmarkOrderedRingAdd(b *testing.B) {
 		late uint64 // how many newer entries are in before the late one
 	}{{"in-order", 0}, {"one-late", 1}, {"eight-late", 8}} {
 		b.Run(tc.name, func(b *testing.B) {
-			r := NewOrdered(1000, func(e *benchRecord) uint64 { return e.seq })
+			r := New(1000, func(e *benchRecord) uint64 { return e.seq }, nil)
 			var n uint64
 			t0 := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
 			add := func(seq uint64) {

@@ -27,46 +27,23 @@ type Ring[T any] struct {
 	adding T
 }
 
-// New returns a ring holding at most size entries. A size of zero or less
-// gives a ring that stores nothing. The storage is allocated by the first
-// Add and grows as entries come, so a ring that is never written to costs
-// nothing and one holding a few entries costs a few.
-func New[T any](size int) *Ring[T] {
-	return &Ring[T]{size: max(size, 0)}
-}
-
-// NewSealed is New with a seal: Snapshot calls seal on every stored entry,
-// under the ring's lock, before copying it out, so that work such as
-// redaction is paid only for entries that are read, and no reader ever
-// sees an entry that was not sealed. seal must be idempotent and must not
+// New returns a ring holding at most size entries (none for a size of
+// zero or less). Its storage grows as entries come, so a ring that is never
+// written to costs nothing.
+//
+// With seq, the ring keeps its entries sorted by seq, so that an entry
+// added late (a request that arrived first but finished last) takes its
+// place among the others, and it keeps the size entries with the highest
+// seq. With seal, Snapshot calls seal on every stored entry, under the
+// ring's lock, before copying it out, so that work such as redaction is
+// paid only for entries that are read; seal must be idempotent and must not
 // call the ring.
-func NewSealed[T any](size int, seal func(*T)) *Ring[T] {
-	r := New[T](size)
-	r.seal = seal
-	return r
-}
-
-// NewOrdered returns a ring holding at most size entries that keeps them
-// sorted by seq, so that an entry added late (a request that arrived first
-// but finished last) takes its place among the others. It keeps the size
-// entries with the highest seq. Adding costs the same as in New's ring
-// when entries come in order, and one step per newer entry otherwise.
-func NewOrdered[T any](size int, seq func(*T) uint64) *Ring[T] {
-	r := New[T](size)
-	r.seq = seq
-	return r
-}
-
-// NewOrderedSealed is a ring both ordered (NewOrdered) and sealed
-// (NewSealed).
-func NewOrderedSealed[T any](size int, seq func(*T) uint64, seal func(*T)) *Ring[T] {
-	r := NewOrdered(size, seq)
-	r.seal = seal
-	return r
+func New[T any](size int, seq func(*T) uint64, seal func(*T)) *Ring[T] {
+	return &Ring[T]{size: max(size, 0), seq: seq, seal: seal}
 }
 
 // Add appends an entry, evicting the oldest one when the ring is full. In a
-// ring from NewOrdered the entry goes to its place by seq; an entry older
+// ring with seq the entry goes to its place by seq; an entry older
 // than every entry of a full ring is not kept. An entry evicted or not
 // kept counts as dropped.
 func (r *Ring[T]) Add(e T) {
@@ -158,7 +135,7 @@ func (r *Ring[T]) insert(e T, k uint64) {
 }
 
 // Snapshot returns a copy of the stored entries, oldest first, each sealed
-// (see NewSealed).
+// (see New).
 func (r *Ring[T]) Snapshot() []T {
 	out, _ := r.SnapshotDropped()
 	return out

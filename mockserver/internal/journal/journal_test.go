@@ -14,7 +14,7 @@ import (
 
 func TestRingKeepsNewestInOrder(t *testing.T) {
 	t.Parallel()
-	r := New[int](3)
+	r := New[int](3, nil, nil)
 	if diff := cmp.Diff([]int{}, r.Snapshot()); diff != "" {
 		t.Fatalf("empty snapshot (-want +got):\n%s", diff)
 	}
@@ -45,7 +45,7 @@ func TestRingKeepsNewestInOrder(t *testing.T) {
 func TestRingZeroSizeStoresNothing(t *testing.T) {
 	t.Parallel()
 	for _, size := range []int{0, -4} {
-		r := New[string](size)
+		r := New[string](size, nil, nil)
 		r.Add("x")
 		r.Add("y")
 		if got, dropped := r.SnapshotDropped(); len(got) != 0 || dropped != 2 {
@@ -56,7 +56,7 @@ func TestRingZeroSizeStoresNothing(t *testing.T) {
 
 func TestRingConcurrentAdds(t *testing.T) {
 	t.Parallel()
-	r := New[int](50)
+	r := New[int](50, nil, nil)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
@@ -128,7 +128,7 @@ func TestSealedRingSealsBeforeEveryRead(t *testing.T) {
 		raw, sealed string
 		seals       int
 	}
-	r := NewSealed(2, func(x *rec) {
+	r := New(2, nil, func(x *rec) {
 		if x.raw != "" {
 			x.sealed, x.raw = strings.ToUpper(x.raw), ""
 			x.seals++
@@ -150,7 +150,7 @@ func TestSealedRingSealsBeforeEveryRead(t *testing.T) {
 
 // seqRing orders entries by the number they carry.
 func seqRing(size int) *Ring[uint64] {
-	return NewOrdered(size, func(e *uint64) uint64 { return *e })
+	return New(size, func(e *uint64) uint64 { return *e }, nil)
 }
 
 func TestOrderedRingSortsLateArrivals(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 // newest entries in order across the wrap.
 func TestRingAllocatesOnFirstAdd(t *testing.T) {
 	t.Parallel()
-	r := New[int](100)
+	r := New[int](100, nil, nil)
 	if cap(r.entries) != 0 {
 		t.Fatalf("a new ring holds room for %d entries, want 0", cap(r.entries))
 	}
