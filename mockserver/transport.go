@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
+	"net/http/httptest"
 )
 
 // ErrDropped is the error of a request through Transport that a drop fault
@@ -54,48 +54,27 @@ func (s *Server) roundTrip(req *http.Request) (*http.Response, error) {
 	if in.Proto == "" {
 		in.Proto, in.ProtoMajor, in.ProtoMinor = "HTTP/1.1", 1, 1
 	}
-	w := &memWriter{header: http.Header{}}
-	if aborted := w.serve(s.handler, in); aborted {
-		if !w.wroteHeader {
+	rec := httptest.NewRecorder()
+	if aborted := serveCatching(s.handler, rec, in); aborted {
+		if !rec.Flushed && rec.Body.Len() == 0 { // nothing was sent: a dropped connection
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			return nil, ErrDropped
 		}
-		return w.response(req, &cutBody{r: bytes.NewReader(w.body.Bytes())}), nil
+		resp := rec.Result()
+		resp.Body, resp.Request = &cutBody{r: bytes.NewReader(rec.Body.Bytes())}, req
+		return resp, nil
 	}
-	return w.response(req, io.NopCloser(bytes.NewReader(w.body.Bytes()))), nil
+	resp := rec.Result()
+	resp.Request = req
+	return resp, nil
 }
 
-// memWriter is an in-memory http.ResponseWriter.
-type memWriter struct {
-	header      http.Header
-	status      int
-	wroteHeader bool
-	body        bytes.Buffer
-}
-
-func (w *memWriter) Header() http.Header { return w.header }
-
-func (w *memWriter) WriteHeader(status int) {
-	if w.wroteHeader {
-		return
-	}
-	w.status, w.wroteHeader = status, true
-}
-
-func (w *memWriter) Write(p []byte) (int, error) {
-	w.WriteHeader(http.StatusOK)
-	return w.body.Write(p)
-}
-
-// Flush does nothing: the body is handed over whole. It exists so truncate
-// faults flush as they do on a socket.
-func (w *memWriter) Flush() {}
-
-// serve runs h and reports whether it aborted with http.ErrAbortHandler.
-// Other panics cannot reach here: the handler turns them into a 500.
-func (w *memWriter) serve(h http.Handler, r *http.Request) (aborted bool) {
+// serveCatching runs h and reports whether it aborted with
+// http.ErrAbortHandler (a drop or truncate fault). Other panics cannot
+// reach here: the handler turns them into a 500.
+func serveCatching(h http.Handler, w http.ResponseWriter, r *http.Request) (aborted bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			if p != http.ErrAbortHandler {
@@ -106,28 +85,6 @@ func (w *memWriter) serve(h http.Handler, r *http.Request) (aborted bool) {
 	}()
 	h.ServeHTTP(w, r)
 	return false
-}
-
-func (w *memWriter) response(req *http.Request, body io.ReadCloser) *http.Response {
-	status := w.status
-	if !w.wroteHeader {
-		status = http.StatusOK
-	}
-	length := int64(w.body.Len())
-	if cl, err := strconv.ParseInt(w.header.Get("Content-Length"), 10, 64); err == nil {
-		length = cl
-	}
-	return &http.Response{
-		Status:        strconv.Itoa(status) + " " + http.StatusText(status),
-		StatusCode:    status,
-		Proto:         "HTTP/1.1",
-		ProtoMajor:    1,
-		ProtoMinor:    1,
-		Header:        w.header,
-		Body:          body,
-		ContentLength: length,
-		Request:       req,
-	}
 }
 
 // cutBody yields the bytes written before a truncate fault, then fails as
