@@ -9,9 +9,8 @@
 // templates of data/ (names, places, topics and per-language wordings,
 // embedded; see vocab.go) expanded deterministically by Generate. Articles
 // come in stories, several sites' differently worded reports of one event,
-// published more densely towards the newest date.
-// The gencorpus command writes any generated corpus as JSON Lines, the
-// format LoadJSONL reads for users' own corpora.
+// published more densely towards the newest date. WriteJSONL writes a
+// corpus as JSON Lines, the form LoadJSONL reads for users' own corpora.
 package corpus
 
 import (
