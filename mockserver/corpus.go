@@ -186,13 +186,6 @@ func (ac *answerCache) putLocked(key any, b []byte) {
 	ac.cur[key] = b
 }
 
-// reset forgets every answer.
-func (ac *answerCache) reset() {
-	ac.mu.Lock()
-	defer ac.mu.Unlock()
-	ac.cur, ac.prev, ac.curBytes = nil, nil, 0
-}
-
 // close forgets every answer and keeps no more: a corpus version the
 // server has left keeps only what the jobs submitted to it need.
 func (ac *answerCache) close() {

@@ -45,7 +45,7 @@ type Article struct {
 	// leave it nil and derive theirs from their text when asked: read
 	// embeddings through Vector, never this field alone.
 	Embedding []float32
-	// DerivedEmbedding marks an article whose embedding is Embed of its
+	// DerivedEmbedding marks an article whose embedding is embedParts of its
 	// title, description and body, computed by Vector when asked: most
 	// servers never send one, so the generator does not spend the time and
 	// memory up front. It is false on loaded articles.

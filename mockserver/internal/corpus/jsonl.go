@@ -22,10 +22,8 @@ const MaxLineBytes = 1 << 20
 // defaultTraffic is the traffic percentile of a site no line gives one for.
 const defaultTraffic = 50
 
-// Date layouts of datePublished. WriteJSONL writes rfc1123GMT (or RFC 3339
-// with nanoseconds when a time has a fraction of a second).
+// Date layouts of datePublished besides RFC 3339 and RFC 1123.
 const (
-	rfc1123GMT = "Mon, 02 Jan 2006 15:04:05 GMT"
 	sqlLayout  = "2006-01-02 15:04:05"
 	dateLayout = "2006-01-02"
 )
@@ -50,63 +48,7 @@ type wireArticle struct {
 	Relationships []Relationship  `json:"entity_relationships"`
 	Embeddings    []float32       `json:"embeddings"`
 	Traffic       *int            `json:"traffic"`
-	Replaces      *string         `json:"_replaces,omitempty"` // read only: WriteJSONL never writes it
-}
-
-// WriteJSONL writes c as JSON Lines, one article per line in the wire form
-// of search results (without score) plus "traffic". Empty images and
-// categories are written as null, as are nil entities, relationships and
-// embeddings; LoadJSONL reads the output back to an equal corpus, Story
-// labels aside.
-func WriteJSONL(w io.Writer, c *Corpus) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for i := range c.Articles {
-		if err := enc.Encode(toWire(&c.Articles[i])); err != nil {
-			return fmt.Errorf("corpus: writing JSONL: %w; check the output stream", err)
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("corpus: writing JSONL: %w; check the output stream", err)
-	}
-	return nil
-}
-
-// toWire converts an article to its line form.
-func toWire(a *Article) *wireArticle {
-	w := &wireArticle{
-		ID:            &a.ID,
-		Title:         &a.Title,
-		Description:   a.Description,
-		Body:          a.Body,
-		URL:           &a.URL,
-		Site:          &a.Site,
-		Image:         json.RawMessage("null"),
-		Favicon:       a.Favicon,
-		Language:      &a.Language,
-		Topics:        a.Topics,
-		Sentiment:     a.Sentiment,
-		Entities:      a.Entities,
-		Relationships: a.Relationships,
-		Embeddings:    a.Vector(),
-		Traffic:       &a.Traffic,
-	}
-	if a.Image != "" {
-		w.Image, _ = json.Marshal(a.Image) // a string always marshals
-	}
-	if a.Category != "" {
-		w.Category = &a.Category
-	}
-	if w.Topics == nil {
-		w.Topics = []string{}
-	}
-	date := a.Published.UTC().Format(rfc1123GMT)
-	if a.Published.Nanosecond() != 0 {
-		date = a.Published.UTC().Format(time.RFC3339Nano)
-	}
-	w.DatePublished = &date
-	return w
+	Replaces      *string         `json:"_replaces,omitempty"`
 }
 
 // LoadJSONL reads a corpus written as JSON Lines: one article object per
@@ -472,7 +414,7 @@ func parseLanguage(s *string) (string, error) {
 // normaliseSite lower-cases a domain, drops every leading "www." (so
 // "www.www.example.com" becomes "example.com") and checks what is left looks
 // like a domain name, without spaces of any kind. Its result normalises to
-// itself, so a corpus written with WriteJSONL loads back unchanged.
+// itself, so a corpus written out loads back unchanged.
 func normaliseSite(s string) (string, error) {
 	d := strings.ToLower(strings.TrimSpace(s))
 	for strings.HasPrefix(d, "www.") {

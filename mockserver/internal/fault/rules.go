@@ -91,15 +91,6 @@ func (in *Injector) Set(rules []Rule) error {
 	return nil
 }
 
-// Reset restarts every counter, so the rules fire again as they did from the
-// start.
-func (in *Injector) Reset() {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	clear(in.matched)
-	clear(in.applied)
-}
-
 // Decide counts the request against every rule it matches and returns the
 // action of the first rule that fires, with that rule's index. It returns
 // the zero Action and -1 when no rule fires.

@@ -114,14 +114,6 @@ func (s *Store[Q]) Submit(id string, owner Owner, q Q, outcome Outcome, now time
 	}
 }
 
-// Poll counts a poll of job id by owner and reports its state and query.
-// ok is false when the id is unknown, expired, or was submitted by another
-// owner; the three cases are indistinguishable by design.
-func (s *Store[Q]) Poll(id string, owner Owner, now time.Time) (state State, q Q, ok bool) {
-	r, ok := s.PollResult(id, owner, now)
-	return r.State, r.Query, ok
-}
-
 // Result is what a poll reports: the state, the query, and for a job
 // forced to fail with a message (Force), that message.
 type Result[Q any] struct {
@@ -133,7 +125,10 @@ type Result[Q any] struct {
 	ReadyIn time.Duration
 }
 
-// PollResult is Poll reporting the failure message too.
+// PollResult counts a poll of job id by owner and reports its state, query
+// and failure message. ok is false when the id is unknown, expired, or was
+// submitted by another owner; the three cases are indistinguishable by
+// design.
 func (s *Store[Q]) PollResult(id string, owner Owner, now time.Time) (r Result[Q], ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

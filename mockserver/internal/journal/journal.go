@@ -134,20 +134,14 @@ func (r *Ring[T]) insert(e T, k uint64) {
 	*r.at(p - 1) = e
 }
 
-// Snapshot returns a copy of the stored entries, oldest first, each sealed
-// (see New).
-func (r *Ring[T]) Snapshot() []T {
-	out, _ := r.SnapshotDropped()
-	return out
-}
-
 // Dropped returns how many entries added since New or the last Reset the
 // ring does not hold: those evicted by newer ones once it was full, and
 // those it never kept (older than every entry of a full ring, or any entry
 // of a ring of size 0). Entries held plus Dropped is the entries added.
 func (r *Ring[T]) Dropped() uint64 { return r.dropped.Load() }
 
-// SnapshotDropped returns Snapshot and Dropped as of the same instant.
+// SnapshotDropped returns a copy of the stored entries, oldest first, each
+// sealed (see New), and Dropped as of the same instant.
 func (r *Ring[T]) SnapshotDropped() ([]T, uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -78,9 +78,6 @@ func (ix *Index) termDocs(t int32) []int32 { return ix.docs[ix.termStart[t]:ix.t
 // positions returns the encoded positions of posting i.
 func (ix *Index) positions(i int) []byte { return ix.pos[ix.posOff[i]:ix.posOff[i+1]] }
 
-// Corpus returns the indexed corpus.
-func (ix *Index) Corpus() *corpus.Corpus { return ix.c }
-
 // New indexes the corpus. Its articles must be in the order Corpus.Articles
 // documents (Published, then ID, ascending), and it must not change
 // afterwards.

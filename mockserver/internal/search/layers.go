@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
 )
 
@@ -120,12 +119,6 @@ func (l *Layers) Locate(doc int32) (layer int, local int32) {
 		i--
 	}
 	return i, doc - l.starts[i]
-}
-
-// Article returns the article of document doc.
-func (l *Layers) Article(doc int32) *corpus.Article {
-	i, d := l.Locate(doc)
-	return &l.ixs[i].c.Articles[d]
 }
 
 // norm is the factor a term frequency in field f of the given length is
