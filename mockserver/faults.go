@@ -389,7 +389,7 @@ func ruleJSON(r FaultRuleStatus) faultRuleJSON {
 	if f.Latency > 0 {
 		fj.Latency = f.Latency.String()
 	}
-	fj.Job = [...]string{JobFail: "fail", JobStuck: "stuck", JobRefuse: "refuse", JobNormal: ""}[f.Job]
+	fj.Job = fault.JobNames[f.Job]
 	out := faultRuleJSON{Index: r.Index, Text: r.FaultRule.String(), Endpoint: r.Endpoint, Every: r.Every,
 		Probability: r.Probability, Times: r.Times, Optional: r.Optional, Fault: fj, Matched: r.Matched, Fired: r.Fired}
 	if r.Remaining >= 0 {
@@ -619,15 +619,11 @@ func parseFaultJSON(raw json.RawMessage) (Fault, error) {
 		case "job":
 			var j string
 			if err = decodeField(v, &j, `"fail", "stuck" or "refuse"`); err == nil {
-				switch strings.ToLower(j) {
-				case "", "normal":
-				case "fail":
-					f.Job = JobFail
-				case "stuck":
-					f.Job = JobStuck
-				case "refuse":
-					f.Job = JobRefuse
-				default:
+				n := slices.Index(fault.JobNames[:], strings.ToLower(j))
+				switch {
+				case n >= 0:
+					f.Job = JobFault(n)
+				case !strings.EqualFold(j, "normal"):
 					err = fmt.Errorf(` must be "fail", "stuck" or "refuse", not %s`, quoteShort(j))
 				}
 			}

@@ -188,12 +188,9 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	}()
 	fail := func(status int, outcome, msg string) {
 		rc.rec.Exchange(endpoint(), outcome)
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("X-Request-Id", x.entry.RequestID)
-		b := failureBody(red.String(msg))
 		x.entry.Status = status
 		s.record(x)
-		writeAnswer(w, status, 0, len(b), b)
+		writeFailure(w, status, x.entry.RequestID, red.String(msg))
 		if x.unread {
 			s.drain(w, r)
 		}

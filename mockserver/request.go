@@ -127,13 +127,7 @@ func (f fields) str(name string) (s string, ok bool, err *apiError) {
 	if r == nil {
 		return "", false, nil
 	}
-	if r[0] != '"' {
-		return "", false, typeError(name, "a string", r)
-	}
-	if inner := r[1 : len(r)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return string(inner), true, nil // nothing to unescape (r is a valid JSON string)
-	}
-	if json.Unmarshal(r, &s) != nil { // unreachable for a member of a valid object
+	if r[0] != '"' || json.Unmarshal(r, &s) != nil {
 		return "", false, typeError(name, "a string", r)
 	}
 	return s, true, nil

@@ -376,12 +376,17 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, id, 
 	if r.ContentLength > 0 {
 		refuseBody(w, r)
 	}
+	writeFailure(w, status, id, msg)
+	s.drain(w, r)
+}
+
+// writeFailure writes a failure with its request id.
+func writeFailure(w http.ResponseWriter, status int, id, msg string) {
 	h := w.Header()
 	h.Set("X-Request-Id", id)
 	h.Set("Content-Type", "application/json")
 	b := failureBody(msg)
 	writeAnswer(w, status, 0, len(b), b)
-	s.drain(w, r)
 }
 
 // internalErrorMessage is the message of the 500 a panic gets.
@@ -420,10 +425,7 @@ func (s *Server) recovering(w http.ResponseWriter, r *http.Request, serve func(h
 		}
 		s.logPanic(id, r, p)
 		clear(h) // whatever serve set (Allow, ETag, a content type) belongs to an answer that will not come
-		h.Set("X-Request-Id", id)
-		h.Set("Content-Type", "application/json")
-		b := failureBody(internalErrorMessage(id))
-		writeAnswer(w, http.StatusInternalServerError, 0, len(b), b)
+		writeFailure(w, http.StatusInternalServerError, id, internalErrorMessage(id))
 	}()
 	if s.panicHook != nil {
 		s.panicHook(r)

@@ -25,10 +25,7 @@ type roundTripper struct{ s *Server }
 
 // RoundTrip runs the request through the server's handler.
 func (rt roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	return rt.s.roundTrip(req)
-}
-
-func (s *Server) roundTrip(req *http.Request) (*http.Response, error) {
+	s := rt.s
 	if req.Body != nil {
 		defer req.Body.Close()
 	}

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +28,9 @@ const (
 	JobStuck             // the job stays PENDING until it expires
 	JobRefuse            // query-async answers 200 with state FAILED and creates no job
 )
+
+// JobNames are the names of the job outcomes in job=, "" for JobNormal.
+var JobNames = [...]string{JobNormal: "", JobFail: "fail", JobStuck: "stuck", JobRefuse: "refuse"}
 
 // Limits on header and rule values.
 const (
@@ -81,13 +85,8 @@ func (a Action) String() string {
 	if a.Truncate {
 		items = append(items, "truncate")
 	}
-	switch a.Job {
-	case JobFail:
-		items = append(items, "job=fail")
-	case JobStuck:
-		items = append(items, "job=stuck")
-	case JobRefuse:
-		items = append(items, "job=refuse")
+	if a.Job != JobNormal {
+		items = append(items, "job="+JobNames[a.Job])
 	}
 	if a.Results != "" {
 		items = append(items, "results="+a.Results)
@@ -190,16 +189,11 @@ func (a *Action) set(name, value string, hasValue bool) error {
 		}
 		a.Latency = d
 	case "job":
-		switch strings.ToLower(value) {
-		case "fail":
-			a.Job = JobFail
-		case "stuck":
-			a.Job = JobStuck
-		case "refuse":
-			a.Job = JobRefuse
-		default:
+		j := slices.Index(JobNames[:], strings.ToLower(value))
+		if j <= 0 {
 			return fmt.Errorf("job=%q is unknown; write job=fail, job=stuck or job=refuse", value)
 		}
+		a.Job = Job(j)
 	case "results":
 		a.Results = value
 	case "totals":

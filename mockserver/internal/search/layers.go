@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -157,13 +158,7 @@ type termKey struct {
 }
 
 func (a termKey) compare(b termKey) int {
-	if c := a.published.Compare(b.published); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.id, b.id); c != 0 {
-		return c
-	}
-	return int(a.pos) - int(b.pos)
+	return cmp.Or(a.published.Compare(b.published), strings.Compare(a.id, b.id), cmp.Compare(a.pos, b.pos))
 }
 
 // firstKey returns the termKey of term t within the index.
