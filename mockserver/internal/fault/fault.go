@@ -1,11 +1,7 @@
-// Package fault decides which injected fault, if any, the mock server applies
-// to a request: the X-Mock-Fault header syntax, programmatic rules that fire
-// on every Nth matching request or with a seeded probability, and a
-// cancellable wait for injected latency.
-//
-// Every decision is a pure function of the seed, the rules and the order in
-// which requests arrive, so a test that replays the same requests sees the
-// same faults.
+// Package fault decides which injected fault the mock server applies to a
+// request: the X-Mock-Fault header, rules that fire on every Nth matching
+// request or with a seeded probability, and the latency wait. Decisions
+// depend only on the seed, the rules and the order of requests.
 package fault
 
 import (
@@ -204,10 +200,8 @@ func (a *Action) set(name, value string, hasValue bool) error {
 	return nil
 }
 
-// Wait sleeps for d, until ctx is done or until stop is closed, whichever
-// comes first, and returns ctx's error (nil when stop ended the wait and ctx
-// is not done: the rest of the delay is skipped). A d of 0 or less returns
-// nil at once.
+// Wait sleeps for d, or until ctx is done or stop is closed, and returns
+// ctx's error.
 func Wait(ctx context.Context, stop <-chan struct{}, d time.Duration) error {
 	if d <= 0 {
 		return nil
