@@ -29,7 +29,7 @@ const (
 // guard returns the status and message of a request a web page could have
 // sent without the user's intent: from another site, or through a host name
 // the mock does not know (DNS rebinding). It returns 0 for a request to
-// serve.
+// serve; a refused one is not journaled, faulted or counted.
 func (s *Server) guard(r *http.Request) (int, string) {
 	status, why, msg := 0, "", ""
 	if m := s.checkHost(r); m != "" {
@@ -45,9 +45,9 @@ func (s *Server) guard(r *http.Request) (int, string) {
 }
 
 // checkHost returns why the request's Host is refused, or "". Only a
-// request that came on a socket is checked. Allowed: an IP address (it
-// cannot be rebound), localhost and *.localhost (browsers resolve them to
-// loopback), the host of WithAddr, and WithAllowedHosts.
+// request that came on a socket has a Host a browser chose. Allowed: an IP
+// address (it cannot be rebound), localhost and *.localhost (browsers
+// resolve them to loopback), the host of WithAddr, and WithAllowedHosts.
 func (s *Server) checkHost(r *http.Request) string {
 	if r.RemoteAddr == inProcessRemoteAddr || r.Context().Value(http.LocalAddrContextKey) == nil {
 		return ""

@@ -41,7 +41,7 @@ type Article struct {
 	// computes from its text when asked: most servers never send one.
 	DerivedEmbedding bool
 	// Story is the generator's label for the event an article reports, or
-	// -1; for the generator's tests only.
+	// -1: for its tests; search and clustering must never read it.
 	Story int32
 }
 

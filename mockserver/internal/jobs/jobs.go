@@ -231,7 +231,7 @@ func (s *Store[Q]) Remove(id string, now time.Time) bool {
 	return !expired
 }
 
-// Len returns the number of jobs held, expired ones until swept.
+// Len returns the number of jobs held, expired ones included until swept.
 func (s *Store[Q]) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -31,8 +31,7 @@ var Required = []string{"_id", "title", "url", "site", "datePublished"}
 // redacted.
 const MinScrubbedKey = 8
 
-// Redactor returns the redactor of those keys of at least MinScrubbedKey
-// bytes.
+// Redactor returns the redactor of the keys of at least MinScrubbedKey bytes.
 func Redactor(keys ...string) *redact.Redactor {
 	long := make([]string, 0, len(keys))
 	for _, k := range keys {

@@ -80,9 +80,9 @@ func ParseKeyPhrases(s string) (*keyphrase.Expr, error) {
 	return keyphrase.Parse(s, keyPhraseRules)
 }
 
-// Search returns the hits at positions offset to offset+limit-1 of the
-// query's result, and their total. The only error is a malformed
-// KeyPhrases, a *keyphrase.SyntaxError.
+// Search returns the hits at positions offset to offset+limit-1 (negative
+// counts as 0) of the query's result, and the total. The only error is a
+// malformed KeyPhrases, a *keyphrase.SyntaxError.
 func (ix *Index) Search(q Query, offset, limit int) (Result, error) {
 	return ix.alone.Search(q, offset, limit)
 }
