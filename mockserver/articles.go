@@ -11,15 +11,11 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 )
 
-// articleCountsBody says how many articles a server searches, as the
-// /_mock/articles endpoints report them.
+// articleCountsBody counts the articles searched: those of the start-up
+// corpus (or PUT /_mock/articles's) and those added since.
 type articleCountsBody struct {
-	// Start is the size of the corpus the added articles are layered on:
-	// the one the server started with, or the one PUT /_mock/articles gave.
 	Start int `json:"start_articles"`
-	// Added counts the articles AddArticles added since.
 	Added int `json:"added_articles"`
-	// Total is Start+Added: what searches see.
 	Total int `json:"articles"`
 }
 
@@ -48,14 +44,10 @@ func (s *Server) AddArticles(r io.Reader) (int, error) {
 	return len(added.Articles), nil
 }
 
-// replaceArticles makes the articles read from r, in the form of
-// AddArticles, the whole corpus the world searches (PUT /_mock/articles):
-// the start-up corpus and the articles added before are no longer
-// searched, and a later AddArticles adds to the new one. It costs what the
-// articles given do, however large the start-up corpus: a test that needs
-// a few articles of its own, and none of the others, gives just those.
-// Reset (and DELETE /_mock/articles) goes back to the start-up corpus.
-// Jobs submitted before keep the corpus they were submitted to.
+// replaceArticles makes the articles read from r, as AddArticles reads
+// them, the whole corpus the world searches (PUT /_mock/articles), at the
+// cost of those articles alone. Reset goes back to the start-up corpus;
+// jobs keep the corpus they were submitted to.
 func (s *Server) replaceArticles(r io.Reader) (int, error) {
 	s.addMu.Lock()
 	defer s.addMu.Unlock()
@@ -71,8 +63,7 @@ func (s *Server) replaceArticles(r io.Reader) (int, error) {
 	return len(given.Articles), nil
 }
 
-// resetArticles returns the server to the corpus it started with, dropping
-// every article AddArticles added (DELETE /_mock/articles; Reset).
+// resetArticles returns the world to its start-up corpus.
 func (s *Server) resetArticles() {
 	s.addMu.Lock()
 	defer s.addMu.Unlock()
@@ -91,18 +82,16 @@ func (s *Server) articleCounts(batch int) any {
 	}{"SUCCESS", s.counts(), batch}
 }
 
-// freeMemoryAfter is the size of an articles body after which the server
-// hands the memory it took back to the system at once (a body of
-// defaultMaxArticlesBody would otherwise stay in the process for minutes).
+// freeMemoryAfter is the size of an articles body after which the memory
+// it took goes back to the system at once, not minutes later.
 const freeMemoryAfter = 32 << 20
 
 // articlesTooBig is the 413 message of POST /_mock/articles.
 const articlesTooBig = "the articles are more than %d bytes: send them in several POST /_mock/articles calls"
 
-// adminAddArticles answers POST /_mock/articles (add) and PUT (replace). It
-// reads the body itself, in blocks (readBodyBlocks), one request at a
-// time: AddArticles adds one batch at a time anyway, and several large
-// bodies read at once would each hold memory up to the limit.
+// adminAddArticles answers POST /_mock/articles (add) and PUT (replace),
+// one request at a time: several large bodies read at once would each hold
+// memory up to the limit.
 func (s *Server) adminAddArticles(c *adminCall) (any, *apiError) {
 	select {
 	case s.articlesBody <- struct{}{}:
@@ -118,9 +107,8 @@ func (s *Server) adminAddArticles(c *adminCall) (any, *apiError) {
 	return v, aerr
 }
 
-// addArticlesFromBody adds the articles of the body as it is read: it is
-// never held whole, as AddArticles holds only the articles. It returns how
-// many bytes it read.
+// addArticlesFromBody adds the articles of the body as it is read, never
+// holding it whole, and returns how many bytes it read.
 func (s *Server) addArticlesFromBody(c *adminCall) (any, int64, *apiError) {
 	tooBig := &apiError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(articlesTooBig, s.maxArticlesBody)}
 	if c.r.ContentLength > s.maxArticlesBody {

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 )
 
 // newArticle returns an article object for /_mock/articles: id n, a title
@@ -42,6 +45,27 @@ func jsonLines(t testing.TB, arts ...map[string]any) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// corpusJSONL writes c as LoadCorpus reads it: one article a line, in the
+// wire form of search results plus its traffic.
+func corpusJSONL(t testing.TB, c *corpus.Corpus) []byte {
+	t.Helper()
+	s := &Server{core: &core{}}
+	var b bytes.Buffer
+	for i := range c.Articles {
+		a := &c.Articles[i]
+		line, err := json.Marshal(struct {
+			articleJSON
+			Traffic int `json:"traffic"`
+		}{s.articleJSON(a, 0, true), a.Traffic})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
 }
 
 // countsAnswer is the body of the /_mock/articles endpoints.

@@ -11,26 +11,17 @@ import (
 // reads requests and writes answers from the wire format alone, so that
 // the contract tests check two independent readings of it.
 
-// Retry waits and poll delays Client sets: short, so tests that exercise
-// retries and polling stay fast. Options given to Client win.
-const (
-	clientRetryWaitMin = time.Millisecond
-	clientRetryWaitMax = 20 * time.Millisecond
-	clientPollDelayMin = time.Millisecond
-	clientPollDelayMax = 20 * time.Millisecond
-)
-
 // ClientOptions returns the options Client gives newssearch.NewClient: the
 // server's URL, APIKey and HTTPClient, no environment, and retry and poll
-// waits of 1 to 20 ms.
+// waits of 1 to 20 ms, so that tests of retries and polling stay fast.
 func (s *Server) ClientOptions() []newssearch.Option {
 	return []newssearch.Option{
 		newssearch.WithoutEnvironment(),
 		newssearch.WithBaseURL(s.url),
 		newssearch.WithAPIKey(s.apiKey),
 		newssearch.WithHTTPClient(s.httpClient),
-		newssearch.WithRetryWait(clientRetryWaitMin, clientRetryWaitMax),
-		&newssearch.PollOptions{MinDelay: clientPollDelayMin, MaxDelay: clientPollDelayMax},
+		newssearch.WithRetryWait(time.Millisecond, 20*time.Millisecond),
+		&newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond},
 	}
 }
 

@@ -12,34 +12,18 @@ import (
 // ErrRealClock is the error SetClock returns when the clock is not manual.
 var ErrRealClock = errors.New("mockserver: the server clock is not manual, so it cannot be moved: start the server with WithManualClock (newsmock -clock manual)")
 
-// The range of the server clock, both ends included, in RFC 3339.
-// WithManualClock and SetClock (POST /_mock/clock, newsmock -clock
-// manual=<time>) refuse a time outside it, and New refuses a clock
-// (WithClock) that reads outside it at start; a WithClock function must stay
-// within it afterwards too.
-//
-// Every time the server writes is the clock's time, an article's date at
-// most the clock's time at New (the date shift), or the clock's time plus a
-// time.Duration, at most 292 years (a job's expiry: its last use plus the job
-// TTL). The upper end plus 292 years is still in year 9992, so every time stays
-// within the years 0 to 9999 that RFC 3339, JSON and HTTP dates can write,
-// whatever the options. The lower end is the Unix epoch, before which many
-// clients cannot represent a time.
+// The range of the server clock, both ends included, which New, SetClock
+// and WithManualClock enforce. A time the server writes is at most the
+// clock's plus a time.Duration (292 years, a job's expiry), so it stays
+// within the years 0 to 9999 that RFC 3339, JSON and HTTP dates can write.
+// Many clients cannot represent a time before the Unix epoch.
 const (
 	minClockText = "1970-01-01T00:00:00Z"
 	maxClockText = "9700-01-01T00:00:00Z"
 )
 
 // minClock and maxClock are minClockText and maxClockText as times.
-var minClock, maxClock = mustParseTime(minClockText), mustParseTime(maxClockText)
-
-func mustParseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
+var minClock, maxClock = time.Unix(0, 0).UTC(), time.Date(9700, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // clockRange is the range for messages.
 const clockRange = "the server clock runs from " + minClockText + " to " + maxClockText
@@ -81,9 +65,8 @@ func WithManualClock(start time.Time) Option {
 // Now returns the server clock's time.
 func (s *Server) Now() time.Time { return s.clock() }
 
-// advanceClock moves a manual clock forward by d (which must be positive)
-// and returns the new time (POST /_mock/clock {"advance": …}). A move past
-// maxClock is refused, and the clock stays where it is.
+// advanceClock moves a manual clock forward by d > 0, at most to maxClock,
+// and returns the new time.
 func (s *Server) advanceClock(d time.Duration) (time.Time, error) {
 	if s.manual == nil {
 		return time.Time{}, ErrRealClock
@@ -118,11 +101,9 @@ func (s *Server) SetClock(t time.Time) (time.Time, error) {
 	return t, nil
 }
 
-// dateShift reads the clock once at start, checks that it is within
-// the clock range, and returns the date shift for corpus c: the
-// clock's time minus its newest article's date, in whole seconds (0
-// WithoutDateShift). A shift a time.Duration cannot hold (more than 292
-// years) is an error rather than a shift that stops short.
+// dateShift reads the clock once at start, checks its range, and returns
+// the date shift for c: now minus its newest article's date, in whole
+// seconds (0 WithoutDateShift). A shift past 292 years is an error.
 func dateShift(cfg config, c *Corpus) (time.Duration, error) {
 	now := cfg.clock()
 	if !inClockRange(now) {
@@ -166,11 +147,11 @@ type clockAnswer struct {
 }
 
 func (s *Server) adminClock(*adminCall) (any, *apiError) {
-	return clockAnswer{"SUCCESS", s.Now(), (s.manual != nil)}, nil
+	return clockAnswer{"SUCCESS", s.Now(), s.manual != nil}, nil
 }
 
 func (s *Server) adminMoveClock(c *adminCall) (any, *apiError) {
-	if !(s.manual != nil) {
+	if s.manual == nil {
 		return nil, &apiError{status: http.StatusConflict, msg: "the clock is the real one, so it cannot be moved: " +
 			"start newsmock with -clock manual (or -clock manual=2026-01-15T12:00:00Z), or the Go server with mockserver.WithManualClock"}
 	}

@@ -15,10 +15,9 @@ import (
 // OpenAPIPath is where the server serves the service's OpenAPI 3.1 document.
 const OpenAPIPath = "/openapi.yaml"
 
-// controlPrefix starts the paths of the mock's own control endpoints, listed
-// in adminRoutes and described in docs/control-api.md and api/openapi.yaml.
-// They need no api_key, are not journaled and never get faults; each calls
-// the Server method of the same action.
+// controlPrefix starts the paths of the control endpoints (adminRoutes;
+// docs/control-api.md). They need no api_key, are not journaled, never get
+// faults, and call the Server method of the same action.
 const controlPrefix = "/_mock/"
 
 // adminCall is one request to a control endpoint.
@@ -187,12 +186,10 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	writeAnswer(w, status, 0, len(body), body)
 }
 
-// adminID returns the X-Request-Id of the next answer that is not the
-// API's: "mock-" and a counter.
+// adminID returns the next X-Request-Id of an answer not the API's.
 func (s *Server) adminID() string { return "mock-" + strconv.FormatUint(s.adminSeq.Add(1), 10) }
 
-// serveOpenAPI answers GET and HEAD with the OpenAPI document; it runs after
-// serveControl has set the request id.
+// serveOpenAPI answers GET and HEAD with the OpenAPI document.
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
@@ -204,8 +201,7 @@ func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	writeAnswer(w, http.StatusOK, 0, len(api.OpenAPI), api.OpenAPI)
 }
 
-// controlError turns an error of a Server method into a 400 whose message
-// drops the package prefix.
+// controlError turns a Server method's error into a 400.
 func controlError(err error) *apiError {
 	return badRequest("%s", strings.TrimPrefix(err.Error(), "mockserver: "))
 }

@@ -16,8 +16,7 @@ import (
 // Corpus is an immutable set of articles with its search index, built on first
 // use and shared by every Server that serves it.
 type Corpus struct {
-	// A start-up corpus's articles, index and per-article caches; nil in a
-	// version, which reaches its root's through root.
+	// A start-up corpus's articles and index; nil in a version.
 	c     *corpus.Corpus
 	index func() *search.Index
 
@@ -66,8 +65,6 @@ func (c *Corpus) setLanguages(langs []corpus.Language) {
 	c.langList = strings.Join(names, ", ")
 }
 
-// defaultCorpus is made once per process, at the first New, and shared by
-// every Server.
 var defaultCorpus = sync.OnceValue(func() *Corpus {
 	pc := newCorpus(corpus.Default())
 	pc.index()
@@ -124,8 +121,8 @@ func (c *Corpus) Newest() time.Time {
 	return newest
 }
 
-// search runs a query for one window of its result: Hit.Doc numbers the
-// documents of a version through its layers (see article).
+// search runs a query for one window of its result (Hit.Doc as article
+// takes it).
 func (c *Corpus) search(q search.Query, offset, limit int) (search.Result, error) {
 	if c.layers != nil {
 		return c.layers.Search(q, offset, limit)
@@ -133,11 +130,10 @@ func (c *Corpus) search(q search.Query, offset, limit int) (search.Result, error
 	return c.index().Search(q, offset, limit)
 }
 
-// answerCache is a bounded map of a corpus's recent answers, keyed by a
-// comparable value of everything else they depend on (see pageKey): when its current
-// generation holds answerCacheBytes, it becomes the previous one, so
-// memory stays below two generations and recently used answers survive.
-// Answers are shared and never changed.
+// answerCache holds a corpus's recent answers, shared and never changed,
+// keyed by all else they depend on. A full generation (answerCacheBytes)
+// becomes the previous one, so memory stays below two generations and
+// recently used answers survive.
 type answerCache struct {
 	mu        sync.Mutex
 	cur, prev map[any][]byte
@@ -145,12 +141,11 @@ type answerCache struct {
 	closed    bool // keep nothing more (see Corpus.retire)
 }
 
-// answerCacheBytes bounds one generation of answers: about 100 full pages
-// of 25 articles (35 KB each on the embedded corpus).
+// answerCacheBytes bounds a generation: about 100 full pages.
 const answerCacheBytes = 4 << 20
 
-// get returns the answer under key, making it with make when it is not
-// cached; a nil answer is not cached.
+// get returns the answer under key, made by make if not cached; nil is not
+// cached.
 func (ac *answerCache) get(key any, make func() []byte) []byte {
 	ac.mu.Lock()
 	b, ok := ac.cur[key]
@@ -186,15 +181,7 @@ func (ac *answerCache) putLocked(key any, b []byte) {
 	ac.cur[key] = b
 }
 
-// reset forgets every answer.
-func (ac *answerCache) reset() {
-	ac.mu.Lock()
-	defer ac.mu.Unlock()
-	ac.cur, ac.prev, ac.curBytes = nil, nil, 0
-}
-
-// close forgets every answer and keeps no more: a corpus version the
-// server has left keeps only what the jobs submitted to it need.
+// close forgets every answer and keeps no more (see Corpus.retire).
 func (ac *answerCache) close() {
 	ac.mu.Lock()
 	defer ac.mu.Unlock()
@@ -208,9 +195,8 @@ func (c *Corpus) language(s string) (string, bool) {
 }
 
 // window returns the documents published within [from, to] (corpus time)
-// as the half-open range [lo, hi) of their positions in the date order of
-// all the corpus's articles. A range identifies its window: it is the key
-// of the headline caches.
+// as [lo, hi), their positions in the date order of all the articles; it
+// keys the headline caches.
 func (c *Corpus) window(from, to time.Time) (lo, hi int) {
 	lo, hi = c.root.c.Window(from, to)
 	for _, sg := range c.segs {
@@ -220,8 +206,8 @@ func (c *Corpus) window(from, to time.Time) (lo, hi int) {
 	return lo, hi
 }
 
-// headlineClusters returns the clusters of the documents published within
-// [from, to], whose window is [lo, hi), computing them once per window.
+// headlineClusters returns the clusters of [from, to], window [lo, hi),
+// computed once per window.
 func (c *Corpus) headlineClusters(from, to time.Time, lo, hi int) []cluster.Cluster {
 	key := [2]int{lo, hi}
 	c.clusterMu.Lock()

@@ -50,11 +50,9 @@ var endpointsByPath = func() map[string]*endpoint {
 const apiPaths = "POST /api/v2/query, /api/v2/query-async, /api/v2/get-results and /api/v2/headlines"
 
 // jobQuery is what a job stores: its validated query and the corpus it was
-// submitted to, which it searches page by page. That corpus is the world's
-// start-up corpus, or a version AddArticles made, which the job keeps after
-// the world moves on; a version shares its start-up corpus's index and
-// articles and holds only the added ones, so a job costs memory in
-// proportion to the articles added, not a corpus per job.
+// submitted to, which it keeps after the world moves on. A version of a
+// corpus (AddArticles) shares its start-up corpus, so a job costs the
+// articles added, not a corpus.
 type jobQuery struct {
 	corpus     *Corpus
 	query      search.Query
@@ -62,8 +60,7 @@ type jobQuery struct {
 	body       []byte // the submitted body, redacted when Jobs lists it
 }
 
-// serveQuery answers /api/v2/query:
-// {"results": {"totalResults": N, "articles": [...]}, "state": "SUCCESS"}.
+// serveQuery answers /api/v2/query.
 func (s *Server) serveQuery(x *exchange, f fields) answer {
 	p, aerr := s.parseSearch(f, false)
 	if aerr != nil {
@@ -97,9 +94,8 @@ func (s *Server) serveQueryAsync(x *exchange, f fields) answer {
 	}{id, "SUCCESS"})
 }
 
-// refusedSubmission is query-async's answer under a job=refuse fault: the
-// shape the vendor's client expects of a refused submission (HTTP 200, a
-// failure state and a message, no query_id).
+// refusedSubmission is query-async's answer under a job=refuse fault, as
+// the service refuses a submission: 200, FAILED, no query_id.
 var refusedSubmission = failureBody("the query was refused because a job=refuse fault was injected: " +
 	"submit it again without the fault (remove the X-Mock-Fault header or the fault rule)")
 
@@ -139,9 +135,8 @@ func (s *Server) serveGetResults(x *exchange, f fields) answer {
 	case jobs.Pending:
 		a := ok(state{QueryID: id, State: "PENDING"})
 		if polled.ReadyIn >= time.Second {
-			// When to ask again, in whole seconds rounded up, so a client
-			// that honours it polls once, after the job is ready: on a
-			// fake clock a job pending for minutes costs a few requests.
+			// Whole seconds rounded up, so that a client that honours it
+			// polls once the job is ready, even on a fake clock.
 			a.retryAfter = int((polled.ReadyIn + time.Second - 1) / time.Second)
 		}
 		return a
@@ -153,9 +148,8 @@ func (s *Server) serveGetResults(x *exchange, f fields) answer {
 	return s.page(jq.corpus, pageKey{Query: jq.query, Page: page, Embeddings: jq.embeddings, Shape: s.shape(x), QueryID: id})
 }
 
-// serveHeadlines answers /api/v2/headlines: the clusters of the articles
-// published in the HeadlineWindow before the world clock's now, largest
-// first, abbreviated to the headline limits.
+// serveHeadlines answers /api/v2/headlines: the clusters of the
+// HeadlineWindow before now, largest first, cut to the headline limits.
 func (s *Server) serveHeadlines(x *exchange, _ fields) answer {
 	if s.replayHeadlines != nil {
 		return answer{status: http.StatusOK, body: s.replayHeadlines}
@@ -199,8 +193,7 @@ func (s *Server) encodeHeadlines(c *Corpus, from, to time.Time, lo, hi int) []by
 	return encodeJSON(out)
 }
 
-// pageKey is everything one page of results depends on besides its
-// corpus: the key of its answer in the corpus's cache.
+// pageKey is all a page of results depends on besides its corpus.
 type pageKey struct {
 	Query      search.Query
 	Page       int
@@ -233,10 +226,8 @@ func (k pageKey) cacheKey() any {
 		q.TrafficRank, q.EncodedOnly, q.Order, k.Page, k.Shift, k.Embeddings, k.Shape, k.QueryID}
 }
 
-// page answers a page of a validated search: query's answer, or
-// get-results' when k.QueryID is set. The corpus is immutable, so its
-// answers are cached (see answerCache): a repeated request (a test polling
-// pages) is answered without searching or encoding again.
+// page answers a page of a validated search: query's, or get-results' with
+// k.QueryID. The corpus is immutable, so its answers are cached.
 func (s *Server) page(c *Corpus, k pageKey) answer {
 	k.Shift = s.shift
 	var failed *apiError
@@ -288,11 +279,9 @@ func encodePage(k pageKey, total int, articles []articleJSON) []byte {
 	}{results{total, articles}, "SUCCESS"})
 }
 
-// pageOffset returns the position of page's first article, computed in
-// int64: page 1e9 starts at 24,999,999,975, beyond a 32-bit int, where it
-// would wrap negative and serve page 1. An offset past what int holds is
-// clamped to math.MaxInt, which is past every result, so such a page is the
-// empty page past the end, as on 64-bit platforms.
+// pageOffset returns the position of page's first article. It computes in
+// int64 and clamps to math.MaxInt, past every result: on a 32-bit platform
+// page 1e9 would otherwise wrap negative and serve page 1.
 func pageOffset(page int) int {
 	off := (int64(page) - 1) * pageSize
 	if off > math.MaxInt {
@@ -320,8 +309,7 @@ type articleJSON struct {
 	Sentiment     corpus.Sentiment      `json:"sentiment"`
 	Entities      []corpus.Entity       `json:"entities"`
 	Relationships []corpus.Relationship `json:"entity_relationships"`
-	// Embeddings is sent only when asked for: a pointer, so that an
-	// article without a vector is sent null then.
+	// Embeddings is sent when asked for, null for an article without one.
 	Embeddings *[]float32 `json:"embeddings,omitempty"`
 }
 
@@ -376,10 +364,9 @@ func nullable(s string) *string {
 
 func ok(v any) answer { return answer{status: http.StatusOK, body: encodeJSON(v)} }
 
-// encodeJSON encodes values built here from plain strings, numbers and
-// slices, which encoding/json cannot fail on (corpus floats are finite),
-// and times, which the clock's range keeps within the years JSON can
-// write. HTML characters are left as they are.
+// encodeJSON encodes, without HTML escapes, values built here, which
+// cannot fail: corpus floats are finite and the clock's range keeps times
+// within the years JSON can write.
 func encodeJSON(v any) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -97,8 +97,8 @@ func (s *Server) Expect(t TestingT, es ...Expectation) {
 	}
 }
 
-// addExpectation declares an expectation as Expect does, without a test
-// to fail (POST /_mock/expectations): Verify reports it.
+// addExpectation adds an expectation without a test to fail (POST
+// /_mock/expectations).
 func (s *Server) addExpectation(e Expectation) error {
 	if err := e.check(); err != nil {
 		return err
@@ -276,8 +276,7 @@ func (s *Server) adminExpectations(*adminCall) (any, *apiError) {
 }
 
 // adminAddExpectations answers POST /_mock/expectations: one expectation
-// or an array of them, each {"endpoint", "body", "times" | "min", "max"}
-// (no count: at least once). On error none is added.
+// or an array of them (no count: at least once). On error none is added.
 func (s *Server) adminAddExpectations(c *adminCall) (any, *apiError) {
 	const example = `{"endpoint": "query", "body": {"query": "election"}, "times": 1}`
 	body := bytes.TrimSpace(c.body)

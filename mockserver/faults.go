@@ -202,9 +202,8 @@ func (s *Server) SetFaults(rules ...FaultRule) error {
 	return s.faults.Set(compiled)
 }
 
-// decideFault returns the fault for a request: its FaultHeader if present,
-// else the first firing rule. source describes where it came from for the
-// journal.
+// decideFault returns the fault of a request, from its FaultHeader or else
+// the first rule that fires, and its source for the journal.
 func (s *Server) decideFault(header []string, ep *endpoint) (a fault.Action, source string, err *apiError) {
 	if h := strings.TrimSpace(strings.Join(header, ";")); h != "" {
 		a, perr := fault.ParseHeader(h)
@@ -269,9 +268,8 @@ func (s *Server) AddFault(rule FaultRule) error {
 // rule.
 var ErrNoFaultRule = errors.New("mockserver: no fault rule has this index: Faults (GET /_mock/faults) lists the rules in force")
 
-// noFaultRuleError says which index was asked for (in decimal, which may
-// be too large for an int) and how many rules there are; it is an
-// ErrNoFaultRule.
+// noFaultRuleError is an ErrNoFaultRule naming the index asked for (in
+// decimal: it may not fit an int) and the rules there are.
 type noFaultRuleError struct {
 	index string
 	n     int
@@ -299,9 +297,8 @@ func (s *Server) RemoveFault(index int) (FaultRule, error) {
 	return r, err
 }
 
-// removeFault removes rule index if accept (when not nil) accepts it. It
-// returns the rule at index whether or not it was removed, and whether it
-// was; accept runs under the rules' lock.
+// removeFault removes rule index if accept, when not nil, accepts it under
+// the rules' lock. It returns the rule at index and whether it was removed.
 func (s *Server) removeFault(index int, accept func(FaultRule) bool) (FaultRule, bool, error) {
 	var seen FaultRule
 	n, found, removed := s.faults.Remove(index, func(r fault.Rule) bool {
@@ -389,7 +386,7 @@ func ruleJSON(r FaultRuleStatus) faultRuleJSON {
 	if f.Latency > 0 {
 		fj.Latency = f.Latency.String()
 	}
-	fj.Job = [...]string{JobFail: "fail", JobStuck: "stuck", JobRefuse: "refuse", JobNormal: ""}[f.Job]
+	fj.Job = fault.JobNames[f.Job]
 	out := faultRuleJSON{Index: r.Index, Text: r.FaultRule.String(), Endpoint: r.Endpoint, Every: r.Every,
 		Probability: r.Probability, Times: r.Times, Optional: r.Optional, Fault: fj, Matched: r.Matched, Fired: r.Fired}
 	if r.Remaining >= 0 {
@@ -426,9 +423,8 @@ func (s *Server) adminAddFault(c *adminCall) (any, *apiError) {
 }
 
 // adminRemoveFault answers DELETE /_mock/faults/{index}[?text=rule]: with
-// text, the rule is removed only if it is still the one at index, so that a
-// page or a script that read the list cannot remove another rule that has
-// taken its place meanwhile.
+// text, only if the rule at index still has that text, so that a stale list
+// cannot remove another rule.
 func (s *Server) adminRemoveFault(c *adminCall) (any, *apiError) {
 	const usage = "DELETE /_mock/faults/{index} takes the index GET /_mock/faults lists, e.g. DELETE /_mock/faults/0"
 	if strings.TrimLeft(c.id, "0123456789") != "" {
@@ -518,14 +514,14 @@ func parseFaultRules(body []byte) ([]FaultRule, error) {
 	return rules, nil
 }
 
-// ruleFields names the fields of a rule object for messages.
-const ruleFields = "endpoint, every, probability, times, optional and fault"
+// The fields of a rule and of a fault object, for messages.
+const (
+	ruleFields  = "endpoint, every, probability, times, optional and fault"
+	faultFields = "latency, status, retry_after, drop, truncate, job, results and totals"
+)
 
-// faultFields names the fields of a fault object for messages.
-const faultFields = "latency, status, retry_after, drop, truncate, job, results and totals"
-
-// parseFaultRule reads rule i: a JSON object, a JSON string in -fault
-// syntax, or -fault syntax as it is.
+// parseFaultRule reads rule i: a JSON object, or -fault syntax as a JSON
+// string or as it is.
 func parseFaultRule(i int, raw []byte) (FaultRule, error) {
 	switch {
 	case len(raw) > 0 && raw[0] == '"':
@@ -619,15 +615,11 @@ func parseFaultJSON(raw json.RawMessage) (Fault, error) {
 		case "job":
 			var j string
 			if err = decodeField(v, &j, `"fail", "stuck" or "refuse"`); err == nil {
-				switch strings.ToLower(j) {
-				case "", "normal":
-				case "fail":
-					f.Job = JobFail
-				case "stuck":
-					f.Job = JobStuck
-				case "refuse":
-					f.Job = JobRefuse
-				default:
+				n := slices.Index(fault.JobNames[:], strings.ToLower(j))
+				switch {
+				case n >= 0:
+					f.Job = JobFault(n)
+				case !strings.EqualFold(j, "normal"):
 					err = fmt.Errorf(` must be "fail", "stuck" or "refuse", not %s`, quoteShort(j))
 				}
 			}

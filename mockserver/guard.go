@@ -26,12 +26,10 @@ const (
 	refusedCrossSite = "request from another site"
 )
 
-// guard returns the status and message of a request that a web page
-// could have sent without the user's intent: from another site (Origin,
-// Sec-Fetch-Site), or through a host name the mock does not know (DNS
-// rebinding: a page whose domain now resolves to 127.0.0.1). It returns 0
-// for a request to serve. Nothing is journaled, faulted or counted for a
-// refused request.
+// guard returns the status and message of a request a web page could have
+// sent without the user's intent: from another site, or through a host name
+// the mock does not know (DNS rebinding). It returns 0 for a request to
+// serve; a refused one is not journaled, faulted or counted.
 func (s *Server) guard(r *http.Request) (int, string) {
 	status, why, msg := 0, "", ""
 	if m := s.checkHost(r); m != "" {
@@ -47,14 +45,9 @@ func (s *Server) guard(r *http.Request) (int, string) {
 }
 
 // checkHost returns why the request's Host is refused, or "". Only a
-// request that came on a socket (net/http puts the local address in its
-// context) is checked: Transport serves any host, and a handler called
-// directly has no Host that a browser chose.
-//
-// Allowed: an IP address (it cannot be rebound: a page at http://127.0.0.1
-// is served by the mock itself), localhost and *.localhost (browsers resolve
-// them to loopback themselves), the host WithAddr names, and the names of
-// WithAllowedHosts.
+// request that came on a socket has a Host a browser chose. Allowed: an IP
+// address (it cannot be rebound), localhost and *.localhost (browsers
+// resolve them to loopback), the host of WithAddr, and WithAllowedHosts.
 func (s *Server) checkHost(r *http.Request) string {
 	if r.RemoteAddr == inProcessRemoteAddr || r.Context().Value(http.LocalAddrContextKey) == nil {
 		return ""
@@ -121,13 +114,10 @@ func checkHostPattern(p string) string {
 }
 
 // checkSite returns why a request from a web page of another site is
-// refused, or "". It follows net/http.CrossOriginProtection: a browser's
-// Sec-Fetch-Site header decides when it is present; else an Origin header
-// that names another host than Host is refused; a request with neither
-// comes from a program (curl, a test), not a page, and passes. Unlike
-// CrossOriginProtection it refuses reads too (GET of the journal, of jobs),
-// except the two pages a person may open from a link: the inspector and
-// the OpenAPI document.
+// refused, or "". As net/http.CrossOriginProtection, it trusts
+// Sec-Fetch-Site, else Origin against Host, and passes requests with
+// neither (programs). Unlike it, it refuses reads too, except of the
+// inspector and the OpenAPI document.
 func checkSite(r *http.Request) string {
 	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && (isUIPath(r.URL.Path) || r.URL.Path == OpenAPIPath) {
 		return ""
@@ -163,10 +153,9 @@ func checkSite(r *http.Request) string {
 // a browser may send to another site without a preflight.
 var jsonTypes = []string{"application/json", "application/x-ndjson", "application/jsonl", "application/x-jsonlines"}
 
-// checkControlBody returns why a POST to the control endpoint of pattern
-// (as adminRoutes lists it) is refused for its Content-Type, or "". A web page can send a POST of
-// text/plain, application/x-www-form-urlencoded or multipart/form-data (or
-// none) to any site without asking first; the mock takes none of them.
+// checkControlBody returns why a control POST is refused for its
+// Content-Type, or "": a web page can send the simple types (text/plain,
+// forms, none) to any site without asking first.
 func checkControlBody(r *http.Request, pattern string) string {
 	for _, h := range []string{ControlHeader, KeyHeader, worldHeader} {
 		if _, ok := r.Header[h]; ok {
@@ -196,10 +185,8 @@ func checkControlBody(r *http.Request, pattern string) string {
 	return msg
 }
 
-// maybeLoopback reports whether host, of a listening address, may name
-// this machine only: a loopback IP address, localhost, or a name to
-// resolve (listen checks the address it resolved to). An empty host, or
-// an unspecified or other IP address, listens beyond this machine.
+// maybeLoopback reports whether host, of a listening address, may name this
+// machine only: a loopback IP, or a name (listen checks what it resolves to).
 func maybeLoopback(host string) bool {
 	name := hostName(host)
 	if ip, err := netip.ParseAddr(name); err == nil {

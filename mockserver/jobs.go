@@ -126,10 +126,6 @@ type jobJSON struct {
 	Polls    int       `json:"polls"`
 }
 
-func toJobJSON(j JobInfo) jobJSON {
-	return jobJSON(j)
-}
-
 type jobAnswer struct {
 	State string  `json:"state"`
 	Job   jobJSON `json:"job"`
@@ -139,7 +135,7 @@ func (s *Server) adminJobs(*adminCall) (any, *apiError) {
 	list := s.Jobs()
 	out := make([]jobJSON, len(list))
 	for i, j := range list {
-		out[i] = toJobJSON(j)
+		out[i] = jobJSON(j)
 	}
 	return struct {
 		State string    `json:"state"`
@@ -155,7 +151,7 @@ func unknownJob(id string) *apiError {
 func (s *Server) adminJob(c *adminCall) (any, *apiError) {
 	for _, j := range s.Jobs() {
 		if j.QueryID == c.id {
-			return jobAnswer{"SUCCESS", toJobJSON(j)}, nil
+			return jobAnswer{"SUCCESS", jobJSON(j)}, nil
 		}
 	}
 	return nil, unknownJob(c.id)
@@ -180,7 +176,7 @@ func (s *Server) adminForceJob(c *adminCall) (any, *apiError) {
 	case err != nil:
 		return nil, controlError(err)
 	}
-	return jobAnswer{"SUCCESS", toJobJSON(info)}, nil
+	return jobAnswer{"SUCCESS", jobJSON(info)}, nil
 }
 
 func (s *Server) adminExpireJob(c *adminCall) (any, *apiError) {

@@ -24,11 +24,9 @@ type JournalEntry struct {
 	RequestID string    `json:"request_id"`
 	Method    string    `json:"method"`
 	Path      string    `json:"path"`
-	// Status is the status sent, 0 for none (a drop fault, a cancelled
-	// request).
+	// Status is the status sent, 0 for none (dropped, cancelled).
 	Status int `json:"status"`
-	// Fault is the injected fault and its source, e.g.
-	// "rule 0: status=503".
+	// Fault is the injected fault and its source: "rule 0: status=503".
 	Fault string `json:"fault,omitempty"`
 	// QueryID is the job submitted or asked for.
 	QueryID string `json:"query_id,omitempty"`
@@ -163,21 +161,17 @@ func valueIs(v json.RawMessage, want string) bool {
 	return string(bytes.TrimSpace(v)) == want
 }
 
-// journalRecord is what the journal ring stores: an entry and, until the
-// entry is first read, the body it came with. Redaction is lazy: a request
-// only keeps its body (which may hold the key), and the ring's seal,
-// sealRecord, redacts it into entry.Body and drops it the first time a
-// snapshot is taken, under the ring's lock. No reader of the ring sees the
-// raw body; it never leaves this file.
+// journalRecord is what the journal ring stores: an entry and, until it is
+// first read, the raw body, which may hold the key. The ring's seal,
+// sealRecord, redacts it into entry.Body under the ring's lock before any
+// snapshot, so no reader sees the raw body.
 type journalRecord struct {
 	entry JournalEntry
 	body  []byte
 }
 
-// lazyRedactMax is the largest body redacted lazily; a larger one (rare:
-// the API's bodies are a few hundred bytes) is redacted at once, so that a
-// full journal never holds more than about its size × this many bytes of
-// raw bodies.
+// lazyRedactMax is the largest body redacted lazily; a larger one is
+// redacted at once, which bounds the raw bodies a full journal holds.
 const lazyRedactMax = 4 << 10
 
 func newJournalRecord(e JournalEntry, body []byte) journalRecord {
@@ -194,8 +188,7 @@ func sealRecord(r *journalRecord) {
 	}
 }
 
-// redactBody returns a request body as the journal and Jobs show it (see
-// JournalEntry.Body).
+// redactBody returns a body as the journal and Jobs show it.
 func redactBody(body []byte) json.RawMessage {
 	text := journal.Redact(body, maxJournalBody)
 	switch {
@@ -212,8 +205,7 @@ func newJournal(size int) *journal.Ring[journalRecord] {
 	return journal.New(size, func(r *journalRecord) uint64 { return r.entry.Seq }, sealRecord)
 }
 
-// notifier tells waiters that something changed: wait returns a channel
-// that notify closes.
+// notifier's wait returns a channel that the next notify closes.
 type notifier struct {
 	mu sync.Mutex
 	ch chan struct{}

@@ -74,10 +74,7 @@ func TestCustomCorpus(t *testing.T) {
 	t.Parallel()
 	def := DefaultCorpus().c
 	small := &corpus.Corpus{Articles: def.Articles[len(def.Articles)-60:]}
-	var buf bytes.Buffer
-	if err := corpus.WriteJSONL(&buf, small); err != nil {
-		t.Fatal(err)
-	}
+	buf := bytes.NewBuffer(corpusJSONL(t, small))
 	path := filepath.Join(t.TempDir(), "corpus.jsonl")
 	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)

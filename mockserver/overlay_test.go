@@ -246,10 +246,7 @@ func TestAddedArticlesAnswerAsLoaded(t *testing.T) {
 			opts := []Option{WithoutDateShift(), WithClock(func() time.Time { return clock }), WithPendingPolls(0), WithSeed(3),
 				WithLimits(Limits{HeadlineClusters: 100000, HeadlineArticles: 5})} // every cluster, singletons too
 			layered := start(t, append(opts, WithCorpus(base))...)
-			var all bytes.Buffer
-			if err := corpus.WriteJSONL(&all, base.c); err != nil {
-				t.Fatal(err)
-			}
+			all := bytes.NewBuffer(corpusJSONL(t, base.c))
 			var uploaded []map[string]any
 			for i, b := range batches {
 				body := jsonLines(t, b...)
@@ -259,7 +256,7 @@ func TestAddedArticlesAnswerAsLoaded(t *testing.T) {
 				all.WriteString(body)
 				uploaded = append(uploaded, b...)
 			}
-			whole, err := LoadCorpus(io.Reader(&all))
+			whole, err := LoadCorpus(io.Reader(all))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -154,3 +154,10 @@ func TestPageCacheBounded(t *testing.T) {
 		t.Fatalf("pages cached: %d bytes (bound %d), previous generation %v", total, 2*answerCacheBytes, rc.prev != nil)
 	}
 }
+
+// reset forgets every answer.
+func (ac *answerCache) reset() {
+	ac.mu.Lock()
+	defer ac.mu.Unlock()
+	ac.cur, ac.prev, ac.curBytes = nil, nil, 0
+}

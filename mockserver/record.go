@@ -24,8 +24,7 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/record"
 )
 
-// maxUpstreamAnswer is the largest answer a recording server takes from its
-// upstream (64 MiB); a larger one is answered 502.
+// maxUpstreamAnswer bounds an upstream answer; a larger one gets a 502.
 const maxUpstreamAnswer = 64 << 20
 
 // RecordOptions configure WithRecord; Upstream and CorpusPath are required.
@@ -83,10 +82,8 @@ type recorder struct {
 	lastWriteError string
 }
 
-// newRecorder opens the recording files; cfg.Upstream is set. keys are
-// the server's accepted keys (WithAPIKeys), which are scrubbed from what
-// is recorded like the request's own; rules are its fault rules, which
-// must have no job outcome.
+// newRecorder opens the recording files. keys, the server's accepted keys,
+// are scrubbed as the request's own; rules must have no job outcome.
 func newRecorder(cfg RecordOptions, keys []string, rules []fault.Rule, clock func() time.Time) (*recorder, error) {
 	u, _ := url.Parse(cfg.Upstream) // checked by WithRecord
 	for i, r := range rules {
@@ -157,14 +154,10 @@ func copyHeaders(dst, src http.Header, drop ...string) {
 }
 
 // serveRecord passes one request to the upstream and its answer back,
-// recording what it holds.
-//
-// The request's API keys, and the server's own (WithAPIKeys), are removed
-// in every form (see package redact) from all the recorder keeps or shows:
-// the journal entry (body, path, request and query ids), the log, the
-// recording files, the summary and the error answers it makes itself. The
-// upstream's answer goes back to the client unchanged: the client sent the
-// key.
+// recording what it holds. The request's keys, and the server's own, are
+// scrubbed in every form (package redact) from all it keeps or shows:
+// journal, log, files, summary and its own error answers. The upstream's
+// answer goes back unchanged: the client sent the key.
 func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	n := s.reqSeq.Add(1)
 	x := &exchange{started: time.Now(), entry: JournalEntry{Seq: n, RequestID: s.ids.request(n), Method: r.Method}}
@@ -188,12 +181,9 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	}()
 	fail := func(status int, outcome, msg string) {
 		rc.rec.Exchange(endpoint(), outcome)
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("X-Request-Id", x.entry.RequestID)
-		b := failureBody(red.String(msg))
 		x.entry.Status = status
 		s.record(x)
-		writeAnswer(w, status, 0, len(b), b)
+		writeFailure(w, status, x.entry.RequestID, red.String(msg))
 		if x.unread {
 			s.drain(w, r)
 		}
@@ -212,8 +202,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		x.entry.QueryID = record.QueryID(x.body, maxEchoedID)
 	}
 
-	// Faults and keys, as the mock applies them to its own answers: the
-	// fault first, then the key, and only then the upstream.
+	// As in serveAPI: the fault first, then the key, then the upstream.
 	var act fault.Action
 	source := ""
 	if ep := endpointsByPath[r.URL.Path]; ep != nil {
@@ -290,8 +279,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	if _, ok := h["Content-Type"]; !ok {
 		h["Content-Type"] = nil // as the upstream sent it: none, not a sniffed one
 	}
-	// The upstream's request id, scrubbed before its length is judged: a
-	// key is never cut in two.
+	// Scrubbed before its length is judged: a key is never cut in two.
 	if id := red.String(resp.Header.Get("X-Request-Id")); id != "" && len(id) <= 128 {
 		x.entry.RequestID = id
 	}
@@ -334,8 +322,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	writeAnswer(w, resp.StatusCode, 0, len(answer), answer)
 }
 
-// admitAll checks a recorded request's keys (APIKeys: the string values of
-// its api_key members) against WithAPIKeys, before anything goes upstream:
+// admitAll checks a recorded request's api_key values against WithAPIKeys:
 // there must be one, and every one must be accepted.
 func (s *Server) admitAll(keys []string) *apiError {
 	if s.keyHashes == nil {
@@ -436,10 +423,10 @@ func (s *Server) RecordSummary() RecordSummary {
 		UnmodeledFields: recordFields(in.UnmodeledFields), DateFormats: []RecordDateFormat{}, CountFields: recordFields(in.CountFields),
 	}
 	for _, r := range in.Rejections {
-		out.Rejections = append(out.Rejections, RecordRejection{ID: r.ID, Endpoint: r.Endpoint, Reason: r.Reason})
+		out.Rejections = append(out.Rejections, RecordRejection(r))
 	}
 	for _, d := range in.DateFormats {
-		out.DateFormats = append(out.DateFormats, RecordDateFormat{Where: d.Where, Format: d.Format, Example: d.Example, Count: d.Count})
+		out.DateFormats = append(out.DateFormats, RecordDateFormat(d))
 	}
 	s.mu.Lock()
 	out.WriteErrors, out.LastWriteError = s.rec.writeErrors, s.rec.lastWriteError
@@ -450,7 +437,7 @@ func (s *Server) RecordSummary() RecordSummary {
 func recordFields(in []record.Field) []RecordField {
 	out := make([]RecordField, 0, len(in))
 	for _, f := range in {
-		out = append(out, RecordField{Where: f.Where, Name: f.Name, Count: f.Count})
+		out = append(out, RecordField(f))
 	}
 	return out
 }

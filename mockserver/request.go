@@ -17,8 +17,7 @@ import (
 	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
-// apiError is a failed call: its status and the message of the
-// {"state": "FAILED", "message": …} body.
+// apiError is a failed call: its status and message.
 type apiError struct {
 	status     int
 	msg        string
@@ -33,8 +32,7 @@ func badRequest(format string, args ...any) *apiError {
 // given twice the last one counts, as with encoding/json.
 type fields map[string]json.RawMessage
 
-// answer is the failure's answer: {"state": "FAILED", "message": …}. A
-// 429 always carries Retry-After.
+// answer is the failure's answer; a 429 always carries Retry-After.
 func (e *apiError) answer() answer {
 	retry := e.retryAfter
 	if e.status == http.StatusTooManyRequests && retry == 0 {
@@ -68,8 +66,8 @@ var examples = map[string]string{
 	"query_id":     `"query_id": "<the id /api/v2/query-async returned>"`,
 }
 
-// parseBody decodes a request body into its members. example is a
-// minimal valid body for the endpoint, shown when the body is unusable.
+// parseBody decodes a request body into its members; example, a minimal
+// valid body, is shown when the body is unusable.
 func parseBody(body []byte, example string) (fields, *apiError) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
@@ -95,8 +93,7 @@ func parseBody(body []byte, example string) (fields, *apiError) {
 	return f, nil
 }
 
-// position describes where byte i of body is: a 1-based line and column
-// (in characters), or the end of the body.
+// position says where byte i of body is: line and column from 1, or the end.
 func position(body []byte, i int64) string {
 	if i < 0 || i >= int64(len(body)) {
 		return "at the end of the body"
@@ -127,13 +124,7 @@ func (f fields) str(name string) (s string, ok bool, err *apiError) {
 	if r == nil {
 		return "", false, nil
 	}
-	if r[0] != '"' {
-		return "", false, typeError(name, "a string", r)
-	}
-	if inner := r[1 : len(r)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return string(inner), true, nil // nothing to unescape (r is a valid JSON string)
-	}
-	if json.Unmarshal(r, &s) != nil { // unreachable for a member of a valid object
+	if r[0] != '"' || json.Unmarshal(r, &s) != nil {
 		return "", false, typeError(name, "a string", r)
 	}
 	return s, true, nil
@@ -151,8 +142,8 @@ func (f fields) boolean(name string) (bool, *apiError) {
 	return false, typeError(name, "true or false", r)
 }
 
-// integer returns a whole-number member within [lo, hi]; ok is false when
-// it is absent or null. rangeHint explains the range in the error message.
+// integer returns a whole-number member within [lo, hi], which rangeHint
+// explains; ok is false when it is absent or null.
 func (f fields) integer(name string, lo, hi int64, rangeHint string) (n int64, ok bool, err *apiError) {
 	r := f.raw(name)
 	if r == nil {
@@ -201,9 +192,9 @@ const (
 )
 
 // enum returns which of the allowed values the member holds; "" when
-// absent. The values are exact, as the service documents them; a value that
-// differs only in case or surrounding space is refused with the right
-// spelling, so a test never passes against the mock and fails in production.
+// absent. The values are exact, as the service's: a value off only in case
+// or spaces is refused with the right spelling, so that a test does not pass
+// against the mock and fail in production.
 func (f fields) enum(name string, allowed ...string) (string, *apiError) {
 	s, ok, err := f.str(name)
 	if err != nil || !ok {
@@ -226,9 +217,8 @@ func (f fields) enum(name string, allowed ...string) (string, *apiError) {
 	return "", badRequest("%s %s is not allowed: use %s", name, quoteShort(s), strings.Join(quoted, " or "))
 }
 
-// date parses a start_date or end_date member: RFC 3339 with any fraction
-// and offset (and either letter case), or YYYY-MM-DD (the whole day, UTC). An end date given as a day
-// covers that day to its last instant.
+// date parses a start_date or end_date member: RFC 3339 (any case), or
+// YYYY-MM-DD, UTC, which as an end date covers the whole day.
 func (f fields) date(name string, end bool) (time.Time, string, *apiError) {
 	s, ok, err := f.str(name)
 	if err != nil || !ok {
@@ -249,10 +239,8 @@ func (f fields) date(name string, end bool) (time.Time, string, *apiError) {
 		name, quoteShort(s))
 }
 
-// matchAll is the query that matches every article (narrowed only by the
-// other filters): "*" alone, with or without surrounding spaces. Any other
-// query with no letter or digit in it ("!!!", control characters, invalid
-// UTF-8) has nothing to search for and is refused with a 400.
+// matchAll, alone but for spaces, is the query that matches every article;
+// any other query without a letter or digit ("!!!") gets a 400.
 const matchAll = "*"
 
 // searchParams is a validated search request.
@@ -263,9 +251,8 @@ type searchParams struct {
 	embeddings bool
 }
 
-// parseSearch validates the search members of a /api/v2/query (async false)
-// or /api/v2/query-async (async true) body and maps them to a query in
-// corpus time.
+// parseSearch validates the search members of a query body (query-async's
+// with async) and maps them to a query in corpus time.
 func (s *Server) parseSearch(f fields, async bool) (searchParams, *apiError) {
 	p := searchParams{corpus: s.Corpus()}
 	q := &p.query

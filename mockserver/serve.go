@@ -46,8 +46,7 @@ type exchange struct {
 	recorded bool
 }
 
-// answer is an API answer: a status, a JSON body and, when positive, the
-// seconds of its Retry-After header.
+// answer is an API answer; retryAfter > 0 sends a Retry-After header.
 type answer struct {
 	status     int
 	body       []byte
@@ -150,8 +149,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	ws.send(w, r, x, a, act.Truncate)
 }
 
-// number gives the request its place in the world's journal, its request
-// id and its time on the world's clock.
+// number gives the request its journal seq, request id and world time.
 func (s *Server) number(w http.ResponseWriter, x *exchange) {
 	e := &x.entry
 	e.Seq = s.reqSeq.Add(1)
@@ -200,10 +198,9 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, x *exchange, a ans
 	}
 }
 
-// finish ends serveAPI: a request that panicked gets a logged 500 (or, once
-// its answer has started, a cut connection), and every request is recorded
-// once. http.ErrAbortHandler, which drop and truncate faults use, is passed
-// on.
+// finish ends serveAPI: a panic gets a logged 500 (a cut connection once
+// the answer has started), every request is recorded once, and
+// http.ErrAbortHandler (drop and truncate faults) is passed on.
 func (s *Server) finish(w http.ResponseWriter, r *http.Request, x *exchange, p any) {
 	if p != nil && p != http.ErrAbortHandler {
 		if x.entry.Seq == 0 {
@@ -252,9 +249,8 @@ func (s *Server) record(x *exchange) {
 	}
 }
 
-// since is the world clock's time since t, at least 0. It is 0 when the
-// clock panics: record also runs while finish recovers from a panic, which
-// may have been the clock's own.
+// since is the world clock's time since t, at least 0; 0 if the clock
+// panics, as record also runs while finish recovers from the clock's panic.
 func (s *Server) since(t time.Time) (d time.Duration) {
 	defer func() {
 		if recover() != nil {
@@ -279,10 +275,9 @@ func writeAnswer(w http.ResponseWriter, status, retryAfter, n int, body []byte) 
 // apiBodyTooBig is the 413 message of an API request.
 const apiBodyTooBig = "the request body is larger than 1 MiB (%d bytes): send only the documented fields"
 
-// readBody reads at most limit bytes of the body. A body announced
-// (Content-Length) or found to be longer is refused with a 413 whose
-// message is tooBig (a format taking limit); one announced longer is not
-// read at all (see drain).
+// readBody reads at most limit bytes of the body. A longer one gets a 413
+// of tooBig (a format taking limit), unread if Content-Length says so (see
+// drain).
 func readBody(w http.ResponseWriter, r *http.Request, limit int64, tooBig string) ([]byte, *apiError) {
 	if r.Body == nil {
 		return nil, nil
@@ -308,23 +303,20 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, tooBig string
 	return b, nil
 }
 
-// Bounds of drain: it reads at most maxDrain bytes, waiting at most
-// drainIdle for each piece and drainTime in all.
+// drain reads at most maxDrain bytes, waiting drainIdle per piece and
+// drainTime in all.
 const (
 	maxDrain  = 64 << 20
 	drainIdle = 5 * time.Second
 	drainTime = 30 * time.Second
 )
 
-// drain ends the connection of a request refused before its body was read,
-// once its answer is written. A client that sends its whole body before it
-// reads the answer (Python's urllib) would otherwise have its connection
-// reset by the kernel, for data arriving at a closed socket, and see the
-// reset instead of the answer. So the answer is sent and the connection's
-// write side closed, which a client reads as the end of the answer at once,
-// and the rest of the body, as announced by Content-Length and at most
-// maxDrain bytes, is read away before the connection closes. A body of
-// unknown length, or longer, is not waited for. Close cuts a drain short.
+// drain ends the connection of a request whose body was refused unread. A
+// client that sends its whole body before reading the answer (Python's
+// urllib) would otherwise see the kernel's reset, for data arriving at a
+// closed socket, instead of the answer. So the write side is closed after
+// the answer, and the announced body (at most maxDrain bytes; not one of
+// unknown length) is read away. Close cuts a drain short.
 func (s *Server) drain(w http.ResponseWriter, r *http.Request) {
 	left := r.ContentLength
 	if left <= 0 || left > maxDrain {
@@ -360,9 +352,9 @@ func (s *Server) drain(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// refuseBody readies the answer to a request whose body is refused
-// unread, for drain: the answer closes the connection, and net/http leaves
-// the body alone (full duplex; it would otherwise read some of it itself).
+// refuseBody readies the answer to a request whose body is refused unread,
+// for drain: the answer closes the connection, and full duplex keeps
+// net/http from reading some of the body itself.
 func refuseBody(w http.ResponseWriter, r *http.Request) {
 	_ = http.NewResponseController(w).EnableFullDuplex()
 	if r.ProtoMajor == 1 {
@@ -370,18 +362,22 @@ func refuseBody(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// refuse answers a request that is refused before it reaches an endpoint
-// with a failure of its own request id.
+// refuse answers a request refused before any endpoint.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, id, msg string) {
 	if r.ContentLength > 0 {
 		refuseBody(w, r)
 	}
+	writeFailure(w, status, id, msg)
+	s.drain(w, r)
+}
+
+// writeFailure writes a failure with its request id.
+func writeFailure(w http.ResponseWriter, status int, id, msg string) {
 	h := w.Header()
 	h.Set("X-Request-Id", id)
 	h.Set("Content-Type", "application/json")
 	b := failureBody(msg)
 	writeAnswer(w, status, 0, len(b), b)
-	s.drain(w, r)
 }
 
 // internalErrorMessage is the message of the 500 a panic gets.
@@ -398,8 +394,8 @@ func (s *Server) logPanic(requestID string, r *http.Request, p any) {
 }
 
 // recovering runs serve, a handler other than serveAPI, and turns a panic
-// into a logged 500 carrying the request's X-Request-Id (one is given if
-// serve had set none), or into a cut connection if the answer had started.
+// into a logged 500 with the request's X-Request-Id (or a new one), or a
+// cut connection once the answer has started.
 func (s *Server) recovering(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request)) {
 	sw := &startedWriter{ResponseWriter: w}
 	defer func() {
@@ -420,10 +416,7 @@ func (s *Server) recovering(w http.ResponseWriter, r *http.Request, serve func(h
 		}
 		s.logPanic(id, r, p)
 		clear(h) // whatever serve set (Allow, ETag, a content type) belongs to an answer that will not come
-		h.Set("X-Request-Id", id)
-		h.Set("Content-Type", "application/json")
-		b := failureBody(internalErrorMessage(id))
-		writeAnswer(w, http.StatusInternalServerError, 0, len(b), b)
+		writeFailure(w, http.StatusInternalServerError, id, internalErrorMessage(id))
 	}()
 	if s.panicHook != nil {
 		s.panicHook(r)

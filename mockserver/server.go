@@ -62,8 +62,7 @@ type core struct {
 	startSettings Settings     // the settings given at New, which Reset restores
 	journalSize   int
 	rec           *recorder // nil unless WithRecord
-	// panicHook, set by tests of this package only, runs at the start of
-	// every request recovering serves, so that a test can make a handler panic.
+	// panicHook, set by tests only, runs before every handler recovering runs.
 	panicHook func(*http.Request)
 
 	headlineClusters int
@@ -137,6 +136,7 @@ func Start(opts ...Option) (*Server, error) {
 		headlineClusters: cfg.headlineClusters,
 		headlineArticles: cfg.headlineArticles,
 		shift:            shift,
+		worlds:           worldSet{perKey: cfg.worldPerKey, max: cfg.maxWorlds, manual: cfg.manual, byOwner: map[jobs.Owner]*world{}},
 	}
 	c.index() // built now, not by the first search
 	if cr.logger == nil {
@@ -149,7 +149,6 @@ func Start(opts ...Option) (*Server, error) {
 			cr.keyHashes = append(cr.keyHashes, sha256.Sum256([]byte(k)))
 		}
 	}
-	cr.worlds.init(cfg)
 	s := cr.newWorld(key, jobs.Owner{}, inj, cfg.clock, cfg.manual)
 	cr.worlds.def = s.world
 	if cfg.headlines != nil {
@@ -161,9 +160,8 @@ func Start(opts ...Option) (*Server, error) {
 		}
 	}
 	s.baseCtx, s.cancel = context.WithCancel(context.Background())
-	// Create the context's channel now, where the server is made: made
-	// lazily by a request inside a testing/synctest bubble, it would belong
-	// to the bubble and Close from outside would kill the test binary.
+	// Made lazily by a request in a testing/synctest bubble, the channel
+	// would belong to the bubble, and Close from outside would kill the test.
 	_ = s.baseCtx.Done()
 	if s.bubble = inSynctestBubble(); s.bubble && !cfg.noListener {
 		s.cancel()
@@ -301,8 +299,7 @@ func (s *Server) Close() {
 	}
 }
 
-// awaitConns waits, at most closeConnWait, until every connection
-// goroutine of the socket has ended.
+// awaitConns waits, at most closeConnWait, for the connection goroutines.
 func (s *Server) awaitConns() {
 	done := make(chan struct{})
 	go func() { s.conns.Wait(); close(done) }()
@@ -313,9 +310,8 @@ func (s *Server) awaitConns() {
 	}
 }
 
-// trackConn is the http.Server's ConnState hook: it counts the socket's
-// connections from StateNew to StateClosed or StateHijacked, the last thing
-// their goroutine does.
+// trackConn counts the socket's connections from StateNew to StateClosed or
+// StateHijacked, the last thing their goroutine does.
 func (s *Server) trackConn(_ net.Conn, state http.ConnState) {
 	switch state {
 	case http.StateNew:
@@ -349,8 +345,7 @@ func (s *Server) Format(f fmt.State, _ rune) {
 // idGen derives request and query ids from the seed and a counter.
 type idGen struct{ seed uint64 }
 
-// request returns the X-Request-Id of the n-th API request: "req-" and 16
-// hex digits, distinct for every n.
+// request returns the n-th X-Request-Id: "req-" and 16 hex digits.
 func (g idGen) request(n uint64) string {
 	return "req-" + hex16(mix64(g.seed^mix64(n)))
 }
@@ -362,8 +357,7 @@ func hex16(x uint64) string {
 	return hex.EncodeToString(b[:])
 }
 
-// query returns the n-th query id: 32 lower-case hex digits, distinct for
-// every n.
+// query returns the n-th query id: 32 lower-case hex digits.
 func (g idGen) query(n uint64) string {
 	hi := mix64(g.seed ^ mix64(n^0x51a7e5c0ffee1d00))
 	return hex16(hi) + hex16(mix64(hi^g.seed))

@@ -11,8 +11,8 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/jobs"
 )
 
-// Settings are what a world may change at run time of how the server answers
-// (SetSettings, PATCH /_mock/settings); Reset restores the options' values.
+// Settings are how a world answers, changed at run time by SetSettings
+// (PATCH /_mock/settings); Reset restores the options' values.
 type Settings struct {
 	// PendingPolls and Pending are those of WithPendingPolls and
 	// WithPendingDuration.
@@ -27,9 +27,8 @@ type Settings struct {
 	Shape   AnswerShape   `json:"shape"`
 }
 
-// AnswerShape chooses among the shapes of answers the real service is known to
-// send, so that a client can be tested with each. The zero value is the usual
-// shape.
+// AnswerShape chooses among the answer shapes the service is known to send;
+// the zero value is the usual one.
 type AnswerShape struct {
 	// Results is where query puts articles and totalResults: "nested"
 	// (default) or "top-level".
@@ -92,8 +91,7 @@ func (w *world) applySettings(st Settings) {
 	w.limiter.Store(l)
 }
 
-// shape is the answer shape of a request: its fault's, where the fault
-// sets one, else the world's.
+// shape is a request's answer shape: its fault's, else the world's.
 func (s *Server) shape(x *exchange) AnswerShape {
 	sh := s.settings().Shape
 	if x.fault.Results != "" {
@@ -118,13 +116,10 @@ type bucket struct {
 	last   time.Time
 }
 
-// maxBuckets bounds the limiter's memory when many keys are used: past it,
-// buckets that have refilled completely (and so behave as new ones) are
-// dropped.
+// maxBuckets bounds the buckets; past it, full ones (as good as new) go.
 const maxBuckets = 10_000
 
-// newRateLimiter returns a limiter of perSecond with bursts of burst (0:
-// the rate rounded up).
+// newRateLimiter returns a limiter; burst 0 is the rate rounded up.
 func newRateLimiter(perSecond float64, burst int) *rateLimiter {
 	if burst == 0 {
 		burst = int(min(math.Ceil(perSecond), math.MaxInt32))
@@ -132,9 +127,8 @@ func newRateLimiter(perSecond float64, burst int) *rateLimiter {
 	return &rateLimiter{rate: perSecond, burst: float64(burst), keys: map[jobs.Owner]*bucket{}}
 }
 
-// allow takes a token for key at now. When none is left it reports how
-// many whole seconds to wait for the next one (at least 1, at most about
-// 68 years: as good as never).
+// allow takes a token for key at now, or reports how many whole seconds to
+// wait for one (1 to maxRetryAfter).
 func (l *rateLimiter) allow(key jobs.Owner, now time.Time) (ok bool, retryAfter int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -5,10 +5,8 @@ import (
 	"time"
 )
 
-// A testing/synctest bubble starts its fake clock at midnight UTC on
-// 2000-01-01, a time no real clock of a machine running tests reads
-// (a machine without a clock reads 1970). The mock uses this to tell
-// whether it runs inside a bubble: the standard library has no other way.
+// A testing/synctest bubble's clock starts at 2000-01-01 UTC, which no real
+// clock running tests reads: the only way to tell a bubble from outside.
 var (
 	bubbleEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 	bubbleEnd   = time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -25,10 +25,7 @@ type roundTripper struct{ s *Server }
 
 // RoundTrip runs the request through the server's handler.
 func (rt roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	return rt.s.roundTrip(req)
-}
-
-func (s *Server) roundTrip(req *http.Request) (*http.Response, error) {
+	s := rt.s
 	if req.Body != nil {
 		defer req.Body.Close()
 	}
@@ -72,8 +69,7 @@ func (s *Server) roundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // serveCatching runs h and reports whether it aborted with
-// http.ErrAbortHandler (a drop or truncate fault). Other panics cannot
-// reach here: the handler turns them into a 500.
+// http.ErrAbortHandler (a drop or truncate fault); h recovers other panics.
 func serveCatching(h http.Handler, w http.ResponseWriter, r *http.Request) (aborted bool) {
 	defer func() {
 		if p := recover(); p != nil {

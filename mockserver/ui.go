@@ -69,8 +69,7 @@ const uiCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 
 // isUIPath reports whether p belongs to the inspector.
 func isUIPath(p string) bool { return p == UIPath || strings.HasPrefix(p, UIPath+"/") }
 
-// serveUI answers the inspector's page and files; it runs after serveAdmin
-// has set the request id.
+// serveUI answers the inspector's page and files.
 func (s *Server) serveUI(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

@@ -10,17 +10,12 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
-// A version is the *Corpus AddArticles makes: a start-up corpus (its root)
-// and the articles added to it, searched together (search.Layers) exactly
-// as one corpus of all those articles would be: same matches, scores and
-// order. The root's index and headline clusters are shared, never copied,
-// so adding articles costs what they do, however large the root.
-//
-// The added articles live in segments, each a corpus and index of its own,
-// oldest first. A call adds one segment, merged with the newest ones while
-// they are not more than twice its size, so a version has O(log added)
-// segments. A version is immutable: a job keeps the version it was
-// submitted to, which costs the job the added articles, never the root.
+// A version is the immutable *Corpus AddArticles makes: a start-up corpus
+// (its root) and the articles added, searched together (search.Layers)
+// exactly as one corpus of them all. The root is shared, never copied, so
+// adding articles costs what they do. The added articles live in segments
+// of their own, oldest first; a call adds one, merged with the newest ones
+// while they are at most twice its size, so there are O(log added).
 type segment struct {
 	c  *corpus.Corpus
 	ix *search.Index
@@ -40,8 +35,7 @@ func (c *Corpus) withArticles(added *corpus.Corpus) *Corpus {
 	return newVersion(c.root, append(segs, newSegment(merged)))
 }
 
-// newVersion returns the version of root and segs. It costs O(segments +
-// sites + languages).
+// newVersion returns the version of root and segs.
 func newVersion(root *Corpus, segs []*segment) *Corpus {
 	ixs := []*search.Index{root.index()}
 	langs := slices.Clone(root.c.Languages)
@@ -64,10 +58,8 @@ func newVersion(root *Corpus, segs []*segment) *Corpus {
 	return v
 }
 
-// retire tells a version the server no longer searches it: it empties its
-// caches and keeps nothing more in them, so the jobs still holding it keep
-// only its articles and indexes. A start-up corpus, shared and long-lived,
-// keeps its caches.
+// retire empties the caches of a version no longer searched, for good, so
+// the jobs still holding it keep only its articles and indexes.
 func (c *Corpus) retire() {
 	if c.root == c {
 		return
@@ -89,9 +81,7 @@ func (c *Corpus) article(doc int32) *corpus.Article {
 }
 
 // versionClusters clusters a version's articles published within [from,
-// to]: the window's articles of every layer, in the date order of one
-// corpus of them all, so that the clusters are exactly those of such a
-// corpus.
+// to], in the date order of one corpus of them all, as that corpus would.
 func (c *Corpus) versionClusters(from, to time.Time) []cluster.Cluster {
 	var docs []int32
 	lo, hi := c.root.c.Window(from, to)
@@ -124,8 +114,7 @@ func (c *Corpus) versionClusters(from, to time.Time) []cluster.Cluster {
 	return clusters
 }
 
-// known answers what corpus.ReadAdded checks added articles against: the
-// articles of a corpus or version.
+// known is a corpus or version as corpus.ReadAdded checks against it.
 type known struct{ c *Corpus }
 
 func (k known) HasID(id string) bool {

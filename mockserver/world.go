@@ -18,20 +18,16 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 )
 
-// A world is everything a test can change: the fault rules and their
-// counters, the clock, the articles added, the jobs and the journal. A
-// server starts with one, the default world, which every API key uses. A
-// key can have a world of its own (Server.World, POST /_mock/worlds, or
-// every key at its first request under WithWorldPerKey): then the
-// requests whose api_key is that key, and the control calls that carry it
-// in the KeyHeader header, see that world alone.
+// A world is what a test can change (see the package doc). Every key uses
+// the default world unless it has one of its own: then its requests, and
+// the control calls with it in KeyHeader, see that world alone.
 
 // KeyHeader is the header that points a control call at the world of the API
 // key it holds; without it a control call acts on the default world.
 const KeyHeader = "X-Newsmock-Key"
 
-// worldHeader points a control call at a world by its id (as GET
-// /_mock/worlds lists it), for the inspector, which never knows keys.
+// worldHeader points a control call at a world by its id, for the
+// inspector, which never knows keys.
 const worldHeader = "X-Newsmock-World"
 
 // defaultWorldID names the default world in the journal and in GET
@@ -79,15 +75,7 @@ type worldSet struct {
 	warned  atomic.Bool   // the warning of a world a request made was logged
 }
 
-func (ws *worldSet) init(cfg config) {
-	ws.perKey = cfg.worldPerKey
-	ws.max = cfg.maxWorlds
-	ws.manual = cfg.manual
-	ws.byOwner = make(map[jobs.Owner]*world)
-}
-
-// newWorld makes a world and its handle. owner is zero for the default
-// world.
+// newWorld makes a world and its handle; owner is zero for the default one.
 func (c *core) newWorld(key string, owner jobs.Owner, inj *fault.Injector, clock func() time.Time, manual *manualClock) *Server {
 	w := &world{
 		owner:   owner,
@@ -113,13 +101,10 @@ func (c *core) newWorld(key string, owner jobs.Owner, inj *fault.Injector, clock
 // touch marks the world used now, for eviction.
 func (c *core) touch(w *world) { w.lastUsed.Store(c.worlds.tick.Add(1)) }
 
-// routed returns the handle of the world a request with key hash owner
-// uses: the key's own world if it has one, or the default world. Under
-// WithWorldPerKey a key without a world gets one now; the request's
-// journal entry e says so, and the first such world is logged, since a
-// test that set faults or articles for its key before its first request
-// would have made the world then (a fixture's key differs from the one
-// sent).
+// routed returns the handle of the world of key hash owner: its own, or the
+// default world. Under WithWorldPerKey a key without one gets one now,
+// which e notes; the first such world is logged, as a test that set up its
+// key's world would have made it before (its requests may send another key).
 func (s *Server) routed(owner jobs.Owner, e *JournalEntry) *Server {
 	ws := &s.worlds
 	ws.mu.RLock()
@@ -143,9 +128,8 @@ func (s *Server) routed(owner jobs.Owner, e *JournalEntry) *Server {
 	return w.handle
 }
 
-// addWorld returns the world of owner, making it if there is none (and
-// saying so), and evicting the least recently used world when the set is
-// full.
+// addWorld returns the world of owner, and whether it made it, evicting the
+// least recently used world when the set is full.
 func (s *Server) addWorld(owner jobs.Owner) (*world, bool) {
 	ws := &s.worlds
 	ws.mu.Lock()
@@ -165,9 +149,8 @@ func (s *Server) addWorld(owner jobs.Owner) (*world, bool) {
 		s.logger.Warn("mockserver: too many worlds: the least recently used one is dropped (raise Limits.MaxWorlds, newsmock -max-worlds)",
 			"world", oldest.id, "max_worlds", ws.max)
 	}
-	// Seeded by the key, so that a world's probabilistic faults are the
-	// same whatever other worlds do, and again after Reset or once the
-	// world is made anew.
+	// Seeded by the key: a world's probabilistic faults do not depend on
+	// other worlds.
 	inj, _ := fault.NewInjector(s.seed^mix64(binary.BigEndian.Uint64(owner[:8])), s.startFaults) // validated at New
 	clock, manual := s.worlds.def.clock, (*manualClock)(nil)
 	if ws.manual != nil {
@@ -180,11 +163,10 @@ func (s *Server) addWorld(owner jobs.Owner) (*world, bool) {
 	return w, true
 }
 
-// World returns the handle of key's world, making it if key has none: the
-// requests whose api_key is key, and the control calls with key in KeyHeader,
-// see that world alone. The handle's methods act on the world, its Client
-// sends key and its Close drops the world. World panics if the server does not
-// accept key.
+// World returns the handle of key's world, making it if needed: the
+// requests and control calls (KeyHeader) with key see that world alone. Its
+// methods act on the world, its Client sends key and its Close drops the
+// world. World panics if the server does not accept key.
 func (s *Server) World(key string) *Server {
 	if strings.TrimSpace(key) == "" {
 		panic("mockserver: World(\"\"): pass the API key whose world you want, such as t.Name()")
@@ -197,8 +179,8 @@ func (s *Server) World(key string) *Server {
 	return &Server{core: s.core, world: w, apiKey: key}
 }
 
-// worldOwner returns the hash that names key's world, or the 400 of a key
-// the server does not accept (WithAPIKeys).
+// worldOwner returns the hash that names key's world, or a 400 for a key
+// the server does not accept.
 func (s *Server) worldOwner(key string) (jobs.Owner, *apiError) {
 	owner := jobs.Owner(sha256.Sum256([]byte(key)))
 	if _, aerr := s.admit(owner); aerr != nil {
@@ -217,17 +199,6 @@ func (s *Server) dropWorld(w *world) bool {
 	}
 	delete(ws.byOwner, w.owner)
 	return true
-}
-
-// dropAllWorlds removes every world but the default one, and returns how
-// many it removed.
-func (s *Server) dropAllWorlds() int {
-	ws := &s.worlds
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	n := len(ws.byOwner)
-	clear(ws.byOwner)
-	return n
 }
 
 // worldByID returns the world of id (as GET /_mock/worlds lists it).
@@ -259,11 +230,8 @@ func (s *Server) listWorlds() []*world {
 	return append([]*world{ws.def}, out...)
 }
 
-// controlWorld returns the handle of the world a control call names: by
-// KeyHeader (made now under WithWorldPerKey), by its id (the inspector's
-// header), or the default world. A key the server does not accept, a key
-// without a world when worlds are not made per key, and an unknown id are
-// errors.
+// controlWorld returns the handle of the world a control call names by
+// KeyHeader (made now under WithWorldPerKey) or by id, or the default world.
 func (s *Server) controlWorld(key, id string) (*Server, *apiError) {
 	switch {
 	case key != "" && id != "":
@@ -332,8 +300,7 @@ func (s *Server) adminWorlds(*adminCall) (any, *apiError) {
 	}{"SUCCESS", s.worlds.perKey, s.worlds.max, s.worlds.dropped.Load(), out}, nil
 }
 
-// adminCreateWorld answers POST /_mock/worlds: it makes the world of the
-// key in KeyHeader, if it has none.
+// adminCreateWorld answers POST /_mock/worlds for the key in KeyHeader.
 func (s *Server) adminCreateWorld(c *adminCall) (any, *apiError) {
 	key := c.r.Header.Get(KeyHeader)
 	if strings.TrimSpace(key) == "" {
@@ -369,7 +336,10 @@ func (s *Server) adminDropWorlds(c *adminCall) (any, *apiError) {
 		}
 		n = 1
 	} else {
-		n = s.dropAllWorlds()
+		s.worlds.mu.Lock()
+		n = len(s.worlds.byOwner)
+		clear(s.worlds.byOwner)
+		s.worlds.mu.Unlock()
 	}
 	return struct {
 		State   string `json:"state"`
@@ -393,7 +363,7 @@ func (s *Server) adminDropWorld(c *adminCall) (any, *apiError) {
 }
 
 // authenticate checks the api_key member and returns its hash, which names
-// the key's world and owns its jobs.
+// its world and owns its jobs.
 func (s *Server) authenticate(f fields) (jobs.Owner, *apiError) {
 	key, ok, aerr := f.str("api_key")
 	switch {

@@ -2,16 +2,12 @@
 // similarity of their text.
 //
 // Build turns each article's title and description into a TF-IDF vector
-// (tokens from corpus.ScanWords, IDF over the documents being clustered,
-// name-like tokens such as "Toronto" or "7443" weighted up because names and
-// figures tell stories apart far better than the words around them). It
-// links articles whose cosine similarity is noticeable and merges them by
-// average-linkage agglomerative clustering until no two clusters are similar
-// enough on average. Average linkage keeps apart stories that merely share a
-// name or a phrasing: a cluster joins another only when its articles
-// resemble the other's articles as a whole, not through a single chain of
-// look-alikes. Only the article text is used, never the generator's Story
-// labels or the embeddings, so user-loaded corpora cluster the same way.
+// (name-like tokens weighted up) and merges articles by average-linkage
+// agglomerative clustering until no two clusters are similar enough on
+// average. Average linkage keeps apart stories that merely share a name or
+// a phrasing: clusters join only when their articles resemble each other as
+// a whole, not through a chain of look-alikes. Only the text is used, never
+// Story labels or embeddings, so loaded corpora cluster the same way.
 package cluster
 
 import (
@@ -32,16 +28,13 @@ const (
 	// minEdge is the smallest similarity kept in the similarity graph;
 	// weaker pairs count as unrelated.
 	minEdge = 0.2
-	// commonTermShare and commonTermFloor bound the document frequency of a
-	// term that takes part in the comparison: terms in more than
-	// max(commonTermFloor, commonTermShare*n) of n documents say nothing
-	// about which story an article belongs to and would make the comparison
-	// quadratic.
+	// Terms in more than max(commonTermFloor, commonTermShare*n) of n
+	// documents say nothing of the story and would make the comparison
+	// quadratic: they are left out.
 	commonTermShare = 0.05
 	commonTermFloor = 50
-	// nameBoost multiplies the weight of name-like terms (see
-	// corpus.ScanWords): names and figures tell stories apart far better
-	// than the words around them.
+	// nameBoost multiplies the weight of name-like terms (corpus.ScanWords):
+	// names and figures tell stories apart far better than other words.
 	nameBoost = 3.0
 )
 
@@ -57,14 +50,11 @@ type Cluster struct {
 	Docs []int32
 }
 
-// Build clusters the articles docs (indexes into c.Articles) by the
-// similarity of their titles and descriptions. Clusters come largest first,
-// ties broken by the newest member's publication time (newest first) and
-// then by the representative's ID. Articles that resemble no other article
-// form clusters of one, which therefore come last; callers that want only
-// stories drop clusters with Count 1. Indexes out of range are ignored, as
-// are repeats. The result depends only on the set of documents, not on their
-// order in docs.
+// Build clusters the articles docs (indexes into c.Articles; those out of
+// range and repeats are ignored) by the similarity of their titles and
+// descriptions: largest first, then newest member first, then by the
+// representative's ID, so clusters of one come last. The result depends
+// only on the set of documents.
 func Build(c *corpus.Corpus, docs []int32) []Cluster {
 	ds := normalise(len(c.Articles), docs)
 	if len(ds) == 0 {
@@ -257,14 +247,11 @@ func (h *candidates) Pop() any {
 // agglomerate merges n documents by average linkage over the sparse
 // similarity graph (missing pairs count as 0) while the best pair of
 // clusters averages at least mergeThreshold. It returns the clusters as
-// lists of document positions, each ascending, in order of their smallest
-// member.
+// ascending lists of document positions, by smallest member.
 //
-// A cluster is named by one of its documents. Neighbour lists are updated
-// lazily: a merge rebuilds only the merged cluster's list; the lists of its
-// neighbours keep links to the two old names, which resolve (through a
-// union-find forest) to the merged cluster, and add up to the right sum,
-// when those neighbours merge in turn.
+// A merge rebuilds only the merged cluster's neighbour list; its
+// neighbours' lists keep links to the two old names, which resolve through
+// a union-find forest, and add up right, when those neighbours merge.
 func agglomerate(n int, edges []edge) [][]int32 {
 	adj := make([][]link, n)
 	for _, e := range edges {

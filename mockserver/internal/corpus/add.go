@@ -25,24 +25,18 @@ type Known interface {
 	EmbeddingLen() int
 }
 
-// ReadAdded reads articles in LoadJSONL's form, as JSON Lines or as one
-// JSON array of article objects (the first character that is not white
-// space tells them apart), and returns them as a corpus of their own,
-// ordered as Corpus.Articles is. Its cost is that of the new articles:
-// known answers what the checks need of the corpus they are added to.
+// ReadAdded reads articles in LoadJSONL's form, as JSON Lines or one JSON
+// array of article objects, and returns them as a corpus of their own, at
+// the cost of the new articles alone.
 //
-// Every article passes LoadJSONL's checks, and these against known: an
-// _id already there is refused; an article's traffic must be the one known
-// gives its site, and an article that gives none takes it (a new site takes
-// the traffic the batch gives it, else 50); embeddings must have the
-// length of known's. The first bad article fails the whole batch: the error
-// names its line ("line 3: ...") or array item ("array item 3: ...",
-// counted from 1).
+// Every article passes LoadJSONL's checks and these against known, the
+// corpus they are added to: a new _id; the traffic known gives the site, or
+// none (then it is taken, or for a new site the batch's, else 50);
+// embeddings of known's length. The first bad article fails the batch,
+// named by line ("line 3: ...") or array item ("array item 3: ...").
 //
-// shift is the date shift of the server the articles are added to: every
-// added article's publication time moves back by it, so that the server,
-// which moves every corpus date forward by shift, serves and filters it at
-// the datePublished it was given.
+// Every publication time moves back by shift, the server's date shift, so
+// that the server serves it at the datePublished given.
 func ReadAdded(r io.Reader, shift time.Duration, known Known) (*Corpus, error) {
 	br := bufio.NewReader(r)
 	l := newLoader()
@@ -85,8 +79,8 @@ func ReadAdded(r io.Reader, shift time.Duration, known Known) (*Corpus, error) {
 // errNoArticles is ReadAdded's error for input without an article.
 var errNoArticles = errors.New("the input holds no articles: send JSON Lines (one article object per line) or a JSON array of article objects")
 
-// firstByte returns the first byte of br that is not white space (or a
-// byte-order mark), without consuming it.
+// firstByte returns the first byte of br that is not white space or a
+// byte-order mark, without consuming it.
 func firstByte(br *bufio.Reader) (byte, error) {
 	for {
 		b, err := br.Peek(1)
@@ -107,8 +101,7 @@ func firstByte(br *bufio.Reader) (byte, error) {
 	}
 }
 
-// arrayItems reads a JSON array and returns its items. The items are not
-// checked here: decodeLine does that.
+// arrayItems reads a JSON array and returns its items, unchecked.
 func arrayItems(r io.Reader) ([]json.RawMessage, error) {
 	dec := json.NewDecoder(r)
 	syntax := func(err error) error {
@@ -141,9 +134,8 @@ func arrayItems(r io.Reader) ([]json.RawMessage, error) {
 	return items, nil
 }
 
-// EmbeddingLen returns the length of the first embedding of the corpus's
-// articles (they all have that length), 0 when no article has one. It
-// reads the articles up to the first with an embedding.
+// EmbeddingLen returns the length of the articles' embeddings, 0 when no
+// article has one.
 func (c *Corpus) EmbeddingLen() int {
 	for i := range c.Articles {
 		if n := c.Articles[i].vectorLen(); n > 0 {

@@ -1,16 +1,11 @@
-// Package corpus holds the mock server's article corpus: the record every
-// other part of the engine reads, the deterministic generator behind the
-// embedded default corpus, and the JSON Lines loader for users' own corpora.
+// Package corpus holds the mock server's articles: the record the engine
+// reads, the deterministic generator of the default corpus, and the JSON
+// Lines loader of users' own. A Corpus is immutable once built: every
+// Server in a process shares the default one.
 //
-// A Corpus is immutable once built. Every Server in a process shares the
-// default one, so nothing here may be modified after construction.
-//
-// The default corpus (Default) is not stored: it is the vocabularies and
-// templates of data/ (names, places, topics and per-language wordings,
-// embedded; see vocab.go) expanded deterministically by Generate. Articles
-// come in stories, several sites' differently worded reports of one event,
-// published more densely towards the newest date. WriteJSONL writes a
-// corpus as JSON Lines, the form LoadJSONL reads for users' own corpora.
+// The default corpus is not stored: Generate expands the embedded
+// vocabularies and templates of data/ into stories, several sites'
+// differently worded reports of one event, denser towards the newest date.
 package corpus
 
 import (
@@ -35,24 +30,18 @@ type Article struct {
 	Published   time.Time
 	Topics      []string // three topics
 	Sentiment   Sentiment
-	// Entities and Relationships are nil ("null" on the wire) on articles that
-	// were not encoded, and they have no embedding either. An article is
-	// "encoded" (toggle_state "Encoded Articles") when it has both Entities
-	// and an embedding (HasEmbedding).
+	// Entities and Relationships are nil ("null" on the wire) on articles
+	// that were not encoded (Encoded), which have no embedding either.
 	Entities      []Entity
 	Relationships []Relationship
-	// Embedding is the vector an article was loaded with. Generated articles
-	// leave it nil and derive theirs from their text when asked: read
-	// embeddings through Vector, never this field alone.
+	// Embedding is the vector an article was loaded with; read embeddings
+	// through Vector, as generated articles derive theirs.
 	Embedding []float32
-	// DerivedEmbedding marks an article whose embedding is Embed of its
-	// title, description and body, computed by Vector when asked: most
-	// servers never send one, so the generator does not spend the time and
-	// memory up front. It is false on loaded articles.
+	// DerivedEmbedding marks a generated article, whose embedding Vector
+	// computes from its text when asked: most servers never send one.
 	DerivedEmbedding bool
-	// Story is the generator's label for the event an article reports, or -1.
-	// It exists for the generator's own tests and corpus figures; search and
-	// clustering must never read it.
+	// Story is the generator's label for the event an article reports, or
+	// -1: for its tests; search and clustering must never read it.
 	Story int32
 }
 
@@ -62,9 +51,8 @@ func (a *Article) Encoded() bool { return a.Entities != nil && a.HasEmbedding() 
 // HasEmbedding reports whether the article has an embedding.
 func (a *Article) HasEmbedding() bool { return a.Embedding != nil || a.DerivedEmbedding }
 
-// Vector returns the article's embedding, or nil when it has none. A
-// generated article's vector is computed on each call (about 10 µs);
-// callers that need it often keep it.
+// Vector returns the article's embedding, or nil; a generated article's is
+// computed on each call (about 10 µs).
 func (a *Article) Vector() []float32 {
 	if a.Embedding == nil && a.DerivedEmbedding {
 		return embedParts(a.Title, a.Description, a.Body)
@@ -72,8 +60,8 @@ func (a *Article) Vector() []float32 {
 	return a.Embedding
 }
 
-// vectorLen returns the length of the article's embedding, 0 without one,
-// without computing a derived one.
+// vectorLen returns the length of the article's embedding, without
+// computing a derived one.
 func (a *Article) vectorLen() int {
 	if a.Embedding == nil && a.DerivedEmbedding {
 		return EmbeddingSize
@@ -81,9 +69,8 @@ func (a *Article) vectorLen() int {
 	return len(a.Embedding)
 }
 
-// Sentiment holds the title and description sentiment scores, each in
-// [-1, 1]. The JSON names, here and on Entity and Relationship, are those
-// of the wire form.
+// Sentiment holds the title and description sentiment scores, in [-1, 1].
+// The JSON names here and below are the wire form's.
 type Sentiment struct {
 	Title       float64 `json:"title"`
 	Description float64 `json:"description"`
@@ -140,10 +127,8 @@ func (c *Corpus) Newest() time.Time {
 	return c.Articles[len(c.Articles)-1].Published
 }
 
-// Window returns the articles published within [from, to] (both
-// inclusive) as the half-open range [lo, hi) of document numbers, by binary
-// search over the publication order. A zero from or to leaves that side
-// open.
+// Window returns the articles published within [from, to] as the document
+// numbers [lo, hi); a zero from or to leaves that side open.
 func (c *Corpus) Window(from, to time.Time) (lo, hi int) {
 	arts := c.Articles
 	lo, hi = 0, len(arts)

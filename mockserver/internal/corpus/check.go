@@ -1,10 +1,8 @@
 package corpus
 
-// Checker runs LoadJSONL's checks on lines given one at a time, so that a
-// writer of corpus files (the recorder) appends only lines the loader
-// accepts: a file made of lines a Checker accepted, in the same order, loads.
-// It keeps what the cross-line checks need (ids, site traffic, embedding
-// length), not the articles. The zero value is unusable; call NewChecker.
+// Checker runs LoadJSONL's checks on lines given one at a time, so that the
+// recorder appends only lines the loader accepts. It keeps what the checks
+// across lines need, not the articles. Use NewChecker.
 type Checker struct {
 	l    *loader
 	line int

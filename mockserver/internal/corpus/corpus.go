@@ -3,7 +3,6 @@ package corpus
 import (
 	"cmp"
 	"slices"
-	"time"
 )
 
 // newCorpus orders articles by (Published, ID) and derives the corpus's
@@ -50,41 +49,4 @@ func newCorpus(articles []Article) *Corpus {
 // compareArticles orders articles by publication time, then id.
 func compareArticles(a, b Article) int {
 	return cmp.Or(a.Published.Compare(b.Published), cmp.Compare(a.ID, b.ID))
-}
-
-// Figures summarises a corpus.
-type Figures struct {
-	Articles  int
-	Encoded   int // articles with entities and embeddings
-	Sites     int
-	Languages int
-	// Stories counts the generator's stories (distinct Story labels other
-	// than -1); loaded corpora have none.
-	Stories int
-	Oldest  time.Time
-	Newest  time.Time
-}
-
-// Span is the time between the oldest and the newest article.
-func (f Figures) Span() time.Duration { return f.Newest.Sub(f.Oldest) }
-
-// Figures counts the corpus's articles, sites, languages and stories.
-func (c *Corpus) Figures() Figures {
-	f := Figures{Articles: len(c.Articles), Sites: len(c.Sites), Languages: len(c.Languages)}
-	if len(c.Articles) == 0 {
-		return f
-	}
-	f.Oldest, f.Newest = c.Articles[0].Published, c.Newest()
-	stories := map[int32]bool{}
-	for i := range c.Articles {
-		a := &c.Articles[i]
-		if a.Encoded() {
-			f.Encoded++
-		}
-		if a.Story >= 0 {
-			stories[a.Story] = true
-		}
-	}
-	f.Stories = len(stories)
-	return f
 }

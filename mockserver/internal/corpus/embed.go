@@ -7,24 +7,20 @@ import (
 	"unicode/utf8"
 )
 
-// EmbeddingSize is the number of dimensions of the vectors Embed returns.
+// EmbeddingSize is the number of dimensions of an embedding.
 const EmbeddingSize = 64
 
-// embedSeed seeds the random projection behind Embed. Changing it changes
+// embedSeed seeds the random projection behind embedParts. Changing it changes
 // every vector of every corpus, so it is fixed.
 const embedSeed = 0x5eed0f3e11a5c0de
 
-// Embed returns a deterministic embedding of text: a vector of EmbeddingSize
-// float32 values with unit L2 norm. Every token of text (see ScanTokens) is
-// hashed to a pseudo-random ±1 direction and the directions are summed, a
-// hashed bag of words under a seeded random projection, so texts that share
-// many words get vectors with a high cosine similarity and unrelated texts get
-// vectors close to orthogonal. Text without a single token yields the zero
-// vector.
-func Embed(text string) []float32 { return embedParts(text) }
-
-// embedParts embeds the concatenation of parts, each a separate run of
-// tokens, without building the concatenation.
+// embedParts returns a deterministic embedding of the concatenation of
+// parts, each a separate run of tokens: a vector of EmbeddingSize float32
+// values with unit L2 norm. Every token (see ScanTokens) is hashed to a
+// pseudo-random ±1 direction and the directions are summed, a hashed bag of
+// words under a seeded random projection, so texts that share many words
+// get vectors with a high cosine similarity and unrelated texts get vectors
+// close to orthogonal. Text without a single token yields the zero vector.
 func embedParts(parts ...string) []float32 {
 	var ones [EmbeddingSize]int // by dimension: the tokens whose hash has that bit set
 	total := 0

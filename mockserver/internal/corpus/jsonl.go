@@ -22,10 +22,8 @@ const MaxLineBytes = 1 << 20
 // defaultTraffic is the traffic percentile of a site no line gives one for.
 const defaultTraffic = 50
 
-// Date layouts of datePublished. WriteJSONL writes rfc1123GMT (or RFC 3339
-// with nanoseconds when a time has a fraction of a second).
+// Date layouts of datePublished besides RFC 3339 and RFC 1123.
 const (
-	rfc1123GMT = "Mon, 02 Jan 2006 15:04:05 GMT"
 	sqlLayout  = "2006-01-02 15:04:05"
 	dateLayout = "2006-01-02"
 )
@@ -50,82 +48,21 @@ type wireArticle struct {
 	Relationships []Relationship  `json:"entity_relationships"`
 	Embeddings    []float32       `json:"embeddings"`
 	Traffic       *int            `json:"traffic"`
-	Replaces      *string         `json:"_replaces,omitempty"` // read only: WriteJSONL never writes it
-}
-
-// WriteJSONL writes c as JSON Lines, one article per line in the wire form
-// of search results (without score) plus "traffic". Empty images and
-// categories are written as null, as are nil entities, relationships and
-// embeddings; LoadJSONL reads the output back to an equal corpus, Story
-// labels aside.
-func WriteJSONL(w io.Writer, c *Corpus) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for i := range c.Articles {
-		if err := enc.Encode(toWire(&c.Articles[i])); err != nil {
-			return fmt.Errorf("corpus: writing JSONL: %w; check the output stream", err)
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("corpus: writing JSONL: %w; check the output stream", err)
-	}
-	return nil
-}
-
-// toWire converts an article to its line form.
-func toWire(a *Article) *wireArticle {
-	w := &wireArticle{
-		ID:            &a.ID,
-		Title:         &a.Title,
-		Description:   a.Description,
-		Body:          a.Body,
-		URL:           &a.URL,
-		Site:          &a.Site,
-		Image:         json.RawMessage("null"),
-		Favicon:       a.Favicon,
-		Language:      &a.Language,
-		Topics:        a.Topics,
-		Sentiment:     a.Sentiment,
-		Entities:      a.Entities,
-		Relationships: a.Relationships,
-		Embeddings:    a.Vector(),
-		Traffic:       &a.Traffic,
-	}
-	if a.Image != "" {
-		w.Image, _ = json.Marshal(a.Image) // a string always marshals
-	}
-	if a.Category != "" {
-		w.Category = &a.Category
-	}
-	if w.Topics == nil {
-		w.Topics = []string{}
-	}
-	date := a.Published.UTC().Format(rfc1123GMT)
-	if a.Published.Nanosecond() != 0 {
-		date = a.Published.UTC().Format(time.RFC3339Nano)
-	}
-	w.DatePublished = &date
-	return w
+	Replaces      *string         `json:"_replaces,omitempty"`
 }
 
 // LoadJSONL reads a corpus written as JSON Lines: one article object per
 // line, in the wire form of search results plus an optional "traffic" (the
-// site's monthly-traffic score, 0..100, higher is busier; 50 when no article
-// of the site gives one). traffic_rank ranks the sites by it: it keeps a
-// share of the sites, whatever the scores are. _id (24 hex characters,
-// unique), title, url, site and datePublished are required; language
-// defaults to "en". Blank lines are skipped; lines may be up to
-// MaxLineBytes long. The first bad line fails the whole load with an error
-// naming its line number, what is wrong and how to fix it. Site domains are
-// lower-cased and lose every leading "www.", so "WWW.www.Example.com" loads
-// as "example.com". Loaded articles have Story -1.
+// site's monthly-traffic score, 0..100; 50 when no article of the site
+// gives one). _id (24 hex characters, unique), title, url, site and
+// datePublished are required; language defaults to "en". Blank lines are
+// skipped. The first bad line fails the load with an error naming it, what
+// is wrong and how to fix it. Site domains are lower-cased and lose every
+// leading "www.". Loaded articles have Story -1.
 //
-// Two rules serve files that are only ever appended to, such as the mock's
-// recordings. A line with "_replaces": "<_id>" replaces the article of an
-// earlier line with that _id, which is then not loaded (its _id stays
-// taken). And a last line without a line ending that is JSON cut short
-// (TornLine), which is what a write stopped mid-way leaves, is skipped.
+// For files only ever appended to, such as recordings: a line with
+// "_replaces": "<_id>" replaces the earlier article of that _id (which stays
+// taken), and a torn last line (TornLine) is skipped.
 func LoadJSONL(r io.Reader) (*Corpus, error) {
 	l := newLoader()
 	if err := eachLine(bufio.NewReaderSize(r, 64<<10), "corpus line", true, l.add); err != nil {
@@ -139,10 +76,8 @@ func LoadJSONL(r io.Reader) (*Corpus, error) {
 	return newCorpus(articles), nil
 }
 
-// TornLine reports whether text, the last line of an input that does not
-// end in a line ending, is JSON cut short: what a write stopped mid-way
-// leaves (a process killed while it appended a line, a full disk). A line
-// with any other fault is not torn, and is reported as bad.
+// TornLine reports whether text, the last line of an input without a final
+// line ending, is JSON cut short, as a write stopped mid-way leaves it.
 func TornLine(text []byte) bool {
 	text = bytes.TrimSpace(text)
 	if len(text) == 0 || json.Valid(text) {
@@ -153,9 +88,8 @@ func TornLine(text []byte) bool {
 }
 
 // eachLine calls fn with every non-blank line of br and its number from 1,
-// without its line ending (nor, on line 1, a byte-order mark). Its errors,
-// and fn's, name the line as label does ("corpus line 3: ..."). With
-// skipTorn, a torn last line (TornLine) is skipped.
+// without line ending or byte-order mark; errors name the line after label
+// ("corpus line 3: ..."). With skipTorn, a torn last line is skipped.
 func eachLine(br *bufio.Reader, label string, skipTorn bool, fn func(n int, text []byte) error) error {
 	var text []byte
 	for n := 1; ; n++ {
@@ -186,9 +120,8 @@ func eachLine(br *bufio.Reader, label string, skipTorn bool, fn func(n int, text
 var ErrLineTooLong = errors.New("line too long")
 
 // ReadLine appends the next line of br, without its line ending, to buf. It
-// returns io.EOF with the last line when the input ends, and any other read
-// error without a line: a line cut short by a failing reader is never
-// returned as if it were whole.
+// returns io.EOF with the last line, and any other read error without a
+// line, which is never returned cut short as if it were whole.
 func ReadLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
@@ -216,8 +149,8 @@ type siteTraffic struct {
 	value, line int
 }
 
-// loader accumulates the articles of LoadJSONL and ReadAdded and runs the
-// checks across lines, in line order.
+// loader keeps the articles of LoadJSONL and ReadAdded and runs the checks
+// across lines.
 type loader struct {
 	kept      []Article              // the articles accepted so far
 	ids       map[string]int         // line of every id
@@ -227,8 +160,7 @@ type loader struct {
 	embedLen  int
 	discard   bool // keep no articles (Checker)
 
-	// The corpus ReadAdded adds to, and the length of its embeddings; nil
-	// otherwise.
+	// The corpus ReadAdded adds to (else nil), and its embeddings' length.
 	known         Known
 	knownEmbedLen int
 	array         bool // the input is a JSON array: articles are numbered items, not lines
@@ -263,8 +195,7 @@ func (l *loader) add(n int, text []byte) error {
 	return l.accept(n, d)
 }
 
-// accept runs the checks across lines on a decoded line and keeps its
-// article.
+// accept runs the checks across lines and keeps the article.
 func (l *loader) accept(line int, d decoded) error {
 	a := &d.article
 	if first, dup := l.ids[a.ID]; dup {
@@ -302,8 +233,7 @@ func (l *loader) accept(line int, d decoded) error {
 	return nil
 }
 
-// checkKnown runs the checks of an added article against the corpus it is
-// added to (ReadAdded); without one it checks nothing.
+// checkKnown checks an added article against the corpus it is added to.
 func (l *loader) checkKnown(a *Article, traffic *int) error {
 	if l.known == nil {
 		return nil
@@ -325,8 +255,8 @@ func (l *loader) articles() []Article {
 	return slices.DeleteFunc(l.kept, func(a Article) bool { return l.replaced[a.ID] })
 }
 
-// setTraffic gives every article its site's traffic: the one known for the
-// site (known may be nil), else the one a line gave, else defaultTraffic.
+// setTraffic gives every article its site's traffic: known's (if not nil),
+// else a line's, else defaultTraffic.
 func (l *loader) setTraffic(articles []Article, known func(site string) (int, bool)) {
 	for i := range articles {
 		a := &articles[i]
@@ -469,10 +399,8 @@ func parseLanguage(s *string) (string, error) {
 	return code, nil
 }
 
-// normaliseSite lower-cases a domain, drops every leading "www." (so
-// "www.www.example.com" becomes "example.com") and checks what is left looks
-// like a domain name, without spaces of any kind. Its result normalises to
-// itself, so a corpus written with WriteJSONL loads back unchanged.
+// normaliseSite lower-cases a domain, drops every leading "www." and checks
+// that a domain name is left. Its result normalises to itself.
 func normaliseSite(s string) (string, error) {
 	d := strings.ToLower(strings.TrimSpace(s))
 	for strings.HasPrefix(d, "www.") {
@@ -485,8 +413,8 @@ func normaliseSite(s string) (string, error) {
 	return d, nil
 }
 
-// parseImage reads an image given as a string, an array of strings (the
-// first non-empty one is kept) or null.
+// parseImage reads an image: a string, an array of strings (the first
+// non-empty one) or null.
 func parseImage(raw json.RawMessage) (string, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", nil
@@ -515,8 +443,7 @@ func checkScore(field string, v, lo float64) error {
 	return nil
 }
 
-// checkEntities checks that every entity and relationship has the members
-// it needs and scores in range.
+// checkEntities checks the members and scores of entities and relationships.
 func checkEntities(es []Entity, rs []Relationship) error {
 	for i, e := range es {
 		field := fmt.Sprintf("entities[%d]", i)

@@ -10,14 +10,12 @@ import (
 	"sync"
 )
 
-// The package's word lists are data, embedded from data/: common.json
-// holds what does not depend on language (event kinds, topic and subject
-// labels, international places, organisation and product name parts), one
-// file per language (en.json, ...) its sites, people, places, phrases and
-// templates, languages.txt the ISO 639-1 names and stopwords.txt the words
-// embeddings leave out. Every name is invented for the mock, except places
-// (real cities) and the few public figures, institutions and events that
-// news is about; no text is taken from real articles.
+// The word lists are data: common.json holds what does not depend on
+// language, a file per language (en.json, ...) its sites, people, places,
+// phrases and templates, languages.txt the ISO 639-1 names and
+// stopwords.txt the words embeddings leave out. Names are invented, but for
+// real cities and a few public figures, institutions and events; no text is
+// taken from real articles.
 //
 //go:embed data
 var dataFiles embed.FS
@@ -40,17 +38,13 @@ type kindInfo struct {
 	Relations [][3]string // source slot, target slot, relation
 }
 
-// langPack is everything the generator needs to write articles in one
-// language.
+// langPack is what the generator needs to write articles in one language.
 //
-// Templates use these slots: {P} and {Q} full names of the story's two
-// people, {p} and {q} their surnames, {O} and {R} its two organisations, {L}
-// its place, {X} its product, {T} its topic phrase, {S} its subject (a
-// central bank, a country, a company...), {N} a small number, {F} a figure
-// with one decimal (1.0 to 5.9), {M} an amount in millions, {K} a head
-// count and {D} the weekday of publication.
-// [a|b|c] picks one alternative at random. The first letter of every
-// rendered sentence is capitalised.
+// Template slots: {P} and {Q} the story's two people, {p} and {q} their
+// surnames, {O} and {R} its organisations, {L} its place, {X} its product,
+// {T} its topic, {S} its subject, {N} a small number, {F} a figure 1.0 to
+// 5.9, {M} an amount in millions, {K} a head count, {D} the weekday;
+// [a|b|c] picks one at random. Sentences start with a capital.
 type langPack struct {
 	code    string
 	Weight  float64 // share of the corpus's events

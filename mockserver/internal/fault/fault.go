@@ -1,17 +1,14 @@
-// Package fault decides which injected fault, if any, the mock server applies
-// to a request: the X-Mock-Fault header syntax, programmatic rules that fire
-// on every Nth matching request or with a seeded probability, and a
-// cancellable wait for injected latency.
-//
-// Every decision is a pure function of the seed, the rules and the order in
-// which requests arrive, so a test that replays the same requests sees the
-// same faults.
+// Package fault decides which injected fault the mock server applies to a
+// request: the X-Mock-Fault header, rules that fire on every Nth matching
+// request or with a seeded probability, and the latency wait. Decisions
+// depend only on the seed, the rules and the order of requests.
 package fault
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +24,9 @@ const (
 	JobStuck             // the job stays PENDING until it expires
 	JobRefuse            // query-async answers 200 with state FAILED and creates no job
 )
+
+// JobNames are the names of the job outcomes in job=, "" for JobNormal.
+var JobNames = [...]string{JobNormal: "", JobFail: "fail", JobStuck: "stuck", JobRefuse: "refuse"}
 
 // Limits on header and rule values.
 const (
@@ -81,13 +81,8 @@ func (a Action) String() string {
 	if a.Truncate {
 		items = append(items, "truncate")
 	}
-	switch a.Job {
-	case JobFail:
-		items = append(items, "job=fail")
-	case JobStuck:
-		items = append(items, "job=stuck")
-	case JobRefuse:
-		items = append(items, "job=refuse")
+	if a.Job != JobNormal {
+		items = append(items, "job="+JobNames[a.Job])
 	}
 	if a.Results != "" {
 		items = append(items, "results="+a.Results)
@@ -190,16 +185,11 @@ func (a *Action) set(name, value string, hasValue bool) error {
 		}
 		a.Latency = d
 	case "job":
-		switch strings.ToLower(value) {
-		case "fail":
-			a.Job = JobFail
-		case "stuck":
-			a.Job = JobStuck
-		case "refuse":
-			a.Job = JobRefuse
-		default:
+		j := slices.Index(JobNames[:], strings.ToLower(value))
+		if j <= 0 {
 			return fmt.Errorf("job=%q is unknown; write job=fail, job=stuck or job=refuse", value)
 		}
+		a.Job = Job(j)
 	case "results":
 		a.Results = value
 	case "totals":
@@ -210,10 +200,8 @@ func (a *Action) set(name, value string, hasValue bool) error {
 	return nil
 }
 
-// Wait sleeps for d, until ctx is done or until stop is closed, whichever
-// comes first, and returns ctx's error (nil when stop ended the wait and ctx
-// is not done: the rest of the delay is skipped). A d of 0 or less returns
-// nil at once.
+// Wait sleeps for d, or until ctx is done or stop is closed, and returns
+// ctx's error.
 func Wait(ctx context.Context, stop <-chan struct{}, d time.Duration) error {
 	if d <= 0 {
 		return nil

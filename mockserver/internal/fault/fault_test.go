@@ -313,3 +313,12 @@ func TestRemoveKeepsTheOthersCountersAndDraws(t *testing.T) {
 		t.Errorf("draw numbers %v, want [0 2 3]", got)
 	}
 }
+
+// Reset restarts every counter, so the rules fire again as they did from the
+// start.
+func (in *Injector) Reset() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	clear(in.matched)
+	clear(in.applied)
+}

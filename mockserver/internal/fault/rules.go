@@ -9,15 +9,12 @@ import (
 	"github.com/newssearch/newssearch-go/internal/splitmix"
 )
 
-// Rule injects Action into matching requests. A request matches when Endpoint
-// is "" or equals the request's endpoint name and, for an Action with a Job
-// outcome, the endpoint creates jobs.
+// Rule injects Action into the requests to Endpoint ("" for all) that, for
+// a Job outcome, create jobs.
 type Rule struct {
 	Endpoint string
-	// Every fires the rule on every Every-th matching request (the Every-th,
-	// 2×Every-th, ...). Probability instead fires it on each matching
-	// request with that chance, drawn from the seed. With neither set the
-	// rule fires on every matching request; setting both is an error.
+	// Every fires the rule on every Every-th match, Probability with that
+	// (seeded) chance; with neither it fires on every match.
 	Every       int
 	Probability float64
 	// Times stops the rule after it has applied this many times; 0 = never.
@@ -52,10 +49,8 @@ type Injector struct {
 	rules   []Rule
 	matched []uint64 // per rule: matching requests seen
 	applied []int    // per rule: times applied
-	// draws holds per rule the number its probability draws are keyed by:
-	// its place when it was set or appended, so that removing a rule does
-	// not change when the others fire. next is the number for the next
-	// appended rule.
+	// draws keys each rule's probability draws by its place when it was
+	// added, so that removing a rule does not change when others fire.
 	draws []uint64
 	next  uint64
 }
@@ -89,15 +84,6 @@ func (in *Injector) Set(rules []Rule) error {
 	}
 	in.next = uint64(len(rules))
 	return nil
-}
-
-// Reset restarts every counter, so the rules fire again as they did from the
-// start.
-func (in *Injector) Reset() {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	clear(in.matched)
-	clear(in.applied)
 }
 
 // Decide counts the request against every rule it matches and returns the
@@ -160,11 +146,9 @@ func (in *Injector) Append(r Rule) error {
 	return nil
 }
 
-// Remove deletes rule i, when accept (if not nil) accepts it, and keeps
-// the other rules with their counters and their probability draws. It
-// returns how many rules there were, whether i was one of them and whether
-// it was removed; accept runs under the injector's lock, so that a rule can
-// be removed only if it is still the one the caller saw.
+// Remove deletes rule i if accept, when not nil, accepts it under the lock;
+// the others keep their counters and draws. It returns how many rules
+// there were, whether i was one and whether it was removed.
 func (in *Injector) Remove(i int, accept func(Rule) bool) (n int, found, removed bool) {
 	in.mu.Lock()
 	defer in.mu.Unlock()

@@ -1,11 +1,6 @@
-// Package jobs holds the mock server's asynchronous query jobs: which key
-// submitted each one, the validated query it will run, whether it is still
-// pending, and when it expires.
-//
-// A job stores its query, never its results; results are computed when they
-// are asked for. Memory stays bounded however many jobs are submitted: a job
-// expires a fixed time after its last use, and when the store is full the
-// least recently used job is evicted.
+// Package jobs holds the mock server's asynchronous query jobs: their
+// owner, query (never results), state and expiry. A job expires a fixed
+// time after its last use, and a full store evicts the least recently used.
 package jobs
 
 import (
@@ -78,9 +73,7 @@ func New[Q any](cfg Config) *Store[Q] {
 	return &Store[Q]{cfg: cfg, byID: map[string]*job[Q]{}}
 }
 
-// SetConfig changes the store's limits: the jobs already stored take the
-// new pending settings at their next poll, and the new TTL and size from
-// the next submission or poll on.
+// SetConfig changes the store's limits from the next submission or poll on.
 func (s *Store[Q]) SetConfig(cfg Config) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -95,9 +88,8 @@ func (s *Store[Q]) front() *job[Q] {
 	return nil
 }
 
-// Submit stores a job under id, which the caller makes unique (a job
-// already stored under id is replaced), evicting expired jobs and, when the
-// store is full, the least recently used ones.
+// Submit stores a job under id, replacing any, and evicts expired jobs and,
+// past Max, the least recently used.
 func (s *Store[Q]) Submit(id string, owner Owner, q Q, outcome Outcome, now time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -114,26 +106,19 @@ func (s *Store[Q]) Submit(id string, owner Owner, q Q, outcome Outcome, now time
 	}
 }
 
-// Poll counts a poll of job id by owner and reports its state and query.
-// ok is false when the id is unknown, expired, or was submitted by another
-// owner; the three cases are indistinguishable by design.
-func (s *Store[Q]) Poll(id string, owner Owner, now time.Time) (state State, q Q, ok bool) {
-	r, ok := s.PollResult(id, owner, now)
-	return r.State, r.Query, ok
-}
-
-// Result is what a poll reports: the state, the query, and for a job
-// forced to fail with a message (Force), that message.
+// Result is what a poll reports; Message is Force's.
 type Result[Q any] struct {
 	State   State
 	Query   Q
 	Message string
-	// ReadyIn is, for a pending job that will be ready once enough time
-	// has passed (Config.PendingFor), how long that is from now; else 0.
+	// ReadyIn is how long a pending job still waits for PendingFor.
 	ReadyIn time.Duration
 }
 
-// PollResult is Poll reporting the failure message too.
+// PollResult counts a poll of job id by owner and reports its state, query
+// and failure message. ok is false when the id is unknown, expired, or was
+// submitted by another owner; the three cases are indistinguishable by
+// design.
 func (s *Store[Q]) PollResult(id string, owner Owner, now time.Time) (r Result[Q], ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -209,10 +194,9 @@ func (s *Store[Q]) List(now time.Time) []Info[Q] {
 	return out
 }
 
-// Force sets the state of job id whoever owns it, without counting a use:
-// Succeeded and Failed make it ready at its next poll (Failed with message),
-// Pending keeps it pending until it is forced again or expires. It reports
-// false when the id is unknown or expired.
+// Force sets the state of job id, whoever owns it, without counting a use;
+// Pending keeps it pending until forced again. It reports false for an
+// unknown or expired id.
 func (s *Store[Q]) Force(id string, state State, message string, now time.Time) (Info[Q], bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -233,8 +217,7 @@ func (s *Store[Q]) Force(id string, state State, message string, now time.Time) 
 	return j.info(s.cfg.TTL), true
 }
 
-// Remove forgets job id at once, as if it had expired. It reports false
-// when the id is unknown or expired.
+// Remove forgets job id; false for an unknown or expired id.
 func (s *Store[Q]) Remove(id string, now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -248,8 +231,7 @@ func (s *Store[Q]) Remove(id string, now time.Time) bool {
 	return !expired
 }
 
-// Len returns the number of jobs held, expired ones included until the next
-// Submit or Poll sweeps them.
+// Len returns the number of jobs held, expired ones included until swept.
 func (s *Store[Q]) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -325,3 +325,9 @@ func TestSubmitSameIDReplaces(t *testing.T) {
 	expect("resubmitting a in the middle", "c=c again", "a=third", "e=e")
 	expectPoll("a", "third")
 }
+
+// Poll is PollResult without the message.
+func (s *Store[Q]) Poll(id string, owner Owner, now time.Time) (state State, q Q, ok bool) {
+	r, ok := s.PollResult(id, owner, now)
+	return r.State, r.Query, ok
+}

@@ -1,6 +1,5 @@
-// Package journal keeps the mock server's request journal: a fixed-size ring
-// buffer of entries, and the redaction that strips API keys from request
-// bodies before anything is read.
+// Package journal keeps the mock server's request journal: a ring buffer,
+// and the redaction of API keys from request bodies.
 package journal
 
 import (
@@ -16,36 +15,27 @@ type Ring[T any] struct {
 	size    int
 	next    int // index the next entry is written to once the buffer is full
 	full    bool
-	// dropped counts the entries added since New or Reset that the ring
-	// does not hold (see Dropped). It is atomic so that a ring of size 0
-	// counts without taking the lock; every other change is made under it.
+	// dropped is atomic so that a ring of size 0 counts without the lock.
 	dropped atomic.Uint64
 	seal    func(*T)
 	seq     func(*T) uint64 // orders entries; nil = the order of Add
-	// adding holds the entry being added while seq reads it: passing seq
-	// the address of Add's argument would move every entry to the heap.
+	// adding holds the entry seq reads: the address of Add's argument would
+	// move every entry to the heap.
 	adding T
 }
 
-// New returns a ring holding at most size entries (none for a size of
-// zero or less). Its storage grows as entries come, so a ring that is never
-// written to costs nothing.
-//
-// With seq, the ring keeps its entries sorted by seq, so that an entry
-// added late (a request that arrived first but finished last) takes its
-// place among the others, and it keeps the size entries with the highest
-// seq. With seal, Snapshot calls seal on every stored entry, under the
-// ring's lock, before copying it out, so that work such as redaction is
-// paid only for entries that are read; seal must be idempotent and must not
+// New returns a ring of at most size entries, whose storage grows as they
+// come. With seq, it keeps the size entries of highest seq, sorted, so that
+// a request that arrived first but finished last takes its place. With
+// seal, a snapshot first seals every entry under the lock, so that
+// redaction is paid only for entries read; seal must be idempotent and not
 // call the ring.
 func New[T any](size int, seq func(*T) uint64, seal func(*T)) *Ring[T] {
 	return &Ring[T]{size: max(size, 0), seq: seq, seal: seal}
 }
 
-// Add appends an entry, evicting the oldest one when the ring is full. In a
-// ring with seq the entry goes to its place by seq; an entry older
-// than every entry of a full ring is not kept. An entry evicted or not
-// kept counts as dropped.
+// Add appends an entry (in its place by seq), evicting the oldest one when
+// the ring is full; an entry evicted or not kept counts as dropped.
 func (r *Ring[T]) Add(e T) {
 	if r.size == 0 {
 		r.dropped.Add(1)
@@ -79,9 +69,8 @@ func (r *Ring[T]) Add(e T) {
 // firstRoom is the room a ring makes at its first Add.
 const firstRoom = 16
 
-// grow makes room for one more entry in a ring that is not full: at the
-// first Add firstRoom entries (at most size), then twice the room, never
-// more than size. It keeps append from growing past size.
+// grow makes room for one more entry in a ring that is not full: firstRoom,
+// then twice the room, never more than size.
 func (r *Ring[T]) grow() {
 	if r.full || len(r.entries) < cap(r.entries) {
 		return
@@ -100,8 +89,7 @@ func (r *Ring[T]) at(i int) *T {
 	return &r.entries[i]
 }
 
-// insert puts e, which is older than the newest entry, in its place by
-// seq: k is its seq.
+// insert puts e, of seq k and older than the newest entry, in its place.
 func (r *Ring[T]) insert(e T, k uint64) {
 	n := len(r.entries)
 	p := n - 1 // e goes before entry p (logical indices, oldest first)
@@ -134,20 +122,12 @@ func (r *Ring[T]) insert(e T, k uint64) {
 	*r.at(p - 1) = e
 }
 
-// Snapshot returns a copy of the stored entries, oldest first, each sealed
-// (see New).
-func (r *Ring[T]) Snapshot() []T {
-	out, _ := r.SnapshotDropped()
-	return out
-}
-
-// Dropped returns how many entries added since New or the last Reset the
-// ring does not hold: those evicted by newer ones once it was full, and
-// those it never kept (older than every entry of a full ring, or any entry
-// of a ring of size 0). Entries held plus Dropped is the entries added.
+// Dropped returns how many entries added since New or Reset the ring does
+// not hold: entries held plus Dropped is the entries added.
 func (r *Ring[T]) Dropped() uint64 { return r.dropped.Load() }
 
-// SnapshotDropped returns Snapshot and Dropped as of the same instant.
+// SnapshotDropped returns a copy of the stored entries, oldest first, each
+// sealed (see New), and Dropped as of the same instant.
 func (r *Ring[T]) SnapshotDropped() ([]T, uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

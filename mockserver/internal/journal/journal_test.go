@@ -248,3 +248,10 @@ func TestOrderedRingAgainstModel(t *testing.T) {
 		}
 	}
 }
+
+// Snapshot returns a copy of the stored entries, oldest first, each sealed
+// (see New).
+func (r *Ring[T]) Snapshot() []T {
+	out, _ := r.SnapshotDropped()
+	return out
+}

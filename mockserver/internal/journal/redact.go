@@ -16,15 +16,12 @@ const Redacted = `"[redacted]"`
 // because encoding/json matches struct fields case-insensitively too.
 const keyField = "api_key"
 
-// Redact returns the body as it may be stored in the journal: every
-// "api_key" member's value, at any depth and in any letter case, replaced by
-// "[redacted]"; every other occurrence of those keys that stands as a token
-// (in a query, in any JSON escape form) replaced by [redacted] too
-// (internal/redact); and only then the result cut to at most limit bytes
-// (plus a marker saying how much was dropped), so no part of a key is left
-// at the cut. The rest of the body is kept as it came. A body that is not
-// valid JSON cannot be redacted reliably, so only a placeholder giving its
-// length is returned. An empty body gives "".
+// Redact returns the body as the journal may store it: every "api_key"
+// member's value, at any depth and in any case, and every other occurrence
+// of those keys as a token (internal/redact), replaced by [redacted]; only
+// then cut to limit bytes and a marker, so no part of a key is left at the
+// cut. A body that is not valid JSON cannot be redacted reliably: only a
+// placeholder with its length is returned.
 func Redact(body []byte, limit int) string {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return ""
@@ -67,8 +64,7 @@ func cut(s string, limit int) string {
 type span struct{ start, end int }
 
 // keySpans returns the byte ranges of the values of every api_key member
-// (any letter case) of body, a valid JSON value, in order. Members inside
-// such a value are in its range.
+// (any case) of body, a valid JSON value, in order.
 func keySpans(body []byte) []span {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	type frame struct {

@@ -1,7 +1,6 @@
-// Package record keeps what the mock's recording proxy sees: every article
-// of the answers it passes on, appended to a corpus file in the JSON Lines
-// form corpus.LoadJSONL reads, de-duplicated by _id; the headline answers,
-// in a file of their own; and the figures of the recording's summary.
+// Package record keeps what the recording proxy sees: the articles of the
+// answers, appended to a corpus file (corpus.LoadJSONL's form) once per
+// _id; the headline answers, in a file of their own; and a summary.
 package record
 
 import (
@@ -27,13 +26,12 @@ import (
 // Required are the members the corpus loader needs; they cannot be dropped.
 var Required = []string{"_id", "title", "url", "site", "datePublished"}
 
-// MinScrubbedKey is the shortest API key whose every occurrence is scrubbed
-// from what is recorded; a shorter key could match ordinary text. Members
-// named api_key are redacted whatever their value.
+// MinScrubbedKey is the shortest API key scrubbed wherever it occurs; a
+// shorter one could match ordinary text. api_key members are always
+// redacted.
 const MinScrubbedKey = 8
 
-// Redactor returns the redactor of a request's keys (see APIKeys) and of
-// any other key the server knows: those of at least MinScrubbedKey bytes.
+// Redactor returns the redactor of the keys of at least MinScrubbedKey bytes.
 func Redactor(keys ...string) *redact.Redactor {
 	long := make([]string, 0, len(keys))
 	for _, k := range keys {
@@ -87,10 +85,9 @@ type Recorder struct {
 }
 
 // Open returns a Recorder that appends to the files of cfg, reading what
-// they already hold so that a restarted recording goes on de-duplicating.
-// A last line that a write stopped part-way left torn is cut off first
-// (see appendLines). A corpus file the loader would refuse is an error
-// naming its line.
+// they hold so that a restarted recording goes on de-duplicating. A torn
+// last line is cut off first; a corpus file the loader would refuse is an
+// error naming its line.
 func Open(cfg Config) (*Recorder, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
@@ -175,9 +172,7 @@ func stubID(url string) string {
 	return hex.EncodeToString(sum[:12])
 }
 
-// Exchange counts one request passed to the upstream: its endpoint ("query",
-// …, or the path for any other) and its outcome (the status, "dropped",
-// "truncated" or "unreachable").
+// Exchange counts one request passed on by endpoint (or path) and outcome.
 func (r *Recorder) Exchange(endpoint, outcome string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -194,13 +189,10 @@ type batch struct {
 	red      *redact.Redactor
 }
 
-// Answer records a successful answer of endpoint ("query", "get-results" or
-// "headlines"; others hold no articles), with red, the redactor of the
-// request's API keys (see Redactor), which removes them from all that is
-// kept. A body that is not JSON is ignored, and so is one whose state is
-// FAILED (record it with Refused), and a headline answer the headlines
-// loader would refuse. The error is the file system's; the Recorder is
-// then as if the answer had not come.
+// Answer records a successful answer of endpoint, scrubbed by red. A body
+// that is not JSON or is FAILED (see Refused) is ignored, as is a headline
+// answer the loader would refuse. The error is the file system's; the
+// Recorder is then as if the answer had not come.
 func (r *Recorder) Answer(endpoint string, red *redact.Redactor, body []byte) error {
 	if !json.Valid(body) || Failed(body) {
 		return nil
@@ -276,9 +268,8 @@ func (r *Recorder) undo(b *batch) {
 	}
 }
 
-// countFields counts the numeric members of an answer's envelope other than
-// page: the names the service gives its result counts. Names are scrubbed
-// of the batch's keys, as everything the summary shows.
+// countFields counts the numeric members of an answer's envelope but page:
+// the names of the service's result counts.
 func (r *Recorder) countFields(b *batch, prefix string, ms []member) {
 	for _, m := range ms {
 		if m.name != "page" && textutil.JSONType(m.value) == "number" {
@@ -287,10 +278,9 @@ func (r *Recorder) countFields(b *batch, prefix string, ms []member) {
 	}
 }
 
-// observe counts an article's unmodeled members and its date format,
-// scrubbing names and examples of the batch's keys. A date is scrubbed
-// before its format is named, so that the shape of an unknown format
-// (digits as 9, letters as a) never shows that of a key.
+// observe counts an article's unmodeled members and its date format. A
+// date is scrubbed before its format is named, so that the shape of an
+// unknown format never shows a key's.
 func (r *Recorder) observe(b *batch, where string, modeled map[string]bool, ms []member) {
 	for _, m := range ms {
 		if !modeled[m.name] {
@@ -353,11 +343,9 @@ func (r *Recorder) headlineArticle(b *batch, el []byte) {
 }
 
 // keep checks an article's line and adds it to the batch, or lists why not.
-// first, for a headline stub, is the member giving its made-up _id. A full
-// article whose URL has a stub in the file replaces it: its line ends with
-// "_replaces": "<the stub's _id>", which the corpus loader honours, since
-// the file is only appended to. A "_replaces" member the service sent is
-// left out: the name is the recorder's.
+// first, for a headline stub, gives its made-up _id. A full article whose
+// URL has a stub in the file replaces it with "_replaces" (the service's
+// own "_replaces" is left out).
 func (r *Recorder) keep(b *batch, id string, ms []member, first []byte) {
 	parts := make([][]byte, 0, len(ms)+2)
 	if first != nil {
@@ -406,8 +394,8 @@ func (r *Recorder) reject(b *batch, id, reason string) {
 	}
 }
 
-// scrub redacts every api_key member of v, at any depth, and every
-// occurrence of red's keys, in every form (see package redact).
+// scrub redacts every api_key member of v and every occurrence of red's
+// keys.
 func scrub(v []byte, red *redact.Redactor) []byte {
 	return red.Bytes([]byte(journal.Redact(v, math.MaxInt)))
 }

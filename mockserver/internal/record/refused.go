@@ -15,10 +15,8 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 )
 
-// Bounds of what a refused exchange keeps: the request and answer bodies
-// (a longer one is kept as text, cut) and each header value. Every bound
-// applies to text already scrubbed of the keys, so no key is ever cut in
-// two.
+// Bounds of a refused exchange's bodies (a longer one is kept as text, cut)
+// and header values, applied after scrubbing, so no key is cut in two.
 const (
 	maxRefusedBody   = 64 << 10
 	maxRefusedHeader = 1 << 10
@@ -50,17 +48,10 @@ func Failed(answer []byte) bool {
 var notKeptHeaders = []string{"Connection", "Keep-Alive", "Proxy-Authenticate", "Te", "Trailer", "Transfer-Encoding",
 	"Upgrade", "Set-Cookie", "Set-Cookie2"}
 
-// Refused appends a refused exchange to the refused file (Config.RefusedPath)
-// as one JSON object:
-//
-//	{"recorded_at": "<RFC 3339>", "endpoint": "query", "method": "POST",
-//	 "path": "/api/v2/query", "status": 429, "headers": {"Retry-After": ["3"], …},
-//	 "request": {…}, "answer": {…}}
-//
-// A body that is not JSON, or is longer than 64 KiB, is kept as a string
-// under "request_text" or "answer_text" instead, cut to 64 KiB. Everything
-// is scrubbed of red's keys, and api_key members are redacted, before it is
-// cut. The error is the file system's.
+// Refused appends a refused exchange to the refused file as one refusedJSON
+// line, scrubbed of red's keys and api_key members. A body that is not
+// JSON, or longer than maxRefusedBody, is kept as a string under
+// "request_text" or "answer_text", cut. The error is the file system's.
 func (r *Recorder) Refused(x Refusal, red *redact.Redactor) error {
 	line := refusedJSON{
 		RecordedAt: r.cfg.Clock().UTC().Format(time.RFC3339Nano),
@@ -113,9 +104,8 @@ type refusedJSON struct {
 	AnswerText  string              `json:"answer_text,omitempty"`
 }
 
-// refusedBody returns a body as the refused file keeps it: a JSON body of
-// at most maxRefusedBody bytes once scrubbed as JSON, any other as
-// scrubbed text, cut; an empty body as nothing.
+// refusedBody returns a body as the refused file keeps it: scrubbed JSON,
+// or scrubbed text, cut.
 func refusedBody(body []byte, red *redact.Redactor) (json.RawMessage, string) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, ""
@@ -143,8 +133,7 @@ func refusedLine(line []byte) error {
 	return nil
 }
 
-// RefusedPathFor returns where a recording into corpusPath keeps the
-// exchanges the upstream refused by default: "news.jsonl" gives
+// RefusedPathFor returns the default refused file: "news.jsonl" gives
 // "news.refused.jsonl".
 func RefusedPathFor(corpusPath string) string {
 	return strings.TrimSuffix(corpusPath, ".jsonl") + ".refused.jsonl"

@@ -28,10 +28,9 @@ func LastHeadlines(r io.Reader) (answer []byte, lines int, err error) {
 	return answer, lines, err
 }
 
-// ShiftHeadlines returns a headline answer with the datePublished of every
-// article of every cluster moved by shift, each written back in the layout
-// it came in; a date in no known layout, and every other member, is kept as
-// it is.
+// ShiftHeadlines returns a headline answer with every article's
+// datePublished moved by shift, in the layout it came in; a date in no
+// known layout is kept.
 func ShiftHeadlines(answer []byte, shift time.Duration) []byte {
 	if shift == 0 {
 		return bytes.Clone(answer)
@@ -41,9 +40,8 @@ func ShiftHeadlines(answer []byte, shift time.Duration) []byte {
 	})
 }
 
-// rewrite returns the JSON value v with fn applied to the values at path, a
-// member name or "[]" (every element of an array) per level; a value that
-// is not the object or array the path needs is kept as it is.
+// rewrite returns the JSON value v with fn applied to the values at path,
+// a member name or "[]" (every element) per level.
 func rewrite(v []byte, path []string, fn func(v []byte) []byte) []byte {
 	switch {
 	case len(path) == 0:

@@ -14,30 +14,20 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 )
 
-// The recording files are only ever appended to: each answer's lines go
-// to the end of the file in one write(2), then the file is synced, before
-// the answer is passed back. A line once written never changes, and no
-// answer copies or rewrites what is there.
-//
-// A write can stop part-way: a SIGKILL between two pages of a large write,
-// a full disk, a power cut. It can leave only a last line cut short, after
-// every earlier line whole; the loaders skip such a torn last line
-// (corpus.TornLine), so every earlier record stays readable at every
-// instant. A write that fails with an error is undone by cutting the file
-// back to its length before it, and a recorder that opens a file with a
-// torn last line (its process was killed) cuts it off first, so that the
-// next append never extends a cut line into a bad one.
+// The recording files are only appended to: each answer's lines in one
+// write, synced before the answer is passed back. A write stopped part-way
+// (SIGKILL, a full disk) leaves at most a torn last line, which the loaders
+// skip (corpus.TornLine). A failed write is undone by truncating, and Open
+// cuts off a torn last line, so an append never extends it into a bad one.
 
 // newFileMode is the mode of a recording file appendLines creates; a file
 // that exists keeps its own.
 const newFileMode os.FileMode = 0o644
 
-// appendLines appends add, whole lines each ending in '\n', to the file at
-// path in one write, and syncs it; a missing file is created with
-// newFileMode (and its directory synced). If the write fails, the file is
-// cut back to its length before it. midWrite, set by tests only, is called
-// once the first half of add is written; an error it returns is taken as
-// the write's.
+// appendLines appends add, whole lines, to the file at path in one write
+// and syncs it, creating it if missing; a failed write is cut back.
+// midWrite, set by tests only, runs once half of add is written; its error
+// is the write's.
 func appendLines(path string, add []byte, midWrite func() error) (err error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	created := false
@@ -90,11 +80,9 @@ func appendLines(path string, add []byte, midWrite func() error) (err error) {
 	return nil
 }
 
-// repairTail makes the file at path end in a whole line before a recorder
-// appends to it: a torn last line (corpus.TornLine), left by a write that
-// stopped part-way, is cut off; a whole last line without a line ending
-// gets one. Any other last line is left for the reader to report. A
-// missing or empty file needs nothing.
+// repairTail makes the file at path end in a whole line: a torn last line
+// is cut off, a whole one without a line ending gets one, and any other is
+// left for the reader to report.
 func repairTail(path string) error {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
@@ -145,9 +133,8 @@ func syncDir(dir string) {
 	}
 }
 
-// eachLine calls fn with every non-blank line of the file at path (see
-// scanLines); a missing file has none. The error names the file and the
-// line.
+// eachLine calls fn with every line of the file at path (see scanLines), if
+// it exists; the error names the file and the line.
 func eachLine(path string, fn func(line []byte) error) error {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -163,9 +150,7 @@ func eachLine(path string, fn func(line []byte) error) error {
 	return nil
 }
 
-// scanLines calls fn with every non-blank line of r but a torn last line
-// (corpus.TornLine), which it skips. Lines may be up to corpus.MaxLineBytes
-// long.
+// scanLines calls fn with every non-blank line of r but a torn last one.
 func scanLines(r io.Reader, fn func(line []byte) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var buf []byte

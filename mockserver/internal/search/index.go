@@ -1,12 +1,8 @@
 // Package search is the mock server's search engine: an in-memory inverted
-// index over a corpus with BM25F ranking, the request filters (sites, dates,
-// language, traffic, encoded articles, key_phrases), both sort orders and
-// paging.
-//
-// Text is split into terms by package analysis (lower-cased, Latin diacritics
-// folded, no stemming, no stop words). Title, description and body are indexed
-// separately with word positions, so a quoted phrase must occur within one
-// field. An Index is immutable after New and safe for concurrent use.
+// index with BM25F ranking, the request filters, both sort orders and
+// paging. Terms are package analysis's; title, description and body are
+// indexed with word positions. An Index is immutable and safe for
+// concurrent use.
 package search
 
 import (
@@ -78,12 +74,8 @@ func (ix *Index) termDocs(t int32) []int32 { return ix.docs[ix.termStart[t]:ix.t
 // positions returns the encoded positions of posting i.
 func (ix *Index) positions(i int) []byte { return ix.pos[ix.posOff[i]:ix.posOff[i+1]] }
 
-// Corpus returns the indexed corpus.
-func (ix *Index) Corpus() *corpus.Corpus { return ix.c }
-
-// New indexes the corpus. Its articles must be in the order Corpus.Articles
-// documents (Published, then ID, ascending), and it must not change
-// afterwards.
+// New indexes the corpus, whose articles are in Corpus.Articles's order and
+// must not change.
 func New(c *corpus.Corpus) *Index {
 	n := len(c.Articles)
 	ix := &Index{
@@ -137,10 +129,9 @@ type termState struct {
 	bytes    uint32 // first pass: their position bytes; second: the next byte to write
 }
 
-// indexText builds the postings in two passes. The first tokenizes the
-// corpus, keeping every token's term id, and counts each term's postings
-// and position bytes, which place the term's postings in the flat arrays;
-// the second writes them there from the kept term ids.
+// indexText builds the postings in two passes: the first tokenizes, keeping
+// the term ids, and counts each term's postings and bytes; the second
+// writes them into the flat arrays.
 func (ix *Index) indexText() {
 	var states []termState // by term id
 	var varint [binary.MaxVarintLen32]byte
@@ -255,8 +246,7 @@ func ranks(order []int32) []int32 {
 	return r
 }
 
-// FindID returns the document whose article has the given ID, by binary
-// search over the documents in ID order.
+// FindID returns the document whose article has the given ID.
 func (ix *Index) FindID(id string) (int32, bool) {
 	i, found := slices.BinarySearchFunc(ix.byID, id, func(d int32, id string) int {
 		return strings.Compare(ix.c.Articles[d].ID, id)
@@ -274,9 +264,8 @@ type siteTraffic struct {
 	traffic int
 }
 
-// sitesByTraffic returns the sites busiest first, ties by domain. A site's
-// traffic is the highest any of its articles gives (the loader makes them
-// agree; "www." variants of one domain may not).
+// sitesByTraffic returns the sites busiest first, ties by domain; a site's
+// traffic is the highest of its articles'.
 func (ix *Index) sitesByTraffic() []siteTraffic {
 	order := make([]siteTraffic, 0, len(ix.sites))
 	for domain, s := range ix.sites {
@@ -296,9 +285,8 @@ func compareSites(a, b siteTraffic) int {
 	return cmp.Or(cmp.Compare(b.traffic, a.traffic), strings.Compare(a.domain, b.domain))
 }
 
-// normalizeSite reduces a site as a caller may write it ("https://www.BBC.co.uk/")
-// to the domain the corpus uses ("bbc.co.uk"). Like the corpus loader, it
-// drops every leading "www.", so "www.www.bbc.co.uk" is "bbc.co.uk" too.
+// normalizeSite reduces a site as a caller may write it
+// ("https://www.BBC.co.uk/") to the corpus's domain ("bbc.co.uk").
 func normalizeSite(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if i := strings.Index(s, "://"); i >= 0 {

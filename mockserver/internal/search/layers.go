@@ -1,39 +1,29 @@
 package search
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
 	"github.com/newssearch/newssearch-go/mockserver/internal/search/analysis"
 )
 
-// Layers searches several indexes as one corpus: typically a large base
-// index that many corpus versions share and small overlays of articles
-// added to it. A search of Layers answers exactly what one Index over all
-// their articles would: the same matches, the same scores to the bit and
-// the same order, for every query. The layers' articles must have distinct
-// IDs. An Index searched alone is searched as Layers of one.
+// Layers searches several indexes, whose articles have distinct IDs, as
+// one corpus: a shared base index and small overlays of articles added to
+// it. It answers exactly what one Index over all their articles would: the
+// same matches, scores to the bit and order. An Index alone is searched as
+// Layers of one. Documents are numbered through the layers, first index
+// first (Locate maps a number back).
 //
-// Its documents are numbered through the layers: those of the first index
-// come first, then those of the second, and so on. That numbering is not
-// the date order of one index over all the articles; Locate maps a number
-// back to its layer.
-//
-// What makes a search of layers exact:
-//   - Document counts, document frequencies and total field lengths add
-//     up, so idf and the length normalisation are those of the whole (see
-//     stats).
-//   - A score sums the terms' contributions in the order one index would
-//     number the terms (by first appearance in date order), found from
-//     each term's first posting in each layer (see termKey).
-//   - Ties break on the article ID (relevance) or the date and then the ID
-//     (date order): each layer keeps its best matches in that order and the
-//     layers' lists are merged by it.
-//   - traffic_rank ranks the sites of all layers: each layer maps its own
-//     site ranks to those (O(sites) per Layers).
+// What makes it exact:
+//   - Document counts, frequencies and field lengths add up (see stats).
+//   - A score sums the terms in the order one index would number them, by
+//     first appearance in date order (see termKey).
+//   - Each layer keeps its best matches in the result order, ties by ID,
+//     and the layers' lists are merged by it.
+//   - traffic_rank ranks the sites of all layers (see siteMaps).
 type Layers struct {
 	ixs    []*Index
 	starts []int32 // by layer: the number of its first document; then the total
@@ -43,20 +33,16 @@ type Layers struct {
 	siteMaps [][]int32
 }
 
-// stats are the figures of a whole corpus that scores and traffic ranks
-// depend on: the number of documents, the average length of each field and
-// the number of sites. The rest of a score (a term's document frequency, a
-// document's field lengths) is read from the indexes as the search goes.
-// The average field lengths are exact whatever the layering: totals of
-// whole numbers, divided once.
+// stats are the figures of the whole corpus that scores and traffic ranks
+// depend on. The average field lengths are exact whatever the layering:
+// totals of whole numbers, divided once.
 type stats struct {
 	docs  int
 	avg   [numFields]float64
 	sites int64 // distinct sites, for traffic_rank
 }
 
-// NewLayers returns the layers of the indexes, in that order. It costs
-// O(sites), not O(documents).
+// NewLayers returns the layers of the indexes, in that order, in O(sites).
 func NewLayers(ixs ...*Index) *Layers {
 	l := &Layers{ixs: slices.Clip(ixs), starts: make([]int32, len(ixs)+1)}
 	var total [numFields]uint64
@@ -76,9 +62,8 @@ func NewLayers(ixs ...*Index) *Layers {
 	return l
 }
 
-// rankSites ranks the sites of all layers as one index would (a site's
-// traffic is the highest any layer gives it), makes siteMaps, and returns
-// the number of sites.
+// rankSites ranks the sites of all layers as one index would, makes
+// siteMaps, and returns the number of sites.
 func (l *Layers) rankSites() int {
 	traffic := map[string]int{}
 	for _, ix := range l.ixs {
@@ -122,14 +107,7 @@ func (l *Layers) Locate(doc int32) (layer int, local int32) {
 	return i, doc - l.starts[i]
 }
 
-// Article returns the article of document doc.
-func (l *Layers) Article(doc int32) *corpus.Article {
-	i, d := l.Locate(doc)
-	return &l.ixs[i].c.Articles[d]
-}
-
-// norm is the factor a term frequency in field f of the given length is
-// multiplied by: the field's weight over its BM25 length normalisation,
+// norm is the field's weight over its BM25 length normalisation,
 // 1 - b + b * length / average length.
 func (st *stats) norm(f int, length uint32) float64 {
 	norm := 1.0
@@ -145,9 +123,8 @@ func (st *stats) idf(df int) float64 {
 	return math.Log(1 + (float64(st.docs)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
-// queryText is the free text of a query resolved against every layer. Its
-// terms are the text's distinct terms in the order one index of the whole
-// corpus numbers them, which is the order a score adds them up in.
+// queryText is the free text of a query resolved against every layer: its
+// distinct terms in the order one index of them all numbers them.
 type queryText struct {
 	terms   []string
 	idf     []float64 // by term
@@ -155,8 +132,7 @@ type queryText struct {
 }
 
 // termKey places a term's first occurrence in the whole corpus: the date
-// and ID of the first document it occurs in and its first position there.
-// One index numbers its terms in this order.
+// and ID of its first document and its first position there.
 type termKey struct {
 	published time.Time
 	id        string
@@ -164,13 +140,7 @@ type termKey struct {
 }
 
 func (a termKey) compare(b termKey) int {
-	if c := a.published.Compare(b.published); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.id, b.id); c != 0 {
-		return c
-	}
-	return int(a.pos) - int(b.pos)
+	return cmp.Or(a.published.Compare(b.published), strings.Compare(a.id, b.id), cmp.Compare(a.pos, b.pos))
 }
 
 // firstKey returns the termKey of term t within the index.
@@ -181,9 +151,8 @@ func (ix *Index) firstKey(t int32) termKey {
 	return termKey{a.Published, a.ID, pos}
 }
 
-// analyse splits the text into terms (an unbalanced quote closes at the
-// end of the text) and resolves them. It returns false when a term is in
-// no layer: then nothing matches.
+// analyse splits the text into terms and resolves them; false means a
+// term is in no layer, so nothing matches.
 func (l *Layers) analyse(text string) (*queryText, bool) {
 	type term struct {
 		text string

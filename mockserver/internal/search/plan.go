@@ -7,9 +7,8 @@ import (
 	"github.com/newssearch/newssearch-go/internal/keyphrase"
 )
 
-// plan is one query's search of one index (a layer of a Layers, or an
-// Index alone): the document lists its matches must be in, the filters and
-// checks each candidate must pass, and the best matches found.
+// plan is one query's search of one layer: the document lists its matches
+// must be in, the checks each candidate must pass, and the best found.
 type plan struct {
 	ix      *Index
 	layer   int
@@ -234,13 +233,9 @@ func (p *plan) keyPhraseAt(k int, d int32) bool {
 	return len(idx) == 1 || p.phraseAt(idx)
 }
 
-// keptBySite reports whether traffic_rank keeps a document of the site at
-// rank r of this index: traffic_rank n keeps the top (100-n)% of sites, so
-// the site at position p (0 = busiest) of S sites stays when the first p+1
-// sites are within that share: (p+1)*100 <= S*(100-n). 0 keeps every site
-// and 100 none; of 400 sites 90 keeps exactly 40 and 95 exactly 20; of 5
-// sites 95 keeps none, since one site is already 20%. The products are
-// computed in int64.
+// keptBySite reports whether traffic_rank n keeps the site at rank r of
+// this index: the site at position p (0 = busiest) of S sites stays when
+// (p+1)*100 <= S*(100-n), in int64. Of 5 sites 95 keeps none.
 func (p *plan) keptBySite(r int32) bool {
 	return (int64(p.siteMap[r])+1)*100 <= p.siteCut
 }

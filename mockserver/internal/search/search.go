@@ -22,18 +22,15 @@ const (
 
 // Query describes one search. Every non-zero field narrows the result.
 type Query struct {
-	// Text is free text. Its terms are ANDed; a "double-quoted phrase" must
-	// occur as consecutive words within one field (an unbalanced quote closes
-	// at the end of the text). Text without any letters or digits, such as
-	// "", matches every document.
+	// Text is free text whose terms are ANDed; a "quoted phrase" must occur
+	// within one field (an unbalanced quote closes at the end). Text
+	// without a letter or digit matches every document.
 	Text string
 	// KeyPhrases is a key_phrases expression (see ParseKeyPhrases) the
 	// matches must satisfy; "" or only spaces means none.
 	KeyPhrases string
-	// Sites keeps only articles of these site domains. Comparison ignores
-	// case, surrounding spaces, a scheme, every leading "www." and trailing
-	// slashes; a site the corpus does not have matches nothing. Empty means
-	// all.
+	// Sites keeps only articles of these domains (ignoring case, spaces, a
+	// scheme, leading "www." and trailing slashes); empty means all.
 	Sites []string
 	// From and To are inclusive bounds on Article.Published; a zero time is
 	// unbounded.
@@ -42,9 +39,7 @@ type Query struct {
 	// means all.
 	Language string
 	// TrafficRank N keeps only articles of the top (100-N)% of sites by
-	// monthly traffic, the sites ranked busiest first (ties by domain): 95
-	// keeps the top 5% of sites, 0 keeps all. It is a rank percentile, not a
-	// bound on Article.Traffic: with 400 sites, 90 keeps exactly 40.
+	// traffic (ties by domain): with 400 sites, 90 keeps exactly 40.
 	TrafficRank int
 	// EncodedOnly keeps only articles for which Article.Encoded is true.
 	EncodedOnly bool
@@ -57,9 +52,8 @@ type Hit struct {
 	// Doc is the article's index in Corpus.Articles (for Layers, its
 	// number through the layers).
 	Doc int32
-	// Score is the article's BM25F relevance for the query text, >= 0; it is
-	// 0 for every article when the text has no terms. It does not depend on
-	// the filters or the order.
+	// Score is the article's BM25F relevance for the query text, >= 0 (0
+	// without terms), whatever the filters and order.
 	Score float64
 }
 
@@ -80,18 +74,15 @@ var keyPhraseRules = keyphrase.Rules{
 	Terms:     analysis.Tokens, // a phrase is matched by its terms, as the index spells them
 }
 
-// ParseKeyPhrases parses a key_phrases expression as the mock judges it:
-// the grammar of keyphrase.Check, at most 4096 characters, parentheses and
-// 'not' nested at most 64 deep, and every phrase with a term of package
-// analysis. Every error is a *keyphrase.SyntaxError.
+// ParseKeyPhrases parses a key_phrases expression under keyPhraseRules.
+// Every error is a *keyphrase.SyntaxError.
 func ParseKeyPhrases(s string) (*keyphrase.Expr, error) {
 	return keyphrase.Parse(s, keyPhraseRules)
 }
 
-// Search runs the query and returns the hits at positions offset (from 0) to
-// offset+limit-1 of its ordered result, with the total number of matches.
-// A negative offset counts as 0 and a negative limit as 0. The only error is
-// a malformed KeyPhrases expression, returned as a *keyphrase.SyntaxError.
+// Search returns the hits at positions offset to offset+limit-1 (negative
+// counts as 0) of the query's result, and the total. The only error is a
+// malformed KeyPhrases, a *keyphrase.SyntaxError.
 func (ix *Index) Search(q Query, offset, limit int) (Result, error) {
 	return ix.alone.Search(q, offset, limit)
 }
@@ -154,10 +145,8 @@ func (l *Layers) Search(q Query, offset, limit int) (Result, error) {
 	return Result{Total: total, Hits: hits}, nil
 }
 
-// before reports whether the next match of layer x comes before that of
-// layer y in the result order: by score (relevance) or date (newest
-// first), then by article ID, as the tie-breaking ranks of one index order
-// them.
+// before reports whether the next match of layer x comes before layer y's
+// in the result order.
 func before(order Order, x, y *plan) bool {
 	ex, ey := x.heap[0], y.heap[0]
 	a, b := &x.ix.c.Articles[ex.doc], &y.ix.c.Articles[ey.doc]
