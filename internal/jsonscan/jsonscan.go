@@ -199,7 +199,3 @@ func Elements(arr []byte) [][2]int {
 		i = end
 	}
 }
-
-// maxDepth is encoding/json's limit on nesting: a value nested deeper is
-// invalid to it.
-const maxDepth = 10000
