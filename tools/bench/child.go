@@ -30,6 +30,9 @@ const (
 	// at stdin's EOF.
 	modeAnswers = "serve-answers"
 	answersEnv  = "BENCHCMP_ANSWERS"
+	// plainLogEnv, with modeAnswers, names a file: the child then serves
+	// with workload.StartPlain, logging to that file.
+	plainLogEnv = "BENCHCMP_PLAIN_LOG"
 	// modeMock serves a default mock, prints its URL and stops at stdin's
 	// EOF.
 	modeMock = "serve-mock"
@@ -112,7 +115,7 @@ func childServe(mode string, stdin io.Reader, stdout io.Writer) error {
 		if err := json.Unmarshal(b, &answers); err != nil {
 			return fmt.Errorf("%s: %w", answersEnv, err)
 		}
-		bare, err := workload.StartBare(answers)
+		bare, err := startBare(answers, os.Getenv(plainLogEnv))
 		if err != nil {
 			return err
 		}
@@ -124,6 +127,19 @@ func childServe(mode string, stdin io.Reader, stdout io.Writer) error {
 	}
 	_, _ = io.Copy(io.Discard, stdin) // until the parent closes stdin or exits
 	return nil
+}
+
+// startBare starts the bare server, or with a log path the plain
+// reference logging to that file (closed with the process).
+func startBare(answers []workload.Answer, logPath string) (*workload.Bare, error) {
+	if logPath == "" {
+		return workload.StartBare(answers)
+	}
+	log, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	return workload.StartPlain(answers, log)
 }
 
 // child is a running child process.
@@ -182,8 +198,9 @@ func (c *child) stop() error {
 }
 
 // serveAnswers starts a serve-answers child (through prefix) answering
-// answers, and returns it with its URL.
-func serveAnswers(dir string, prefix []string, answers []workload.Answer) (*child, string, error) {
+// answers, and returns it with its URL; with a plainLog path, the child is
+// the smallest plain mock (workload.StartPlain), logging there.
+func serveAnswers(dir string, prefix []string, answers []workload.Answer, plainLog string) (*child, string, error) {
 	path := filepath.Join(dir, "answers.json")
 	b, err := json.Marshal(answers)
 	if err == nil {
@@ -192,7 +209,11 @@ func serveAnswers(dir string, prefix []string, answers []workload.Answer) (*chil
 	if err != nil {
 		return nil, "", err
 	}
-	return startServing(modeAnswers, prefix, answersEnv+"="+path)
+	env := []string{answersEnv + "=" + path}
+	if plainLog != "" {
+		env = append(env, plainLogEnv+"="+plainLog)
+	}
+	return startServing(modeAnswers, prefix, env...)
 }
 
 // startServing starts a serving child and reads its URL.

@@ -38,7 +38,7 @@ func rowOverhead(ctx context.Context, e *env) []result {
 		var c *child
 		var url string
 		if i == 0 {
-			c, url, err = serveAnswers(dir, nil, []workload.Answer{workload.JSONAnswer("/api/v2/query", answer)})
+			c, url, err = serveAnswers(dir, nil, []workload.Answer{workload.JSONAnswer("/api/v2/query", answer)}, "")
 		} else {
 			c, url, err = startServing(modeMock, nil)
 		}

@@ -126,11 +126,17 @@ func rowWrk(ctx context.Context, e *env) []result {
 		h.Del("Date") // net/http adds its own
 		answers = append(answers, workload.Answer{Path: t.path, Body: a, Header: h})
 	}
-	bare, bareURL, err := serveAnswers(dir, pin("1"), answers)
+	bare, bareURL, err := serveAnswers(dir, pin("1"), answers, "")
 	if err != nil {
 		return failure(err, r)
 	}
 	defer bare.stop()
+	// The reference: the smallest plain mock, logging to a file too.
+	plain, plainURL, err := serveAnswers(dir, pin("1"), answers, filepath.Join(dir, "plain.log"))
+	if err != nil {
+		return failure(err, r)
+	}
+	defer plain.stop()
 	for _, t := range targets {
 		t.script = filepath.Join(dir, t.name+".lua")
 		lua := "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.body = [==[" + string(t.body) + "]==]\n"
@@ -147,21 +153,24 @@ func rowWrk(ctx context.Context, e *env) []result {
 		argv   []string
 		before time.Duration
 	}
-	// both drives the bare server and newsmock at once, each with its own
-	// wrk (both pinned to CPU 0; both servers are pinned to CPU 1), and
-	// returns each server's CPU time per request, bare first. At the same moment the two servers see the same machine:
+	// both drives the bare server and another (newsmock, or the plain
+	// reference) at once, each with its own wrk (both pinned to CPU 0; both
+	// servers are pinned to CPU 1), and returns each server's CPU time per
+	// request, bare first. At the same moment the two servers see the same machine:
 	// run one after the other, their CPU per request moved by 30-60% from
 	// one run to the next with the machine's other load, more than the
 	// difference the row measures.
+	const toMock, toPlain = 1, 2
 	sent := 0
-	urls, pids := [2]string{bareURL, nm.url}, [2]int{bare.cmd.Process.Pid, nm.pid}
-	both := func(t *wrkTarget, d time.Duration) (perReq [2]time.Duration, err error) {
+	urls, pids := [3]string{bareURL, nm.url, plainURL}, [3]int{bare.cmd.Process.Pid, nm.pid, plain.cmd.Process.Pid}
+	both := func(t *wrkTarget, d time.Duration, other int) (perReq [2]time.Duration, err error) {
 		var runs [2]*wrkRun
-		for k := range runs {
-			w := &wrkRun{argv: pin("0", wrk, "-t1", "-c"+strconv.Itoa(wrkConns), "-d"+d.String(), "-s", t.script, urls[k]+t.path)}
+		servers := [2]int{0, other}
+		for k, server := range servers {
+			w := &wrkRun{argv: pin("0", wrk, "-t1", "-c"+strconv.Itoa(wrkConns), "-d"+d.String(), "-s", t.script, urls[server]+t.path)}
 			w.cmd = exec.CommandContext(ctx, w.argv[0], w.argv[1:]...)
 			w.cmd.Stdout, w.cmd.Stderr = &w.out, &w.out
-			if w.before, err = processCPU(pids[k]); err != nil {
+			if w.before, err = processCPU(pids[server]); err != nil {
 				return perReq, err
 			}
 			runs[k] = w
@@ -185,7 +194,7 @@ func rowWrk(ctx context.Context, e *env) []result {
 			return perReq, err
 		}
 		for k, w := range runs {
-			after, err := processCPU(pids[k])
+			after, err := processCPU(pids[servers[k]])
 			if err != nil {
 				return perReq, err
 			}
@@ -201,7 +210,7 @@ func rowWrk(ctx context.Context, e *env) []result {
 			if count == 0 {
 				return perReq, fmt.Errorf("wrk completed no request: %s", out)
 			}
-			if k == 1 { // newsmock's
+			if k == 1 && other == toMock {
 				sent += count
 			}
 			perReq[k] = (after - w.before) / time.Duration(count)
@@ -211,20 +220,27 @@ func rowWrk(ctx context.Context, e *env) []result {
 	var parts []string
 	worst, allSteady := 0.0, true
 	for _, t := range targets {
-		if _, err := both(t, time.Second); err != nil { // warm-up
-			return failure(err, r)
+		for _, other := range []int{toMock, toPlain} {
+			if _, err := both(t, time.Second, other); err != nil { // warm-up
+				return failure(err, r)
+			}
 		}
-		var bareCPU, mockCPU []time.Duration
+		var bareCPU, mockCPU, plainCPU []time.Duration
+		var plainRs []float64
 		rs, ok, note, err := steady(e, "wrk "+t.name, func() ([]float64, error) {
 			var rs []float64
-			bareCPU, mockCPU = nil, nil
+			bareCPU, mockCPU, plainCPU, plainRs = nil, nil, nil, nil
 			for range e.p.wrkRounds {
-				cpu, err := both(t, e.p.wrkDuration)
+				cpu, err := both(t, e.p.wrkDuration, toMock)
 				if err != nil {
 					return nil, err
 				}
 				rs = append(rs, float64(cpu[0])/float64(cpu[1]))
 				bareCPU, mockCPU = append(bareCPU, cpu[0]), append(mockCPU, cpu[1])
+				if cpu, err = both(t, e.p.wrkDuration, toPlain); err != nil {
+					return nil, err
+				}
+				plainRs, plainCPU = append(plainRs, float64(cpu[0])/float64(cpu[1])), append(plainCPU, cpu[1])
 			}
 			return rs, nil
 		})
@@ -236,9 +252,10 @@ func rowWrk(ctx context.Context, e *env) []result {
 			worst = m
 		}
 		allSteady = allSteady && ok
-		parts = append(parts, fmt.Sprintf("%s %.2f", t.name, m))
-		r.notes = append(r.notes, fmt.Sprintf("%s (answer %d bytes): median CPU per request newsmock %s, bare %s; ratio %.3f (%s)",
-			t.name, t.answer, fmtUS(median(mockCPU)), fmtUS(median(bareCPU)), m, spread(rs)), note)
+		parts = append(parts, fmt.Sprintf("%s %.2f (plain reference %.2f)", t.name, m, median(plainRs)))
+		r.notes = append(r.notes, fmt.Sprintf("%s (answer %d bytes): median CPU per request newsmock %s, bare %s; ratio %.3f (%s); "+
+			"the plain reference %s, ratio %.3f (%s)",
+			t.name, t.answer, fmtUS(median(mockCPU)), fmtUS(median(bareCPU)), m, spread(rs), fmtUS(median(plainCPU)), median(plainRs), spread(plainRs)), note)
 	}
 	r.measured = strings.Join(parts, ", ")
 	r.met = judged(worst >= 0.75, allSteady)
@@ -253,6 +270,7 @@ func rowWrk(ctx context.Context, e *env) []result {
 	}
 	r.notes = append(r.notes,
 		fmt.Sprintf("wrk -t1 -c%d -d%v per server and round; each round drives the bare child and newsmock at once, each with its own wrk, so that both see the same moment of the machine (the two servers share CPU 1, the two wrk CPU 0); %d rounds per endpoint after a 1 s warm-up", wrkConns, e.p.wrkDuration, e.p.wrkRounds),
+		"the plain reference (workload.StartPlain; rounds alternate newsmock and it, each beside the bare child) is the bare handler plus what any mock written with the standard library does: it reads the body, decodes it with encoding/json (its members, then api_key) and logs one slog text line per request to a file, unbuffered; it is not judged, it shows what a plain mock can reach on this machine",
 		"ratio = bare CPU time per request / newsmock's; CPU time = the server process's run time over the wrk run (sum of /proc/<pid>/task/*/schedstat), requests = those wrk completed",
 		fmt.Sprintf("newsmock stopped by SIGTERM and exited 0; its log holds %d request lines (%d bytes) for the %d requests wrk completed and %d of setup", lines, size, sent, setup),
 	)

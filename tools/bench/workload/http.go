@@ -3,9 +3,11 @@ package workload
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -91,6 +93,21 @@ type Bare struct {
 // StartBare starts a Bare server answering answers by path (404 for any
 // other), after reading each request body.
 func StartBare(answers []Answer) (*Bare, error) {
+	return start(answers, nil)
+}
+
+// StartPlain starts the smallest plain mock: a Bare server that also does
+// what any mock written with the standard library does before its own
+// work. It reads each body whole, decodes it with encoding/json (its
+// members, then api_key as a string; 400 if that fails) and writes one
+// slog text line per request to log, unbuffered. It is row 3w's reference:
+// what a plain mock can reach beside the bare handler.
+func StartPlain(answers []Answer, log io.Writer) (*Bare, error) {
+	return start(answers, slog.New(slog.NewTextHandler(log, nil)))
+}
+
+// start starts a Bare server; with a logger, a plain one (see StartPlain).
+func start(answers []Answer, logger *slog.Logger) (*Bare, error) {
 	if len(answers) == 0 {
 		return nil, errors.New("workload: StartBare: give at least one answer")
 	}
@@ -104,8 +121,14 @@ func StartBare(answers []Answer) (*Bare, error) {
 	}
 	b := &Bare{URL: "http://" + ln.Addr().String(), done: make(chan struct{})}
 	b.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
+		began := time.Now()
 		a, ok := byPath[r.URL.Path]
+		if logger == nil {
+			_, _ = io.Copy(io.Discard, r.Body)
+		} else if !plainBody(r) {
+			http.Error(w, "the body must be a JSON object with a string api_key", http.StatusBadRequest)
+			return
+		}
 		if !ok {
 			http.NotFound(w, r)
 			return
@@ -114,12 +137,23 @@ func StartBare(answers []Answer) (*Bare, error) {
 			w.Header()[k] = v
 		}
 		_, _ = w.Write(a.Body)
+		if logger != nil {
+			logger.Info("request", "method", r.Method, "path", r.URL.Path, "status", http.StatusOK, "duration", time.Since(began))
+		}
 	})}
 	go func() {
 		defer close(b.done)
 		_ = b.srv.Serve(ln) // returns http.ErrServerClosed on Close
 	}()
 	return b, nil
+}
+
+// plainBody reads r's body and decodes it as a plain mock would.
+func plainBody(r *http.Request) bool {
+	body, err := io.ReadAll(r.Body)
+	var members map[string]json.RawMessage
+	var key string
+	return err == nil && json.Unmarshal(body, &members) == nil && json.Unmarshal(members["api_key"], &key) == nil && key != ""
 }
 
 // Close stops the server and waits for it.
