@@ -196,7 +196,7 @@ func TestRecordThenReplay(t *testing.T) {
 	searches := []newssearch.SearchParams{
 		{Query: "vaccine", StartDate: t0.Add(-30 * 24 * time.Hour)},
 		{Query: "*", Sites: []string{site}, StartDate: week},
-		{Query: "election", StartDate: t0.Add(-3 * 24 * time.Hour), EndDate: t0.Add(-2 * 24 * time.Hour)},
+		{Query: "election", StartDate: t0.Add(-5 * 24 * time.Hour), EndDate: t0.Add(-2 * 24 * time.Hour)},
 	}
 	session := func(c *newssearch.Client) (sync [][]string, async [][]string) {
 		t.Helper()

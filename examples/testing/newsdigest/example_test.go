@@ -23,9 +23,9 @@ func ExampleTopSites() {
 		fmt.Printf("%s: %d articles\n", s.Site, s.Articles)
 	}
 	// Output:
-	// highlandpost.org: 2 articles
-	// morningreview.com.au: 2 articles
-	// baybulletin.com: 1 articles
+	// libertysentinel.com: 3 articles
+	// capitalrecord.co.nz: 1 articles
+	// citizenexaminer.com: 1 articles
 }
 
 // The client retries a 503. A fault rule makes the server answer the first
@@ -66,7 +66,7 @@ func ExampleLatest() {
 		fmt.Println(title)
 	}
 	// Output:
-	// 2659 evacuated in Manchester after an earthquake
-	// 2816 evacuated in Vancouver after an earthquake
-	// Vancouver announces emergency after an earthquake
+	// 826 evacuated in Seattle after an earthquake
+	// Seattle declares emergency after an earthquake
+	// Seattle declares emergency after an earthquake
 }
