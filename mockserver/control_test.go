@@ -129,7 +129,7 @@ func TestControlFaultsBadInputChangesNothing(t *testing.T) {
 		{http.MethodPut, `{"rules": [{"falut": {"status": 503}}]}`, `fault rule 0: unknown field "falut": a rule has endpoint, every, probability, times, optional and fault`},
 		{http.MethodPut, `{"rules": [{"fault": 503}]}`, `fault rule 0: fault must be an object such as {"status": 503} or a string such as "status=503", not a number`},
 		{http.MethodPut, `{"rules": [{"every": 2, "probability": 0.5, "fault": {"status": 503}}]}`, `fault rule 0: fields Every and Probability are both set: set one of them`},
-		{http.MethodPut, `{"rules": [{}]}`, `fault rule 0: the rule has no action: set a latency, status, drop, truncate or job outcome`},
+		{http.MethodPut, `{"rules": [{}]}`, `fault rule 0: the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)`},
 		{http.MethodPut, `{"rules": [{"fault": {"status": 200}}]}`, `fault rule 0: status 200 is out of range: use an HTTP error status from 400 to 599`},
 		{http.MethodPut, `{"rules": [{"endpoint": "headlines", "fault": {"job": "fail"}}]}`, `fault rule 0: a job fault applies only to "query-async": set Endpoint to it or leave it empty`},
 		{http.MethodPut, `{"rules": [42]}`, `fault rule 0 is a number: write a rule as an object such as {"endpoint": "query", "fault": {"status": 503}} or a string such as "endpoint=query;status=503"`},

@@ -18,22 +18,21 @@ import (
 
 // endpoint is one API endpoint.
 type endpoint struct {
-	name        string // as in FaultRule.Endpoint
-	path        string
-	createsJobs bool
-	example     string // a minimal valid body, for messages
-	serve       func(s *Server, x *exchange, f fields) answer
+	path    string
+	faults  fault.Target // its name (as in FaultRule.Endpoint), and what its answers have that faults change
+	example string       // a minimal valid body, for messages
+	serve   func(s *Server, x *exchange, f fields) answer
 }
 
 // endpoints are the API endpoints in documentation order.
 var endpoints = []*endpoint{
-	{name: EndpointQuery, path: "/api/v2/query", serve: (*Server).serveQuery,
+	{path: "/api/v2/query", faults: fault.Target{Endpoint: EndpointQuery, Results: true}, serve: (*Server).serveQuery,
 		example: `{"api_key": "<your key>", "query": "electric cars"}`},
-	{name: EndpointQueryAsync, path: "/api/v2/query-async", createsJobs: true, serve: (*Server).serveQueryAsync,
+	{path: "/api/v2/query-async", faults: fault.Target{Endpoint: EndpointQueryAsync, Jobs: true}, serve: (*Server).serveQueryAsync,
 		example: `{"api_key": "<your key>", "query": "electric cars"}`},
-	{name: EndpointGetResults, path: "/api/v2/get-results", serve: (*Server).serveGetResults,
+	{path: "/api/v2/get-results", faults: fault.Target{Endpoint: EndpointGetResults, Totals: true}, serve: (*Server).serveGetResults,
 		example: `{"api_key": "<your key>", "query_id": "<the id /api/v2/query-async returned>"}`},
-	{name: EndpointHeadlines, path: "/api/v2/headlines", serve: (*Server).serveHeadlines,
+	{path: "/api/v2/headlines", faults: fault.Target{Endpoint: EndpointHeadlines}, serve: (*Server).serveHeadlines,
 		example: `{"api_key": "<your key>"}`},
 }
 

@@ -210,13 +210,13 @@ func (s *Server) decideFault(header []string, ep *endpoint) (a fault.Action, sou
 		if perr != nil {
 			return a, "", badRequest("%s header: %s; accepted syntax: %s", FaultHeader, perr.Error(), fault.Syntax)
 		}
-		if a.Job != fault.JobNormal && !ep.createsJobs {
+		if a.Job != fault.JobNormal && !ep.faults.Jobs {
 			return a, "", badRequest("%s header: job=fail, job=stuck and job=refuse apply only to /api/v2/query-async: remove them from requests to %s",
 				FaultHeader, ep.path)
 		}
 		return a, "header", nil
 	}
-	a, rule := s.faults.Decide(ep.name, ep.createsJobs)
+	a, rule := s.faults.Decide(ep.faults)
 	if rule < 0 {
 		return a, "", nil
 	}

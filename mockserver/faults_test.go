@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -271,7 +272,7 @@ func TestFaultRuleErrors(t *testing.T) {
 			`mockserver: fault rule 0: a job fault applies only to "query-async": set Endpoint to it or leave it empty`},
 		{FaultRule{Every: 2, Probability: 0.5, Fault: Fault{Status: 500}},
 			"mockserver: fault rule 0: fields Every and Probability are both set: set one of them"},
-		{FaultRule{}, "mockserver: fault rule 0: the rule has no action: set a latency, status, drop, truncate or job outcome"},
+		{FaultRule{}, "mockserver: fault rule 0: the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)"},
 		{FaultRule{Fault: Fault{Status: 200}}, "mockserver: fault rule 0: status 200 is out of range: use an HTTP error status from 400 to 599"},
 	}
 	for _, tt := range tests {
@@ -337,5 +338,37 @@ func TestRateLimit(t *testing.T) {
 	s.Reset()
 	if st := hit("a-key").Status; st != 200 {
 		t.Fatalf("after Reset: %d", st)
+	}
+}
+
+// TestShapeRuleWaitsForItsAnswer: a rule that only reshapes answers is not
+// used up by requests whose answers it cannot reshape. Submitting a job,
+// reading headlines and polling keep a once-only results=top-level rule
+// for the next query; a once-only totals rule waits for get-results.
+func TestShapeRuleWaitsForItsAnswer(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithPendingPolls(0), WithFaults(
+		FaultRule{Times: 1, Fault: Fault{Shape: AnswerShape{Results: "top-level"}}},
+		FaultRule{Times: 1, Fault: Fault{Shape: AnswerShape{Totals: "totalArticles"}}},
+	))
+	key := s.APIKey()
+	id := submit(t, s, map[string]any{"query": "*"})
+	call(t, s, "POST", "/api/v2/headlines", `{"api_key":"`+key+`"}`)
+	r := call(t, s, "POST", "/api/v2/query", `{"api_key":"`+key+`","query":"*"}`)
+	if !bytes.HasPrefix(r.Body, []byte(`{"totalResults":`)) {
+		t.Errorf("the query after query-async and headlines: %.80s; want the top-level shape of rule 0", r.Body)
+	}
+	r = call(t, s, "POST", "/api/v2/get-results", `{"api_key":"`+key+`","query_id":"`+id+`"}`)
+	if bytes.Contains(r.Body, []byte(`"totalResults"`)) || !bytes.Contains(r.Body, []byte(`"totalArticles"`)) {
+		t.Errorf("get-results: %.120s; want totalArticles alone (rule 1)", r.Body)
+	}
+	for _, st := range s.Faults() {
+		if st.Fired != 1 || st.Matched != 1 || st.Remaining != 0 {
+			t.Errorf("rule %d: fired %d, matched %d, remaining %d; want each rule matched and fired once, by its own endpoint", st.Index, st.Fired, st.Matched, st.Remaining)
+		}
+	}
+	r = call(t, s, "POST", "/api/v2/query", `{"api_key":"`+key+`","query":"*"}`)
+	if !bytes.HasPrefix(r.Body, []byte(`{"results":`)) {
+		t.Errorf("the second query: %.80s; want the nested shape again, rule 0 used up", r.Body)
 	}
 }

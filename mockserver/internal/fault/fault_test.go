@@ -89,7 +89,7 @@ func TestRuleValidate(t *testing.T) {
 		{Rule{Probability: 1.5, Action: act}, "field Probability is 1.5: use a chance from 0 to 1"},
 		{Rule{Every: 2, Probability: 0.5, Action: act}, "fields Every and Probability are both set: set one of them"},
 		{Rule{Times: -2, Action: act}, "field Times is -2: use a positive limit, or 0 for no limit"},
-		{Rule{}, "the rule has no action: set a latency, status, drop, truncate or job outcome"},
+		{Rule{}, "the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)"},
 		{Rule{Action: Action{Status: 302}}, "status 302 is out of range: use an HTTP error status from 400 to 599"},
 		{Rule{Action: Action{Job: 9}}, "job outcome 9 is unknown: use fail, stuck or refuse"},
 	}
@@ -103,7 +103,7 @@ func TestRuleValidate(t *testing.T) {
 			t.Errorf("%+v (-want +got):\n%s", tt.r, diff)
 		}
 	}
-	if _, err := NewInjector(1, []Rule{{Action: act}, {}}); err == nil || err.Error() != "fault rule 1: the rule has no action: set a latency, status, drop, truncate or job outcome" {
+	if _, err := NewInjector(1, []Rule{{Action: act}, {}}); err == nil || err.Error() != "fault rule 1: the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)" {
 		t.Errorf("NewInjector with a bad rule: %v", err)
 	}
 }
@@ -112,7 +112,7 @@ func TestRuleValidate(t *testing.T) {
 func fired(in *Injector, endpoint string, jobs bool, n int) []int {
 	out := make([]int, n)
 	for i := range out {
-		_, out[i] = in.Decide(endpoint, jobs)
+		_, out[i] = in.Decide(Target{Endpoint: endpoint, Jobs: jobs})
 	}
 	return out
 }
@@ -153,11 +153,11 @@ func TestInjectorOrderTimesAndJobs(t *testing.T) {
 	if diff := cmp.Diff([]int{0, 0}, fired(in, "query-async", true, 2)); diff != "" {
 		t.Fatalf("query-async (-want +got):\n%s", diff)
 	}
-	act, i := in.Decide("headlines", false) // rule 2's 7th match
+	act, i := in.Decide(Target{Endpoint: "headlines"}) // rule 2's 7th match
 	if i != -1 || !act.IsZero() {
 		t.Fatalf("headlines: rule %d %+v", i, act)
 	}
-	if act, i := in.Decide("headlines", false); i != 2 || act != (Action{Status: 500}) {
+	if act, i := in.Decide(Target{Endpoint: "headlines"}); i != 2 || act != (Action{Status: 500}) {
 		t.Fatalf("headlines: rule %d %+v", i, act)
 	}
 }
@@ -199,13 +199,13 @@ func TestSetKeepsOldRulesOnError(t *testing.T) {
 	if err := in.Set([]Rule{{Every: -1, Action: Action{Drop: true}}}); err == nil {
 		t.Fatal("Set accepted a bad rule")
 	}
-	if act, _ := in.Decide("query", false); act.Status != 503 {
+	if act, _ := in.Decide(Target{Endpoint: "query"}); act.Status != 503 {
 		t.Fatalf("old rule lost: %+v", act)
 	}
 	if err := in.Set(nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, i := in.Decide("query", false); i != -1 {
+	if _, i := in.Decide(Target{Endpoint: "query"}); i != -1 {
 		t.Fatalf("rule %d fired after clearing", i)
 	}
 }

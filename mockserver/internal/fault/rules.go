@@ -37,7 +37,7 @@ func (r Rule) Validate() error {
 	case r.Times < 0:
 		return fmt.Errorf("field Times is %d: use a positive limit, or 0 for no limit", r.Times)
 	case r.Action.IsZero():
-		return errors.New("the rule has no action: set a latency, status, drop, truncate or job outcome")
+		return errors.New("the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)")
 	}
 	return r.Action.Validate()
 }
@@ -86,15 +86,38 @@ func (in *Injector) Set(rules []Rule) error {
 	return nil
 }
 
+// Target is where a request goes: its endpoint, and what that endpoint's
+// answers have that an action can change.
+type Target struct {
+	Endpoint string
+	Jobs     bool // it creates jobs: a Job outcome applies
+	Results  bool // it answers results, nested or at the top level: Results applies
+	Totals   bool // it answers counts: Totals applies
+}
+
+// appliesTo reports whether a can change a request to t. A job outcome
+// needs an endpoint that creates jobs; an action that only reshapes answers
+// needs an answer of that shape. A rule is not counted, and does not use up
+// its Times, where it could change nothing.
+func (a Action) appliesTo(t Target) bool {
+	switch {
+	case a.Job != JobNormal:
+		return t.Jobs
+	case a.Latency != 0 || a.Status != 0 || a.Drop || a.Truncate:
+		return true
+	}
+	return a.Results != "" && t.Results || a.Totals != "" && t.Totals
+}
+
 // Decide counts the request against every rule it matches and returns the
 // action of the first rule that fires, with that rule's index. It returns
 // the zero Action and -1 when no rule fires.
-func (in *Injector) Decide(endpoint string, createsJobs bool) (Action, int) {
+func (in *Injector) Decide(t Target) (Action, int) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	chosen := -1
 	for i, r := range in.rules {
-		if r.Endpoint != "" && r.Endpoint != endpoint || r.Action.Job != JobNormal && !createsJobs {
+		if r.Endpoint != "" && r.Endpoint != t.Endpoint || !r.Action.appliesTo(t) {
 			continue
 		}
 		in.matched[i]++
