@@ -121,11 +121,11 @@ func start(answers []Answer, logger *slog.Logger) (*Bare, error) {
 	}
 	b := &Bare{URL: "http://" + ln.Addr().String(), done: make(chan struct{})}
 	b.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		began := time.Now()
+		var began time.Time // the plain server's, for its log line: the bare one stays as it was
 		a, ok := byPath[r.URL.Path]
 		if logger == nil {
 			_, _ = io.Copy(io.Discard, r.Body)
-		} else if !plainBody(r) {
+		} else if began = time.Now(); !plainBody(r) {
 			http.Error(w, "the body must be a JSON object with a string api_key", http.StatusBadRequest)
 			return
 		}
