@@ -157,8 +157,10 @@ type newsAnswer struct {
 	Results struct {
 		TotalResults int `json:"totalResults"`
 		Articles     []struct {
-			Title    string `json:"title"`
-			Language string `json:"language"`
+			Title       string `json:"title"`
+			Description string `json:"description"`
+			BodyText    string `json:"bodyText"`
+			Language    string `json:"language"`
 		} `json:"articles"`
 	} `json:"results"`
 }
@@ -258,68 +260,86 @@ func TestDocQueries(t *testing.T) {
 	}
 }
 
-// TestNewsTopics searches common news topics of recent years in each of
-// the corpus's languages, in that language's words, and checks that the
-// first page holds articles in that language whose titles name the topic.
-// An English topic must have articles in the newest 30 days too; the other
-// seven languages share 60% of the corpus, and a topic in one of them can
-// go a month without an article, as in a real source.
-func TestNewsTopics(t *testing.T) {
+// TestNewsQueries runs the common news searches of
+// testdata/newsqueries.txt against the default corpus, each in its
+// language, over all time and over the newest 30 days. Every search must
+// find articles in its language in both, and the first article must hold
+// every word of the query in its title, description or text. The figures
+// per language are logged: found / relevant, all time / newest 30 days.
+func TestNewsQueries(t *testing.T) {
 	t.Parallel()
-	topics := []struct{ lang, query string }{
-		{"en", "inflation"}, {"en", "interest rates"}, {"en", "central bank"}, {"en", "stock market"},
-		{"en", "oil prices"}, {"en", "parliament"}, {"en", "ukraine"}, {"en", "gaza"}, {"en", "middle east"},
-		{"en", "climate summit"}, {"en", "wildfire"}, {"en", "heatwave"}, {"en", "floods"}, {"en", "storm"},
-		{"en", "artificial intelligence"}, {"en", "elon musk"}, {"en", "chips"}, {"en", "world cup"},
-		{"en", "olympics"}, {"en", "champions league"}, {"en", "nasa"}, {"en", "space"}, {"en", "vaccine"},
-		{"en", "hospital"}, {"en", "film festival"}, {"en", "music"}, {"en", "electric cars"}, {"en", "election"},
-		{"en", "government"}, {"en", "minister"}, {"en", "president"}, {"en", "economy"}, {"en", "budget"},
-		{"en", "police"}, {"en", "court"}, {"en", "trial"}, {"en", "judge"},
-		{"es", "gobierno"}, {"es", "policía"}, {"es", "tribunal"},
-		{"fr", "gouvernement"}, {"fr", "police"}, {"fr", "tribunal"},
-		{"de", "Regierung"}, {"de", "Polizei"}, {"de", "Gericht"},
-		{"it", "governo"}, {"it", "polizia"}, {"it", "tribunale"},
-		{"pt", "governo"}, {"pt", "polícia"}, {"pt", "tribunal"},
-		{"nl", "regering"}, {"nl", "politie"}, {"nl", "rechtbank"},
-		{"sv", "regeringen"}, {"sv", "polisen"}, {"sv", "domstolen"},
-		{"es", "inflación"}, {"es", "banco central"}, {"es", "elecciones"}, {"es", "Ucrania"},
-		{"es", "cumbre del clima"}, {"es", "inteligencia artificial"}, {"es", "Mundial"}, {"es", "vacuna"},
-		{"fr", "inflation"}, {"fr", "banque centrale"}, {"fr", "élection"}, {"fr", "Ukraine"},
-		{"fr", "sommet climat"}, {"fr", "canicule"}, {"fr", "intelligence artificielle"}, {"fr", "Coupe du monde"},
-		{"de", "Inflation"}, {"de", "Zinsen"}, {"de", "Zentralbank"}, {"de", "Wahl"}, {"de", "Ukraine"},
-		{"de", "Klimagipfel"}, {"de", "Hitzewelle"}, {"de", "künstliche Intelligenz"}, {"de", "Champions League"},
-		{"it", "inflazione"}, {"it", "banca centrale"}, {"it", "elezioni"}, {"it", "Ucraina"},
-		{"it", "vertice sul clima"}, {"it", "intelligenza artificiale"}, {"it", "Mondiali"}, {"it", "ospedale"},
-		{"pt", "inflação"}, {"pt", "banco central"}, {"pt", "eleição"}, {"pt", "Ucrânia"},
-		{"pt", "cúpula do clima"}, {"pt", "incêndio"}, {"pt", "inteligência artificial"}, {"pt", "Copa do Mundo"},
-		{"nl", "inflatie"}, {"nl", "centrale bank"}, {"nl", "verkiezingen"}, {"nl", "Oekraïne"},
-		{"nl", "klimaattop"}, {"nl", "overstromingen"}, {"nl", "kunstmatige intelligentie"}, {"nl", "Champions League"},
-		{"sv", "inflationen"}, {"sv", "räntan"}, {"sv", "valet"}, {"sv", "Ukraina"},
-		{"sv", "klimattoppmöte"}, {"sv", "värmebölja"}, {"sv", "artificiell intelligens"}, {"sv", "VM"},
+	b, err := os.ReadFile(filepath.Join("testdata", "newsqueries.txt"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	type figures struct{ queries, found, relevant, foundRecent, relevantRecent int }
+	perLang := map[string]*figures{}
+	var langs []string
 	s := New()
 	defer s.Close()
 	month := time.Now().Add(-30 * 24 * time.Hour).UTC().Format(time.RFC3339)
-	for _, tc := range topics {
-		if n, _ := newsTotal(t, s, map[string]any{"query": tc.query, "language": tc.lang, "start_date": month}); n == 0 && tc.lang == "en" {
-			t.Errorf("%s %q: no article in the newest 30 days", tc.lang, tc.query)
-		}
-		status, a := newsPost(t, s, "/api/v2/query", map[string]any{"query": tc.query, "language": tc.lang})
-		if status != http.StatusOK {
-			t.Fatalf("%s %q: status %d: %s", tc.lang, tc.query, status, a.Message)
-		}
-		words := analysis.Tokens(tc.query)
-		var titled []string
-		for _, art := range a.Results.Articles {
-			title := analysis.Tokens(art.Title)
-			if art.Language == tc.lang && !slices.ContainsFunc(words, func(w string) bool { return !slices.Contains(title, w) }) {
-				titled = append(titled, art.Title)
-			}
-		}
-		if len(titled) < 3 {
-			t.Errorf("%s %q: %d articles, %d on the first page titled with the words, want 3 at least", tc.lang, tc.query, a.Results.TotalResults, len(titled))
+	total := 0
+	for line := range strings.Lines(string(b)) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		t.Logf("%s %q: %d articles, e.g. %q", tc.lang, tc.query, a.Results.TotalResults, titled[0])
+		lang, query, ok := strings.Cut(line, " ")
+		if !ok {
+			t.Fatalf("newsqueries.txt: %q is not a language and a query", line)
+		}
+		total++
+		f := perLang[lang]
+		if f == nil {
+			f = &figures{}
+			perLang[lang] = f
+			langs = append(langs, lang)
+		}
+		f.queries++
+		for _, recent := range []bool{false, true} {
+			body := map[string]any{"query": query, "language": lang}
+			window := "all time"
+			if recent {
+				body["start_date"], window = month, "the newest 30 days"
+			}
+			status, a := newsPost(t, s, "/api/v2/query", body)
+			if status != http.StatusOK {
+				t.Fatalf("%s %q: status %d: %s", lang, query, status, a.Message)
+			}
+			if len(a.Results.Articles) == 0 {
+				t.Errorf("%s %q: no article in %s", lang, query, window)
+				continue
+			}
+			first := a.Results.Articles[0]
+			words := analysis.Tokens(first.Title + " " + first.Description + " " + first.BodyText)
+			relevant := first.Language == lang && !slices.ContainsFunc(analysis.Tokens(query), func(w string) bool { return !slices.Contains(words, w) })
+			if !relevant {
+				t.Errorf("%s %q: the first article of %s, in %q, does not hold the query's words: %q", lang, query, window, first.Language, first.Title)
+			}
+			if recent {
+				f.foundRecent++
+				f.relevantRecent += b2i(relevant)
+			} else {
+				f.found++
+				f.relevant += b2i(relevant)
+				t.Logf("%s %q: %d articles, first %q", lang, query, a.Results.TotalResults, first.Title)
+			}
+		}
 	}
+	if total < 150 {
+		t.Errorf("newsqueries.txt holds %d queries, want 150 at least", total)
+	}
+	t.Logf("%-4s %7s %21s %21s", "lang", "queries", "all time found/relev", "30 days found/relev")
+	for _, lang := range langs {
+		f := perLang[lang]
+		t.Logf("%-4s %7d %10d/%-10d %10d/%-10d", lang, f.queries, f.found, f.relevant, f.foundRecent, f.relevantRecent)
+	}
+}
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -105,7 +105,7 @@ func TestProgressOnlyOnTerminal(t *testing.T) {
 				flags = nil
 			}
 			r = runCLI(t, srv, o, append(args, flags...)...)
-			if r.code != 0 || r.stderr != "" || r.stdout != "_id\n6a16dc056deb51f4aec6b71e\n6a154292fbb93b5e89c6b71b\n" {
+			if r.code != 0 || r.stderr != "" || r.stdout != "_id\n6a1724e5a18e17dfe5c6b6b9\n69fb23100e3008060ac6b0bc\n" {
 				t.Errorf("terminal %v, flags %v: exit %d, stdout %q, stderr %q; want the articles and nothing on stderr", o.stderrTTY, flags, r.code, r.stdout, r.stderr)
 			}
 		}
@@ -117,7 +117,7 @@ func TestProgressOnlyOnTerminal(t *testing.T) {
 		args := []string{"search", "election", "--from", "2025-02-15", "--to", "2025-03-14", "-o", "csv", "--fields", "_id"}
 		pipe := runCLI(t, srv, runOpts{}, args...)
 		r := runCLI(t, srv, runOpts{stderrTTY: true}, args...)
-		want := "page 1 of 2 (39 articles in all): --page 2 prints the next, --all every page\n"
+		want := "page 1 of 2 (28 articles in all): --page 2 prints the next, --all every page\n"
 		if r.code != 0 || r.stderr != want || r.stdout != pipe.stdout || pipe.stderr != "" {
 			t.Errorf("on a terminal: exit %d, stderr %q; want %q and the articles printed in a pipe", r.code, r.stderr, want)
 		}
@@ -206,7 +206,7 @@ func TestInterruptedCommands(t *testing.T) {
 		}
 		// The command the message gives prints the articles.
 		r = runCLI(t, srv, runOpts{}, "results", m[1], "-o", "csv", "--fields", "_id", "--limit", "2")
-		if r.code != 0 || r.stdout != "_id\n6a16dc056deb51f4aec6b71e\n6a154292fbb93b5e89c6b71b\n" {
+		if r.code != 0 || r.stdout != "_id\n6a1724e5a18e17dfe5c6b6b9\n69fb23100e3008060ac6b0bc\n" {
 			t.Errorf("results %s: exit %d, stdout %q, stderr %q", m[1], r.code, r.stdout, r.stderr)
 		}
 	})
@@ -227,7 +227,7 @@ func TestInterruptedCommands(t *testing.T) {
 		args := []string{"search", "election", "--from", "2025-02-15", "--to", "2025-03-14", "-o", "csv", "--fields", "_id"}
 		pipe := runCLI(t, srv, runOpts{}, args...)
 		r := runCLI(t, srv, runOpts{stderrTTY: true}, args...)
-		want := "page 1 of 2 (39 articles in all): --page 2 prints the next, --all every page\n"
+		want := "page 1 of 2 (28 articles in all): --page 2 prints the next, --all every page\n"
 		if r.code != 0 || r.stderr != want || r.stdout != pipe.stdout || pipe.stderr != "" {
 			t.Errorf("on a terminal: exit %d, stderr %q; want %q and the articles printed in a pipe", r.code, r.stderr, want)
 		}

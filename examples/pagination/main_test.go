@@ -14,7 +14,7 @@ func TestRun(t *testing.T) {
 	if err := run(t.Context(), &out); err != nil {
 		t.Fatalf("run: %v; output so far:\n%s", err, &out)
 	}
-	want := regexp.MustCompile(`^Pages of "earthquake":\n(  page \d of 3: 25 of \d+ articles, first: .+\n){2}  page 3 of 3: +\d+ of \d+ articles, first: .+\n\nThe first 5 articles, one at a time:\n(  \d\. .+ \(\S+\)\n){5}  requests made: 1\n\nAll results of an async job for "election", last 6 months: [1-9]\d* articles from [1-9]\d* sites\n$`)
+	want := regexp.MustCompile(`^Pages of "earthquake":\n(  page \d of \d: 25 of \d+ articles, first: .+\n)+  page \d of \d: +\d+ of \d+ articles, first: .+\n\nThe first 5 articles, one at a time:\n(  \d\. .+ \(\S+\)\n){5}  requests made: 1\n\nAll results of an async job for "election", last 6 months: [1-9]\d* articles from [1-9]\d* sites\n$`)
 	if !want.MatchString(out.String()) {
 		t.Errorf("output does not match %s:\n%s", want, &out)
 	}

@@ -23,9 +23,9 @@ func ExampleTopSites() {
 		fmt.Printf("%s: %d articles\n", s.Site, s.Articles)
 	}
 	// Output:
-	// libertysentinel.com: 3 articles
-	// capitalrecord.co.nz: 1 articles
-	// citizenexaminer.com: 1 articles
+	// highlandsentinel.net: 3 articles
+	// dailycourier.ca: 2 articles
+	// bayreport.ie: 1 articles
 }
 
 // The client retries a 503. A fault rule makes the server answer the first
@@ -66,7 +66,7 @@ func ExampleLatest() {
 		fmt.Println(title)
 	}
 	// Output:
-	// 826 evacuated in Seattle after an earthquake
-	// Seattle declares emergency after an earthquake
-	// Seattle declares emergency after an earthquake
+	// Earthquake in Kyiv: buildings damaged, 734 spend night outdoors
+	// Strong earthquake strikes Kyiv
+	// Kyiv earthquake: rescuers work through the night
 }
