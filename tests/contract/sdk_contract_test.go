@@ -295,7 +295,9 @@ func checkCallOptions(t *testing.T, call func(string, bool, func() error), clien
 			_, err := client.Poll(ctx, asyncID, as(o, newssearch.PollOption(fast))...)
 			return err
 		}},
-		{"SearchAll", func(o ...newssearch.CallOption) error { return firstN(client.SearchAll(ctx, base, as[newssearch.PageOption](o)...), 30) }},
+		{"SearchAll", func(o ...newssearch.CallOption) error {
+			return firstN(client.SearchAll(ctx, base, as[newssearch.PageOption](o)...), 30)
+		}},
 		{"Results", func(o ...newssearch.CallOption) error {
 			return firstN(client.Results(ctx, asyncID, as(o, newssearch.ResultsOption(fast))...), 30)
 		}},
