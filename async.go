@@ -7,31 +7,22 @@ import (
 	"time"
 )
 
-// AsyncSearchParams are the parameters of an asynchronous query. Page is
-// not sent (a job holds every page): pass the page wanted to GetResults.
+// AsyncSearchParams are the parameters of an asynchronous query. A job
+// holds every page, so Page is ignored and "page": 1 is sent (the service
+// lists it as required): pass the page wanted to GetResults.
 type AsyncSearchParams struct {
 	SearchParams
 	// KeyPhrases refines the results with quoted phrases, and, or, not and
-	// parentheses: "('elon' or 'musk') and not 'sam altman'". A malformed one
-	// is a *ValidationError before any request.
+	// parentheses: "('elon' or 'musk') and not 'sam altman'". It is sent as
+	// given, and the service judges it; CheckKeyPhrases checks it first.
 	KeyPhrases string
 	// SortOrder orders the results; "" is SortRelevance.
 	SortOrder SortOrder
 }
 
-// validateAsync checks what the client can judge of an asynchronous query.
-func (p *AsyncSearchParams) validateAsync() error {
-	if err := p.validate("AsyncSearchParams"); err != nil {
-		return err
-	}
-	if strings.TrimSpace(p.KeyPhrases) != "" {
-		if problem := checkKeyPhrases(p.KeyPhrases); problem != "" {
-			return &ValidationError{Field: "AsyncSearchParams.KeyPhrases", Problem: problem +
-				": write single-quoted phrases joined by lower-case and, or, not and parentheses, e.g. \"('elon' or 'musk') and not 'sam altman'\""}
-		}
-	}
-	return nil
-}
+// validateAsync checks what the client judges of an asynchronous query:
+// the required fields, never KeyPhrases (see CheckKeyPhrases).
+func (p *AsyncSearchParams) validateAsync() error { return p.validate("AsyncSearchParams") }
 
 // SubmitQuery starts an asynchronous search (POST /api/v2/query-async) for
 // long date ranges. Wait for its job with Poll or Results; GetResults
@@ -41,7 +32,7 @@ func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts
 	if err := params.validateAsync(); err != nil {
 		return nil, err
 	}
-	ctx, _, err := c.begin(ctx, opts)
+	ctx, _, err := begin(c, ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +78,7 @@ func (c *Client) GetResults(ctx context.Context, queryID string, page int, opts 
 	if page < 0 {
 		return nil, &ValidationError{Field: "page", Problem: "page " + strconv.Itoa(page) + " is negative: pages start at 1; pass 0 or 1 for the first page"}
 	}
-	ctx, _, err := c.begin(ctx, opts)
+	ctx, _, err := begin(c, ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +99,7 @@ func (c *Client) getResults(ctx context.Context, queryID string, page int) (out 
 	if err := decodePage(pb.bytes(), out); err != nil {
 		return nil, 0, c.decodeError(pathGetResults, resp, pb.bytes(), err)
 	}
+	out.Message = c.scrub(out.Message)
 	if !hasMember(pb.bytes(), pageMembers) {
 		return nil, 0, c.decodeError(pathGetResults, resp, pb.bytes(), noMembersError(pageMembers))
 	}

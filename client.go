@@ -61,9 +61,10 @@ const (
 // transport failure, 408, 429 or a 5xx but 501; SubmitQuery only where no
 // job can have been made (never after a 503 or a reset). Waits grow from
 // the minimum of WithRetryWait to its maximum, with jitter; Retry-After
-// replaces the wait and pauses the whole Client. The calls that wait for a
-// job ride out transport failures for up to PollOptions.MaxWait. The full
-// policy is in docs/retries.md.
+// replaces the wait and pauses the whole Client, and a call that may not
+// wait that long (the maximum, or its deadline) ends at once with the 429.
+// Once the service has answered them, the calls that walk pages or wait for
+// a job ride out transport failures (docs/retries.md).
 //
 // Printing a Client (with any fmt verb) never shows the API key.
 type Client struct {
@@ -171,7 +172,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	cfg.red = redact.New(apiKey).WithMark(redacted).Glued(minGluedKey)
 	// Only what a call may override is kept, the key not among it.
 	cfg.defaults = *s.forCall()
-	cfg.httpClient = safeHTTPClient(hc, &clientTransport{lim: lim, waitMax: s.waitMax,
+	cfg.httpClient = safeHTTPClient(hc, &clientTransport{lim: lim, defaults: &cfg.defaults,
 		next: &attemptGuard{next: next, defaults: &cfg.defaults}})
 	return &Client{cfg: cfg}, nil
 }

@@ -23,8 +23,9 @@
 // In SearchParams a zero field means "service default" and is not sent.
 //
 // NewClient takes Options and every method takes CallOptions, which
-// override the Client's for one call; the compiler refuses an option where
-// it would not work (see CallOption).
+// override the Client's for one call; *PageOptions, *PollOptions and
+// *RangeOptions go only to the methods they tune, and the compiler refuses
+// an option where it would not work (see CallOption).
 //
 // Errors: a parameter or option rejected before any request is a
 // *ValidationError; an answer the service gave is an *APIError, a failed
@@ -34,7 +35,9 @@
 // never matches context.DeadlineExceeded (your deadline).
 //
 // Failed attempts are retried with backoff and jitter as far as each
-// endpoint allows, honouring Retry-After; the calls that wait for a job
+// endpoint allows. No attempt starts before a Retry-After says; one longer
+// than the call may wait ends it at once with ErrRateLimited. Once the
+// service has answered them, the calls that walk pages or wait for a job
 // ride out short outages (docs/retries.md).
 //
 // The API key travels only in request bodies: no error, log record or

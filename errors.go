@@ -160,9 +160,7 @@ func (c *Client) newAPIError(endpoint string, resp *http.Response, body []byte) 
 		Endpoint:   endpoint,
 		RequestID:  c.cfg.requestID(resp),
 	}
-	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.cfg.now()); ok {
-		e.RetryAfter = d
-	}
+	e.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), c.cfg.now())
 	// Redacted, then cut: a key the cut would split is gone before it.
 	kept, _ := c.cfg.red.Clip(string(body), maxErrorBody)
 	e.Body = []byte(kept)

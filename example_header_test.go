@@ -10,16 +10,17 @@ import (
 )
 
 // WithHeader sends the mock server's fault header: here every attempt of
-// one call is answered 429, so the call fails after its retries, while the
-// Client's other calls are untouched.
+// one call is answered 503, so the call fails after its retries, while the
+// Client's other calls are untouched. (A 429 from the mock carries
+// Retry-After, which pauses the whole Client: see docs/retries.md.)
 func ExampleWithHeader() {
 	srv := mockserver.New(mockserver.WithoutListener())
 	defer srv.Close()
 	client := srv.Client()
 	ctx := context.Background()
 
-	_, err := client.Headlines(ctx, newssearch.WithHeader(mockserver.FaultHeader, "status=429"))
-	fmt.Println("with the fault header:", errors.Is(err, newssearch.ErrRateLimited))
+	_, err := client.Headlines(ctx, newssearch.WithHeader(mockserver.FaultHeader, "status=503"))
+	fmt.Println("with the fault header:", errors.Is(err, newssearch.ErrServer))
 
 	_, err = client.Headlines(ctx)
 	fmt.Println("without it:", err)

@@ -177,3 +177,14 @@ func ExampleAPIError() {
 	// true
 	// newssearch: POST /api/v2/headlines: 401 Unauthorized: unknown api_key: check the key in your account settings (request id req-7)
 }
+
+// SubmitQuery sends key phrases as given, for the service to judge;
+// CheckKeyPhrases checks them against the documented grammar first, for a
+// caller who wants the mistake caught before any request.
+func ExampleCheckKeyPhrases() {
+	fmt.Println(newssearch.CheckKeyPhrases("('elon' or 'musk') and not 'sam altman'"))
+	fmt.Println(newssearch.CheckKeyPhrases("'elon' AND 'musk'"))
+	// Output:
+	// <nil>
+	// newssearch: invalid AsyncSearchParams.KeyPhrases: character 8: "AND" must be written in lower case; write "and": write single-quoted phrases joined by lower-case and, or, not and parentheses, e.g. "('elon' or 'musk') and not 'sam altman'"
+}

@@ -10,7 +10,7 @@ type headlinesBody struct {
 // Headlines fetches the current headline clusters (POST
 // /api/v2/headlines, BETA): articles grouped by leading topic.
 func (c *Client) Headlines(ctx context.Context, opts ...CallOption) (*HeadlinesResponse, error) {
-	ctx, _, err := c.begin(ctx, opts)
+	ctx, _, err := begin(c, ctx, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -106,8 +106,22 @@ func (l *limiter) pauseFor(d time.Duration) {
 	l.mu.Unlock()
 }
 
-// wait blocks until the caller may send, or ctx is done.
-func (l *limiter) wait(ctx context.Context) error {
+// pauseError reports an attempt not sent because a Retry-After pause
+// outlasts what its call may wait.
+type pauseError struct{ left time.Duration }
+
+func (e *pauseError) Error() string { return "paused by Retry-After for " + e.left.String() }
+
+// wait blocks until the caller may send, or ctx is done. A pause longer
+// than waitMax or ctx's deadline allows is a *pauseError at once.
+func (l *limiter) wait(ctx context.Context, waitMax time.Duration) error {
+	l.mu.Lock()
+	now := l.now()
+	left := l.pause.Sub(now)
+	l.mu.Unlock()
+	if left > 0 && tooLong(ctx, left, waitMax, now) {
+		return &pauseError{left}
+	}
 	d := l.reserve()
 	if d <= 0 {
 		return nil
@@ -148,14 +162,18 @@ func (l *limiter) spreadPause(d time.Duration) time.Duration {
 // HTTP client's own transport. Like attemptGuard it has no
 // CloseIdleConnections method: the caller's connections are theirs.
 type clientTransport struct {
-	lim     *limiter
-	waitMax time.Duration
-	next    http.RoundTripper
+	lim      *limiter
+	defaults *settings // the Client's, for a request without call settings
+	next     http.RoundTripper
 }
 
 // RoundTrip sends one attempt.
 func (t *clientTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if err := t.lim.wait(req.Context()); err != nil {
+	cs := callFrom(req.Context())
+	if cs == nil {
+		cs = t.defaults
+	}
+	if err := t.lim.wait(req.Context(), cs.waitMax); err != nil {
 		if req.Body != nil {
 			req.Body.Close()
 		}
@@ -170,10 +188,8 @@ func (t *clientTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	} else {
 		t.lim.succeeded()
 	}
-	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), t.lim.now()); ok && d > 0 {
-			t.lim.pauseFor(min(d, t.waitMax))
-		}
+	if d, ok := retryAfter(resp, t.lim.now()); ok && d > 0 {
+		t.lim.pauseFor(d)
 	}
 	return resp, nil
 }

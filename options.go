@@ -15,29 +15,65 @@ import (
 // WithBaseURL, WithHTTPClient, WithMiddleware, WithRateLimit and
 // WithoutEnvironment configure what every call shares and are Options
 // only, so the compiler refuses them in a call (make one Client per key).
-// The other options are CallOptions. A nil Option is ignored.
+// Every other option is an Option too: given to NewClient, it is the
+// default of every call that takes it. A nil Option is ignored.
 type Option interface {
 	apply(*settings)
 }
 
-// CallOption is an Option that every call also takes, after its required
-// arguments: given to NewClient it is every call's default, given to a
-// call it overrides that default. The other With functions return
-// CallOptions, and so do *PollOptions, *PageOptions and *RangeOptions.
+// CallOption is an option every call takes, after its required arguments,
+// overriding the Client's default for that call: the With functions other
+// than the Options above return CallOptions. The structs of options take
+// part only where they work, and the compiler refuses them elsewhere:
+// *PageOptions in SearchAll (a PageOption), *PollOptions in Poll (a
+// PollOption), both in Results (a ResultsOption), and those and
+// *RangeOptions in SearchRange and SearchRangeSeq (a RangeOption).
+//
 // Options apply in order, a later one over an earlier one, except that
 // WithHeader adds to the headers set before; a PollOptions overrides the
 // fields set before one by one, a PageOptions or RangeOptions the one set
-// before whole. A nil CallOption is ignored.
+// before whole. A nil option is ignored.
 type CallOption interface {
+	PageOption
+	PollOption
+	ResultsOption
+	RangeOption
+}
+
+// PageOption is an option of SearchAll: a CallOption or *PageOptions.
+type PageOption interface {
 	Option
-	callOption()
+	pageOption()
+}
+
+// PollOption is an option of Poll: a CallOption or *PollOptions.
+type PollOption interface {
+	Option
+	pollOption()
+}
+
+// ResultsOption is an option of Results: a CallOption, *PollOptions or
+// *PageOptions.
+type ResultsOption interface {
+	Option
+	resultsOption()
+}
+
+// RangeOption is an option of SearchRange and SearchRangeSeq: a
+// CallOption, *PollOptions, *PageOptions or *RangeOptions.
+type RangeOption interface {
+	Option
+	rangeOption()
 }
 
 // optionFunc is a CallOption.
 type optionFunc func(*settings)
 
 func (f optionFunc) apply(s *settings) { f(s) }
-func (optionFunc) callOption()         {}
+func (optionFunc) pageOption()         {}
+func (optionFunc) pollOption()         {}
+func (optionFunc) resultsOption()      {}
+func (optionFunc) rangeOption()        {}
 
 // clientOption is an Option only NewClient takes.
 type clientOption func(*settings)
@@ -331,7 +367,7 @@ type callKey struct{}
 // begin applies a method's options over the Client's settings (or, for a
 // method called by another, over the outer call's) and returns ctx
 // carrying them. A nil ctx is returned as it is, for exchange to report.
-func (c *Client) begin(ctx context.Context, opts []CallOption) (context.Context, *settings, error) {
+func begin[O Option](c *Client, ctx context.Context, opts []O) (context.Context, *settings, error) {
 	if c == nil || c.cfg == nil {
 		return ctx, nil, errNoClient
 	}
@@ -344,7 +380,7 @@ func (c *Client) begin(ctx context.Context, opts []CallOption) (context.Context,
 	}
 	s := base.forCall()
 	for _, o := range opts {
-		if o != nil {
+		if any(o) != nil {
 			o.apply(s)
 		}
 	}

@@ -60,7 +60,6 @@ func TestCallOptionValidation(t *testing.T) {
 		{WithHeader("host", "example.com"), `newssearch: invalid WithHeader: header Host is managed by net/http and cannot be set: leave it out`},
 		{WithMaxRetries(-1), `newssearch: invalid WithMaxRetries: -1 is negative: pass 0 to disable retries`},
 		{WithStallTimeout(-1), `newssearch: invalid WithStallTimeout: -1ns is negative: pass a duration such as 30*time.Second, or 0 to turn it off`},
-		{&PollOptions{MaxWait: -1}, `newssearch: invalid PollOptions.MaxWait: -1ns is negative: pass a positive limit, or 0 for the default 10m0s`},
 		{WithAttemptTimeout(0), `newssearch: invalid WithAttemptTimeout: 0s is not a timeout: pass a positive duration such as 10*time.Second`},
 	} {
 		calls := map[string]error{}
@@ -506,14 +505,14 @@ func TestPageOptionsAtBothLevels(t *testing.T) {
 	t.Parallel()
 	f := newFake(testArticles(10*PageSize, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), time.Minute))
 	c := serve(t, f, &PageOptions{Prefetch: 3})
-	s, _, err := c.begin(t.Context(), nil)
+	s, _, err := begin(c, t.Context(), []CallOption(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := callFrom(s).page.prefetch(); n != 3 {
 		t.Errorf("a call without options prefetches %d, want the client's 3", n)
 	}
-	s, _, err = c.begin(t.Context(), []CallOption{&PageOptions{}})
+	s, _, err = begin(c, t.Context(), []PageOption{&PageOptions{}})
 	if err != nil {
 		t.Fatal(err)
 	}

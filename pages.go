@@ -59,7 +59,9 @@ type pageSource struct {
 	prefetch int
 }
 
-func (*PageOptions) callOption() {}
+func (*PageOptions) pageOption()    {}
+func (*PageOptions) resultsOption() {}
+func (*PageOptions) rangeOption()   {}
 
 // apply makes o a CallOption: it replaces the page settings given before.
 func (o *PageOptions) apply(s *settings) {
@@ -288,20 +290,18 @@ func articlesOf(pages iter.Seq2[*Page, error], onPage func(*Page)) iter.Seq2[Art
 // SearchAll returns an iterator over the articles of every page of a
 // synchronous search, from params.Page on. An error is yielded once and
 // ends the loop; leaving the loop cancels the requests in flight.
-func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...CallOption) iter.Seq2[Article, error] {
+func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...PageOption) iter.Seq2[Article, error] {
 	if err := c.checkCall(ctx, "SearchAll"); err != nil {
 		return failedArticles(err)
 	}
-	ctx, cs, err := c.begin(ctx, opts)
+	ctx, cs, err := begin(c, ctx, opts)
 	if err == nil {
 		err = params.validate("SearchParams")
 	}
 	if err != nil {
 		return failedArticles(err)
 	}
-	if cfg, err := cs.poll.resolve(); err == nil {
-		ctx = withOutageBudget(ctx, cfg.maxWait)
-	}
+	ctx = withOutageBudget(ctx, pageOutageBudget)
 	params.Sites = slices.Clone(params.Sites)
 	fetch := func(ctx context.Context, n int) (*Page, error) {
 		p := params
@@ -319,11 +319,11 @@ func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...Cal
 // Results returns an iterator over the articles of the job queryID, from
 // page 1 on, waiting as Poll does while the job runs; errors and stopping
 // are as in SearchAll.
-func (c *Client) Results(ctx context.Context, queryID string, opts ...CallOption) iter.Seq2[Article, error] {
+func (c *Client) Results(ctx context.Context, queryID string, opts ...ResultsOption) iter.Seq2[Article, error] {
 	if err := c.checkCall(ctx, "Results"); err != nil {
 		return failedArticles(err)
 	}
-	ctx, cs, err := c.begin(ctx, opts)
+	ctx, cs, err := begin(c, ctx, opts)
 	if err != nil {
 		return failedArticles(err)
 	}

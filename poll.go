@@ -145,7 +145,9 @@ type pollConfig struct {
 	onPoll                      func(PollEvent)
 }
 
-func (*PollOptions) callOption() {}
+func (*PollOptions) pollOption()    {}
+func (*PollOptions) resultsOption() {}
+func (*PollOptions) rangeOption()   {}
 
 // apply makes o a CallOption: its non-zero fields override, one by one, the
 // poll settings given before (by the Client, or earlier in the call).
@@ -259,11 +261,11 @@ func (c *Client) checkCall(ctx context.Context, method string) error {
 // PollOptions), riding out short outages, and returns a *JobFailedError for
 // a failed job, a *PollTimeoutError when MaxWait runs out, and otherwise an
 // error naming the job, which may still run: Poll again to resume.
-func (c *Client) Poll(ctx context.Context, queryID string, opts ...CallOption) (*Page, error) {
+func (c *Client) Poll(ctx context.Context, queryID string, opts ...PollOption) (*Page, error) {
 	if err := c.checkCall(ctx, "Poll"); err != nil {
 		return nil, err
 	}
-	ctx, cs, err := c.begin(ctx, opts)
+	ctx, cs, err := begin(c, ctx, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func (c *Client) Search(ctx context.Context, params SearchParams, opts ...CallOp
 	if err := params.validate("SearchParams"); err != nil {
 		return nil, err
 	}
-	ctx, _, err := c.begin(ctx, opts)
+	ctx, _, err := begin(c, ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +116,7 @@ func (c *Client) Search(ctx context.Context, params SearchParams, opts ...CallOp
 	if err := decodePage(pb.bytes(), out); err != nil {
 		return nil, c.decodeError(pathQuery, resp, pb.bytes(), err)
 	}
+	out.Message = c.scrub(out.Message)
 	if !hasMember(pb.bytes(), pageMembers) {
 		return nil, c.decodeError(pathQuery, resp, pb.bytes(), noMembersError(pageMembers))
 	}

@@ -146,7 +146,7 @@ type rangeConfig struct {
 	done        []WindowResult
 }
 
-func (*RangeOptions) callOption() {}
+func (*RangeOptions) rangeOption() {}
 
 // apply makes o a CallOption: it replaces the range settings given before.
 func (o *RangeOptions) apply(s *settings) {
@@ -259,7 +259,7 @@ func doneWindows(windows []window, done []WindowResult) (map[int]*WindowResult, 
 // window, several at a time, and returns every article once, ordered as
 // params.SortOrder asks. A range that did not deliver every window returns
 // the windows it finished with a *RangeError; see docs/ranges.md.
-func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts ...CallOption) ([]Article, error) {
+func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts ...RangeOption) ([]Article, error) {
 	r, err := c.startRange(ctx, "SearchRange", params, opts)
 	if err != nil {
 		return nil, err
@@ -320,7 +320,7 @@ func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts
 // SearchRangeSeq is SearchRange as an iterator over the windows, newest
 // first, holding about two windows in memory. A failed window is yielded
 // with a *RangeError and the loop may go on; see docs/ranges.md.
-func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, opts ...CallOption) iter.Seq2[WindowResult, error] {
+func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, opts ...RangeOption) iter.Seq2[WindowResult, error] {
 	r, err := c.startRange(ctx, "SearchRangeSeq", params, opts)
 	if err != nil {
 		return func(yield func(WindowResult, error) bool) { yield(WindowResult{}, err) }

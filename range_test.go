@@ -332,7 +332,7 @@ func TestSearchRangeValidation(t *testing.T) {
 	backwards.StartDate, backwards.EndDate = p.EndDate, p.StartDate
 	for _, tc := range []struct {
 		params AsyncSearchParams
-		opts   CallOption
+		opts   RangeOption
 		want   string
 	}{
 		{noEnd, nil, "newssearch: invalid AsyncSearchParams.StartDate: SearchRange needs both StartDate and EndDate: set both bounds of the range"},

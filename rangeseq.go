@@ -31,11 +31,11 @@ type rangeCall struct {
 }
 
 // startRange validates a range call.
-func (c *Client) startRange(ctx context.Context, method string, params AsyncSearchParams, opts []CallOption) (*rangeCall, error) {
+func (c *Client) startRange(ctx context.Context, method string, params AsyncSearchParams, opts []RangeOption) (*rangeCall, error) {
 	if err := c.checkCall(ctx, method); err != nil {
 		return nil, err
 	}
-	ctx, cs, err := c.begin(ctx, opts)
+	ctx, cs, err := begin(c, ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -189,6 +189,10 @@ func (r *rangeRun) run(parent context.Context, yield func(WindowResult, error) b
 				stop(err)
 				return
 			}
+			if o, _ := parent.Value(outageKey{}).(*outage); o != nil && !o.answered.Load() && neverSent(out.err) {
+				stop(out.err) // the service was never reached: fail fast
+				return
+			}
 			r.report(true)
 			if !yield(WindowResult{RangeWindow: w}, &RangeError{Windows: len(rc.windows), Missing: []RangeWindow{w}, Err: out.err}) {
 				return
@@ -325,7 +329,7 @@ func ambiguous(err error) bool {
 		return false
 	}
 	var ve *ValidationError
-	if errors.As(err, &ve) {
+	if errors.As(err, &ve) || neverSent(err) {
 		return false
 	}
 	var apiErr *APIError
@@ -341,7 +345,7 @@ func (r *rangeRun) resubmitting(w window, n int, wait time.Duration, cause error
 	r.resubmits++
 	r.mu.Unlock()
 	if l := r.call.logger; l != nil {
-		l.LogAttrs(context.Background(), slog.LevelWarn, "newssearch: resubmitting a window's query; the failed submission may have created a job whose results will not be read",
+		l.LogAttrs(r.call.ctx, slog.LevelWarn, "newssearch: resubmitting a window's query; the failed submission may have created a job whose results will not be read",
 			slog.String("window_start", w.start.UTC().Format(requestDateLayout)),
 			slog.String("window_end", w.end.UTC().Format(requestDateLayout)),
 			slog.Int("resubmission", n),

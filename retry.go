@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -52,42 +53,48 @@ func (e *bodyReadError) Unwrap() error { return e.err }
 // call holds the state of one logical call across its attempts.
 type call struct {
 	cfg      *config
-	logger   *slog.Logger // the call's; nil: no logging
+	ctx      context.Context // the call's, for its log records
+	logger   *slog.Logger    // the call's; nil: no logging
 	endpoint string
 	policy   retryPolicy
-	attempt  int   // 1-based number of the current attempt
-	lastErr  error // transport error of the last attempt, for the log
+	attempt  int            // 1-based number of the current attempt
+	lastErr  error          // transport error of the last attempt, for the log
+	lastResp *http.Response // the last answer seen, so that a 429 counts once
+	waitMax  time.Duration  // the call's cap on any wait
 	// retries counts the retries charged to WithMaxRetries; those of an
-	// outage ridden out (see outageBudget) are not.
+	// outage ridden out (see outage) are not.
 	retries    int
 	maxRetries int
-	// outage is the budget for riding out an outage (0: none), and
+	// outage is the budget for riding out an outage (nil: none), and
 	// outageStart the time of the first of the current run of transport
 	// failures (zero: none).
-	outage      time.Duration
+	outage      *outage
 	outageStart time.Time
 }
 
-// outageKey is the context key of the outage budget of the requests a
-// waiting call (Poll, paging, a range) makes on the caller's behalf.
+// outage is the outage budget of a call that waits on its caller's behalf
+// (Poll, paging, a range), shared by all the requests it makes. It applies
+// only once the service has answered one of them: a call that never
+// reached the service fails as Search does.
+type outage struct {
+	budget   time.Duration
+	answered atomic.Bool
+}
+
+// pageOutageBudget is the outage SearchAll rides out once a page came.
+const pageOutageBudget = 10 * time.Minute
+
+// outageKey is the context key of an *outage.
 type outageKey struct{}
 
 // withOutageBudget returns ctx marking its requests as made by a call that
-// rides out an outage of up to budget: see docs/retries.md.
+// rides out an outage of up to budget once the service answered it: see
+// docs/retries.md. A budget ctx already carries (an outer call's) stays.
 func withOutageBudget(ctx context.Context, budget time.Duration) context.Context {
-	if ctx == nil || budget <= 0 {
+	if ctx == nil || budget <= 0 || ctx.Value(outageKey{}) != nil {
 		return ctx
 	}
-	if d, _ := ctx.Value(outageKey{}).(time.Duration); d == budget {
-		return ctx
-	}
-	return context.WithValue(ctx, outageKey{}, budget)
-}
-
-// outageBudget returns the outage budget ctx carries, or 0.
-func outageBudget(ctx context.Context) time.Duration {
-	d, _ := ctx.Value(outageKey{}).(time.Duration)
-	return d
+	return context.WithValue(ctx, outageKey{}, &outage{budget: budget})
 }
 
 // exchange sends payload to endpoint, retrying as policy allows, and returns
@@ -134,13 +141,11 @@ func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPoli
 	}
 	req.SetResponseHandler(bufferBody)
 
-	cl := &call{cfg: cfg, endpoint: endpoint, policy: policy, logger: cs.logger, maxRetries: cs.maxRetries}
+	cl := &call{cfg: cfg, ctx: ctx, endpoint: endpoint, policy: policy, logger: cs.logger, maxRetries: cs.maxRetries, waitMax: cs.waitMax}
 	retryMax := cs.maxRetries
-	if cs.maxRetries > 0 {
-		if cl.outage = outageBudget(ctx); cl.outage > 0 {
-			// checkRetry counts the retries that are not an outage's.
-			retryMax = math.MaxInt32
-		}
+	if cl.outage, _ = ctx.Value(outageKey{}).(*outage); cl.outage != nil && cs.maxRetries > 0 {
+		// checkRetry counts the retries that are not an outage's.
+		retryMax = math.MaxInt32
 	}
 	rc := &retryablehttp.Client{
 		HTTPClient:     cfg.httpClient,
@@ -161,7 +166,14 @@ func (c *Client) exchange(ctx context.Context, endpoint string, policy retryPoli
 		if resp != nil {
 			resp.Body.Close()
 		}
+		var paused *pauseError
 		switch ctxErr := ctx.Err(); {
+		case errors.As(err, &paused):
+			return nil, nil, &APIError{StatusCode: http.StatusTooManyRequests, Endpoint: endpoint, RetryAfter: paused.left,
+				Message: "not sent: the Client is paused for " + paused.left.String() + " by an earlier Retry-After, longer than this call may wait; retry after it"}
+		case ctxErr != nil && cl.lastErr != nil && !errors.Is(cl.lastErr, ctxErr):
+			// The caller's deadline ended the retries: name their cause.
+			err = fmt.Errorf("%w; the last attempt failed: %w", ctxErr, cl.lastErr)
 		case ctxErr != nil && !errors.Is(err, ctxErr):
 			err = ctxErr
 		case ctxErr == nil && errors.Is(err, context.DeadlineExceeded):
@@ -195,7 +207,7 @@ func (cl *call) countAttempt(_ retryablehttp.Logger, _ *http.Request, retry int)
 
 // logResponse logs the status of every attempt that got a response.
 func (cl *call) logResponse(_ retryablehttp.Logger, resp *http.Response) {
-	cl.logger.LogAttrs(context.Background(), slog.LevelDebug, "newssearch: response",
+	cl.logger.LogAttrs(cl.ctx, slog.LevelDebug, "newssearch: response",
 		slog.String("method", http.MethodPost),
 		slog.String("endpoint", cl.endpoint),
 		slog.Int("attempt", cl.attempt),
@@ -203,38 +215,65 @@ func (cl *call) logResponse(_ retryablehttp.Logger, resp *http.Response) {
 }
 
 // checkRetry decides whether an attempt is retried. It never retries once
-// ctx is done, and passes every error on unchanged.
+// ctx is done, nor before a Retry-After the call cannot wait for, and
+// passes every error on unchanged. go-retryablehttp may ask twice about
+// one answer: a 429 counts once.
 func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
 	}
 	cl.lastErr = err
-	if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
-		observeThrottle(ctx)
+	if resp != nil && resp != cl.lastResp {
+		cl.lastResp = resp
+		if cl.outage != nil {
+			cl.outage.answered.Store(true)
+		}
+		if resp.StatusCode == http.StatusTooManyRequests {
+			observeThrottle(ctx)
+		}
 	}
 	var retry bool
 	if err != nil {
 		retry = cl.retryableError(err)
-		if retry && cl.outage > 0 {
+		if retry && cl.maxRetries > 0 && cl.outage != nil && cl.outage.answered.Load() {
 			// An outage: retried for as long as the budget lasts,
 			// whatever the count.
 			now := cl.cfg.now()
 			if cl.outageStart.IsZero() {
 				cl.outageStart = now
 			}
-			if now.Sub(cl.outageStart) < cl.outage {
+			if now.Sub(cl.outageStart) < cl.outage.budget {
 				return true, nil
 			}
 		}
 	} else {
 		cl.outageStart = time.Time{}
 		retry = cl.retryableStatus(resp.StatusCode)
+		if d, ok := retryAfter(resp, cl.cfg.now()); retry && ok && tooLong(ctx, d, cl.waitMax, cl.cfg.now()) {
+			return false, nil // the call ends now with the answer
+		}
 	}
 	if retry {
 		cl.retries++
 		retry = cl.retries <= cl.maxRetries
 	}
 	return retry, nil
+}
+
+// tooLong reports whether a wait of d exceeds the call's cap waitMax or
+// ends after ctx's deadline.
+func tooLong(ctx context.Context, d, waitMax time.Duration, now time.Time) bool {
+	dl, ok := ctx.Deadline()
+	return d > waitMax || ok && now.Add(d).After(dl)
+}
+
+// retryAfter returns the wait the Retry-After header of a 429 or 503
+// answer asks for; ok is false for another answer or no readable header.
+func retryAfter(resp *http.Response, now time.Time) (d time.Duration, ok bool) {
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
+		return 0, false
+	}
+	return parseRetryAfter(resp.Header.Get("Retry-After"), now)
 }
 
 // retryableStatus reports whether a response status is worth another
@@ -256,12 +295,15 @@ func (cl *call) retryableError(err error) bool {
 	if errors.Is(err, errBodyTooLarge) || isCertificateError(err) {
 		return false
 	}
-	if cl.policy == createsJob {
-		// Only a failure to connect proves the service never saw the request.
-		var opErr *net.OpError
-		return errors.As(err, &opErr) && opErr.Op == "dial"
-	}
-	return true
+	// Only a failure to connect proves the service never saw a job's request.
+	return cl.policy != createsJob || neverSent(err)
+}
+
+// neverSent reports a failure to connect (refused, unknown host): the
+// request never reached the service.
+func neverSent(err error) bool {
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && opErr.Op == "dial"
 }
 
 // isCertificateError reports a TLS verification failure, which retrying
@@ -292,21 +334,21 @@ func (cl *call) backoff(min, max time.Duration, retry int, resp *http.Response) 
 		if cl.lastErr != nil {
 			attrs = append(attrs, slog.String("error", cl.lastErr.Error()))
 		}
-		l.LogAttrs(context.Background(), slog.LevelInfo, "newssearch: retrying", attrs...)
+		l.LogAttrs(cl.ctx, slog.LevelInfo, "newssearch: retrying", attrs...)
 	}
 	return wait
 }
 
 // backoff computes the wait before retry number retry+1: the Retry-After of
-// a 429 or 503 response capped at max and lengthened by up to a tenth (at
-// most 1 s) of random jitter, else min doubled retry times, capped
-// at max, minus up to 25% random jitter.
+// a 429 or 503 response (checkRetry stops a call that cannot wait that
+// long) lengthened by up to a tenth (at most 1 s) of random jitter, else
+// min doubled retry times, capped at max, minus up to 25% random jitter.
 func (cfg *config) backoff(min, max time.Duration, retry int, resp *http.Response) time.Duration {
-	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), cfg.now()); ok {
+	if resp != nil {
+		if d, ok := retryAfter(resp, cfg.now()); ok {
 			// Spread beyond the header, never before it, so that the
 			// calls it paused do not all retry at one instant.
-			return cfg.spread(clampDuration(d, 0, max))
+			return cfg.spread(d)
 		}
 	}
 	d := min

@@ -16,38 +16,53 @@ import (
 	"testing"
 )
 
-// optionScopes lists every option and whether a call takes it; NewClient
-// takes them all. TestOptionScopesCompile checks each against the
-// compiler, and that the list names every option of the package.
+// optionScopes lists every option and the methods that take it ("all":
+// every method); NewClient takes them all. TestOptionScopesCompile checks
+// each against the compiler, and that the list names every option of the
+// package.
 var optionScopes = []struct {
-	expr string // a Go expression making the option, ns being this package
-	call bool   // a method takes it too
+	expr  string // a Go expression making the option, ns being this package
+	calls string // the methods that take it, space-separated
 }{
-	{`ns.WithAPIKey("k")`, false},
-	{`ns.WithBaseURL("http://127.0.0.1:1")`, false},
-	{`ns.WithHTTPClient(http.DefaultClient)`, false},
-	{`ns.WithMiddleware(func(next http.RoundTripper) http.RoundTripper { return next })`, false},
-	{`ns.WithRateLimit(1, 1)`, false},
-	{`ns.WithoutEnvironment()`, false},
-	{`ns.WithMaxRetries(0)`, true},
-	{`ns.WithRetryWait(time.Millisecond, time.Second)`, true},
-	{`ns.WithLogger(slog.Default())`, true},
-	{`ns.WithHeader("X-Trace", "t")`, true},
-	{`ns.WithStallTimeout(time.Second)`, true},
-	{`ns.WithAttemptTimeout(time.Second)`, true},
-	{`ns.WithResponseInto(new(ns.Response))`, true},
-	{`&ns.PollOptions{}`, true},
-	{`&ns.PageOptions{}`, true},
-	{`&ns.RangeOptions{}`, true},
+	{`ns.WithAPIKey("k")`, ""},
+	{`ns.WithBaseURL("http://127.0.0.1:1")`, ""},
+	{`ns.WithHTTPClient(http.DefaultClient)`, ""},
+	{`ns.WithMiddleware(func(next http.RoundTripper) http.RoundTripper { return next })`, ""},
+	{`ns.WithRateLimit(1, 1)`, ""},
+	{`ns.WithoutEnvironment()`, ""},
+	{`ns.WithMaxRetries(0)`, "all"},
+	{`ns.WithRetryWait(time.Millisecond, time.Second)`, "all"},
+	{`ns.WithLogger(slog.Default())`, "all"},
+	{`ns.WithHeader("X-Trace", "t")`, "all"},
+	{`ns.WithStallTimeout(time.Second)`, "all"},
+	{`ns.WithAttemptTimeout(time.Second)`, "all"},
+	{`ns.WithResponseInto(new(ns.Response))`, "all"},
+	{`&ns.PollOptions{}`, "Poll Results SearchRange SearchRangeSeq"},
+	{`&ns.PageOptions{}`, "SearchAll Results SearchRange SearchRangeSeq"},
+	{`&ns.RangeOptions{}`, "SearchRange SearchRangeSeq"},
+}
+
+// callSnippets calls each method of Client that takes options with %s
+// as its options.
+var callSnippets = map[string]string{
+	"Search":         `_, _ = c.Search(ctx, ns.SearchParams{}, %s)`,
+	"SearchAll":      `_ = c.SearchAll(ctx, ns.SearchParams{}, %s)`,
+	"SubmitQuery":    `_, _ = c.SubmitQuery(ctx, ns.AsyncSearchParams{}, %s)`,
+	"GetResults":     `_, _ = c.GetResults(ctx, "q", 1, %s)`,
+	"Poll":           `_, _ = c.Poll(ctx, "q", %s)`,
+	"Results":        `_ = c.Results(ctx, "q", %s)`,
+	"Headlines":      `_, _ = c.Headlines(ctx, %s)`,
+	"SearchRange":    `_, _ = c.SearchRange(ctx, ns.AsyncSearchParams{}, %s)`,
+	"SearchRangeSeq": `_ = c.SearchRangeSeq(ctx, ns.AsyncSearchParams{}, %s)`,
 }
 
 // TestOptionScopesCompile type-checks, with go/types against this
 // package's export data, a use of every option in NewClient (which must
-// compile) and in a call (which must compile for a CallOption and be
-// refused by the compiler for the others), so that no option type-checks
-// where it would not work. It also checks that every method takes
-// ...CallOption and NewClient ...Option, and that the slices people build
-// keep compiling.
+// compile) and in every method: it must compile where optionScopes says
+// the method takes the option, and the compiler must refuse it elsewhere
+// (Headlines(ctx, &RangeOptions{}) compiled before v0.1.0), so that no
+// option type-checks where it would not work. It also checks that the
+// slices people build keep compiling.
 func TestOptionScopesCompile(t *testing.T) {
 	t.Parallel()
 	pkg := typeCheckSnippet(t, "", nil)
@@ -80,15 +95,15 @@ func TestOptionScopesCompile(t *testing.T) {
 		t.Errorf("the package's options %v, optionScopes lists %v: classify every option", found, listed)
 	}
 
-	// NewClient takes ...Option, every method ...CallOption.
+	// NewClient takes ...Option; every method with options is in callSnippets.
 	if p := scope.Lookup("NewClient").(*types.Func).Signature().Params(); !types.Identical(p.At(p.Len()-1).Type(), types.NewSlice(option)) {
 		t.Errorf("NewClient's options are %v, want ...Option", p.At(p.Len()-1).Type())
 	}
 	methods := types.NewMethodSet(types.NewPointer(scope.Lookup("Client").Type()))
 	for i := range methods.Len() {
-		sig := methods.At(i).Obj().(*types.Func).Signature()
-		if sig.Variadic() && !types.Identical(sig.Params().At(sig.Params().Len()-1).Type(), types.NewSlice(callOption)) {
-			t.Errorf("Client.%s takes %v, want ...CallOption", methods.At(i).Obj().Name(), sig.Params().At(sig.Params().Len()-1).Type())
+		name := methods.At(i).Obj().Name()
+		if methods.At(i).Obj().(*types.Func).Signature().Variadic() && callSnippets[name] == "" {
+			t.Errorf("Client.%s takes options: add it to callSnippets", name)
 		}
 	}
 
@@ -96,14 +111,17 @@ func TestOptionScopesCompile(t *testing.T) {
 		if errs := typeCheckErrors(t, "_, _ = ns.NewClient("+o.expr+")"); len(errs) > 0 {
 			t.Errorf("NewClient(%s) does not compile: %v", o.expr, errs)
 		}
-		errs := typeCheckErrors(t, "_, _ = c.Search(ctx, ns.SearchParams{}, "+o.expr+")")
-		switch {
-		case o.call && len(errs) > 0:
-			t.Errorf("c.Search(ctx, p, %s) does not compile: %v", o.expr, errs)
-		case !o.call && len(errs) == 0:
-			t.Errorf("c.Search(ctx, p, %s) compiles: a call would take an option it cannot honour", o.expr)
-		case !o.call && !strings.Contains(errs[0], "does not implement newssearch.CallOption (missing method callOption)"):
-			t.Errorf("c.Search(ctx, p, %s): the compiler says %q, want that it is no CallOption", o.expr, errs[0])
+		for method, snippet := range callSnippets {
+			takes := o.calls == "all" || slices.Contains(strings.Fields(o.calls), method)
+			errs := typeCheckErrors(t, fmt.Sprintf(snippet, o.expr))
+			switch {
+			case takes && len(errs) > 0:
+				t.Errorf("c.%s(…, %s) does not compile: %v", method, o.expr, errs)
+			case !takes && len(errs) == 0:
+				t.Errorf("c.%s(…, %s) compiles: the call would take an option it cannot honour", method, o.expr)
+			case !takes && !strings.Contains(errs[0], "does not implement newssearch."):
+				t.Errorf("c.%s(…, %s): the compiler says %q, want that it is not an option of the call", method, o.expr, errs[0])
+			}
 		}
 	}
 
@@ -114,10 +132,12 @@ func TestOptionScopesCompile(t *testing.T) {
 		 opts = append(opts, ns.WithLogger(slog.Default()))
 		 _, _ = ns.NewClient(opts...)`,
 		`_, _ = c.Search(ctx, ns.SearchParams{}, ns.WithMaxRetries(0), ns.WithHeader("X-Trace", "t"))`,
-		`calls := []ns.CallOption{&ns.RangeOptions{Concurrency: 2}, &ns.PageOptions{Prefetch: 2}}
+		`calls := []ns.RangeOption{&ns.RangeOptions{Concurrency: 2}, &ns.PageOptions{Prefetch: 2}, ns.WithMaxRetries(1)}
 		 _, _ = c.SearchRange(ctx, ns.AsyncSearchParams{}, calls...)`,
+		`_ = c.Results(ctx, "q", &ns.PollOptions{}, &ns.PageOptions{}, ns.WithMaxRetries(1))`,
 		`var o ns.Option = ns.WithMaxRetries(1)
-		 _ = o`,
+		 var p ns.PageOption = ns.WithMaxRetries(1)
+		 _, _ = o, p`,
 	} {
 		if errs := typeCheckErrors(t, src); len(errs) > 0 {
 			t.Errorf("%s\ndoes not compile: %v", src, errs)

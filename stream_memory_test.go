@@ -70,7 +70,7 @@ func BenchmarkSearchRangeSeqMemory(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(1))
 	for _, conc := range []int{8, 4} {
 		b.Run("concurrency="+strconv.Itoa(conc), func(b *testing.B) {
-			opts := []CallOption{fastPoll, &RangeOptions{Concurrency: conc}}
+			opts := []RangeOption{fastPoll, &RangeOptions{Concurrency: conc}}
 			if _, err := c.SearchRange(b.Context(), params, opts...); err != nil { // warm the fake's memo
 				b.Fatal(err)
 			}

@@ -14,28 +14,29 @@ import (
 	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
-// The SDK checks key_phrases before it sends them (keyphrase.Check: the
-// grammar only) and the mock parses them with its own rules on top
-// (search.ParseKeyPhrases: 4096 characters, 64 levels, every phrase with a
-// word). These tests hold the two ends to one contract, through what their
-// users see:
+// SubmitQuery sends key_phrases as given; the SDK's CheckKeyPhrases checks
+// them for a caller who asks (keyphrase.Check: the grammar only), and the
+// mock parses them with its own rules on top (search.ParseKeyPhrases: 4096
+// characters, 64 levels, every phrase with a word). These tests hold the
+// two ends to one contract, through what their users see:
 //
-//   - what the mock parses, the SDK sends;
-//   - what the mock refuses for its grammar, the SDK refuses before any
-//     request, at the same position and in the same words as the mock's 400;
-//   - what only the mock's rules refuse, the SDK sends, and the mock answers
-//     400 with the rule's message (the mock judges the length first, so an
-//     expression too long and malformed is refused by both, each for its
-//     own reason);
+//   - what the mock parses, CheckKeyPhrases accepts and the SDK sends;
+//   - what the mock refuses for its grammar, CheckKeyPhrases refuses at the
+//     same position and in the same words, and SubmitQuery gets the mock's
+//     400 with that message;
+//   - what only the mock's rules refuse, CheckKeyPhrases accepts, and the
+//     mock answers 400 with the rule's message (the mock judges the length
+//     first, so an expression too long and malformed is refused by both,
+//     each for its own reason);
 //   - every phrase a message suggests, the mock parses.
 
 // kpOutcome is how an expression fared.
 type kpOutcome int
 
 const (
-	kpAccepted kpOutcome = iota // the SDK sends it, the mock takes it
-	kpGrammar                   // the SDK refuses it for its grammar; the mock refuses it too
-	kpRule                      // the SDK sends it, the mock's rules refuse it
+	kpAccepted kpOutcome = iota // CheckKeyPhrases and the mock take it
+	kpGrammar                   // CheckKeyPhrases refuses it for its grammar; the mock refuses it too
+	kpRule                      // CheckKeyPhrases takes it, the mock's rules refuse it
 )
 
 // kpSuggestion finds the phrases a message suggests.
@@ -62,34 +63,30 @@ func kpAgree(t testing.TB, s *Server, c *newssearch.Client, expr string) kpOutco
 	}
 	switch {
 	case se == nil || strings.TrimSpace(expr) == "": // blank is no key phrases, on both ends
-		if err != nil {
-			t.Fatalf("KeyPhrases %q: the mock parses it, but SubmitQuery = %v", expr, err)
+		if err != nil || newssearch.CheckKeyPhrases(expr) != nil {
+			t.Fatalf("KeyPhrases %q: the mock parses it, but SubmitQuery = %v, CheckKeyPhrases = %v", expr, err, newssearch.CheckKeyPhrases(expr))
 		}
 		return kpAccepted
-	case !se.Rule:
-		var ve *newssearch.ValidationError
-		want := fmt.Sprintf("character %d: %s: ", se.Pos, se.Msg)
-		if !errors.As(err, &ve) || !strings.HasPrefix(ve.Problem, want) {
-			t.Fatalf("KeyPhrases %q: the mock refuses its grammar (%v); SubmitQuery = %v, want a *newssearch.ValidationError starting %q", expr, se, err, want)
-		}
-		r := post(t, s, "/api/v2/query-async", map[string]any{"query": query, "key_phrases": expr})
-		if got := decode[failure](t, r); r.Status != http.StatusBadRequest || got.Message != se.Error() {
-			t.Fatalf("KeyPhrases %q: the mock answers %d %q, want 400 %q", expr, r.Status, got.Message, se.Error())
+	}
+	if ae := (*newssearch.APIError)(nil); !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest || ae.Message != se.Error() {
+		t.Fatalf("KeyPhrases %q: the mock refuses it (%v); SubmitQuery = %v, want it sent and answered 400 with that message", expr, se, err)
+	}
+	var ve *newssearch.ValidationError
+	checked := errors.As(newssearch.CheckKeyPhrases(expr), &ve)
+	if !se.Rule {
+		if want := fmt.Sprintf("character %d: %s: ", se.Pos, se.Msg); !checked || !strings.HasPrefix(ve.Problem, want) {
+			t.Fatalf("KeyPhrases %q: the mock refuses its grammar (%v); CheckKeyPhrases = %v, want a *newssearch.ValidationError starting %q", expr, se, ve, want)
 		}
 		return kpGrammar
-	default:
-		var ve *newssearch.ValidationError
-		var ce *keyphrase.SyntaxError
-		if errors.As(err, &ve) && errors.As(keyphrase.Check(expr), &ce) &&
-			strings.HasPrefix(ve.Problem, fmt.Sprintf("character %d: %s: ", ce.Pos, ce.Msg)) {
-			return kpGrammar // malformed beyond the rule the mock met first
-		}
-		var ae *newssearch.APIError
-		if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest || ae.Message != se.Error() {
-			t.Fatalf("KeyPhrases %q: only the mock's rules refuse it (%v); SubmitQuery = %v, want it sent and answered 400 with that message", expr, se, err)
-		}
-		return kpRule
 	}
+	var ce *keyphrase.SyntaxError
+	if checked && errors.As(keyphrase.Check(expr), &ce) && strings.HasPrefix(ve.Problem, fmt.Sprintf("character %d: %s: ", ce.Pos, ce.Msg)) {
+		return kpGrammar // malformed beyond the rule the mock met first
+	}
+	if checked {
+		t.Fatalf("KeyPhrases %q: only the mock's rules refuse it (%v); CheckKeyPhrases = %v, want nil", expr, se, ve)
+	}
+	return kpRule
 }
 
 func TestKeyPhrasesSDKAndMockAgree(t *testing.T) {

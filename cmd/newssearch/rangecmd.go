@@ -154,7 +154,7 @@ func (r *rangeRun) run(parent context.Context, c *newssearch.Client) ([]newssear
 	bar := r.a.newRangeBar(len(r.windows), r.done, r.articles)
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	opts := []newssearch.CallOption{
+	opts := []newssearch.RangeOption{
 		&newssearch.RangeOptions{Window: r.window, Concurrency: r.concurrency, Done: saved},
 		&newssearch.PageOptions{Prefetch: 2},
 		&newssearch.PollOptions{MaxWait: r.maxWait},

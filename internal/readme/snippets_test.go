@@ -103,7 +103,8 @@ func faultHeaders(ctx context.Context, srv *mockserver.Server, params newssearch
 	// Every request of this client is answered 503 (and retried, then reported).
 	client := srv.Client(newssearch.WithHeader(mockserver.FaultHeader, "status=503"))
 
-	// One call only: a 429 with Retry-After: 1, retried after the pause.
+	// One call only: a 429 with Retry-After: 1. The ready client waits at most 20 ms, so the call ends at
+	// once with ErrRateLimited and RetryAfter 1 s; WithRetryWait(time.Millisecond, 2*time.Second) waits it out.
 	page, err := srv.Client().Search(ctx, params, newssearch.WithHeader(mockserver.FaultHeader, "status=429;retry-after=1"))
 	// readme:end
 	return client, page, err

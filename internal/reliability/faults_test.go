@@ -297,7 +297,8 @@ func TestSubmitQueryNotRepeated(t *testing.T) {
 				}},
 			} {
 				srv := newServer(t, mockserver.WithFaults(rule))
-				err := call.run(testContext(t), srv.Client(newssearch.WithMaxRetries(5)))
+				// Waits up to 2 s: the 429 says Retry-After: 1.
+				err := call.run(testContext(t), srv.Client(newssearch.WithMaxRetries(5), newssearch.WithRetryWait(time.Millisecond, 2*time.Second)))
 				if !tc.check(err) {
 					t.Errorf("%s: error %v", call.name, err)
 				}

@@ -263,9 +263,12 @@ func testSDKRequests(t *testing.T, c *contract) *checker {
 	return chk
 }
 
-// prepend returns first followed by rest.
-func prepend(first newssearch.CallOption, rest []newssearch.CallOption) []newssearch.CallOption {
-	return append([]newssearch.CallOption{first}, rest...)
+// as returns first, then opts, as the options of a method taking O.
+func as[O newssearch.Option](opts []newssearch.CallOption, first ...O) []O {
+	for _, o := range opts {
+		first = append(first, any(o).(O))
+	}
+	return first
 }
 
 // checkCallOptions makes every method's requests with per-call options: the
@@ -289,19 +292,21 @@ func checkCallOptions(t *testing.T, call func(string, bool, func() error), clien
 		{"GetResults", func(o ...newssearch.CallOption) error { _, err := client.GetResults(ctx, asyncID, 1, o...); return err }},
 		{"Headlines", func(o ...newssearch.CallOption) error { _, err := client.Headlines(ctx, o...); return err }},
 		{"Poll", func(o ...newssearch.CallOption) error {
-			_, err := client.Poll(ctx, asyncID, prepend(fast, o)...)
+			_, err := client.Poll(ctx, asyncID, as(o, newssearch.PollOption(fast))...)
 			return err
 		}},
-		{"SearchAll", func(o ...newssearch.CallOption) error { return firstN(client.SearchAll(ctx, base, o...), 30) }},
+		{"SearchAll", func(o ...newssearch.CallOption) error {
+			return firstN(client.SearchAll(ctx, base, as[newssearch.PageOption](o)...), 30)
+		}},
 		{"Results", func(o ...newssearch.CallOption) error {
-			return firstN(client.Results(ctx, asyncID, prepend(fast, o)...), 30)
+			return firstN(client.Results(ctx, asyncID, as(o, newssearch.ResultsOption(fast))...), 30)
 		}},
 		{"SearchRange", func(o ...newssearch.CallOption) error {
-			_, err := client.SearchRange(ctx, span, prepend(fast, o)...)
+			_, err := client.SearchRange(ctx, span, as(o, newssearch.RangeOption(fast))...)
 			return err
 		}},
 		{"SearchRangeSeq", func(o ...newssearch.CallOption) error {
-			return firstN(client.SearchRangeSeq(ctx, span, prepend(fast, o)...), 1000)
+			return firstN(client.SearchRangeSeq(ctx, span, as(o, newssearch.RangeOption(fast))...), 1000)
 		}},
 	}
 	for _, m := range methods {

@@ -168,7 +168,7 @@ func startVendorRange(ctx context.Context, e *env) func() []result {
 			return
 		}
 		params := newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: query, StartDate: start, EndDate: end}}
-		vendor := []newssearch.CallOption{&newssearch.RangeOptions{Concurrency: 1},
+		vendor := []newssearch.RangeOption{&newssearch.RangeOptions{Concurrency: 1},
 			&newssearch.PollOptions{MinDelay: e.p.vendorInterval, MaxDelay: e.p.vendorInterval, Multiplier: 1, Jitter: -1}}
 		begin := time.Now()
 		ids, err := workload.RangeIDs(ctx, c, params, vendor...)

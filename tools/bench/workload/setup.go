@@ -91,7 +91,7 @@ func abs(n int) int {
 }
 
 // RangeIDs runs SearchRange and returns the article IDs in order.
-func RangeIDs(ctx context.Context, c *newssearch.Client, params newssearch.AsyncSearchParams, opts ...newssearch.CallOption) ([]string, error) {
+func RangeIDs(ctx context.Context, c *newssearch.Client, params newssearch.AsyncSearchParams, opts ...newssearch.RangeOption) ([]string, error) {
 	articles, err := c.SearchRange(ctx, params, opts...)
 	if err != nil {
 		return nil, err
