@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -276,5 +277,84 @@ func TestFaultDataItemsRoundTrip(t *testing.T) {
 	if r := call(t, s, http.MethodPut, "/_mock/faults", `[{"fault": {"overlap": "lots"}}]`); r.Status != http.StatusBadRequest ||
 		!strings.Contains(string(r.Body), "overlap=2") {
 		t.Errorf("bad overlap: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestFaultLatencyRange(t *testing.T) {
+	t.Parallel()
+	drawn := func() []string {
+		s := start(t, WithSeed(3), WithFaults(FaultRule{Endpoint: EndpointQuery, Fault: Fault{Latency: time.Millisecond, LatencyMax: 9 * time.Millisecond}}))
+		for range 6 {
+			post(t, s, "/api/v2/query", map[string]any{"query": "*"})
+		}
+		post(t, s, "/api/v2/headlines", nil, FaultHeader, "latency=1ms..9ms")
+		var out []string
+		for _, e := range s.Journal() {
+			out = append(out, e.Fault)
+		}
+		return out
+	}
+	a, b := drawn(), drawn()
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Fatalf("two runs with the same seed drew differently (-first +second):\n%s", diff)
+	}
+	seen := map[time.Duration]bool{}
+	for i, f := range a {
+		prefix := "rule 0: latency=1ms..9ms (latency "
+		if i == len(a)-1 {
+			prefix = "header: latency=1ms..9ms (latency "
+		}
+		d, err := time.ParseDuration(strings.TrimSuffix(strings.TrimPrefix(f, prefix), ")"))
+		if !strings.HasPrefix(f, prefix) || err != nil || d < time.Millisecond || d > 9*time.Millisecond {
+			t.Errorf("request %d: fault %q, want %q and a latency from 1ms to 9ms", i, f, prefix)
+		}
+		seen[d] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("every request drew the same latency: %v", a)
+	}
+}
+
+func TestFaultDribble(t *testing.T) {
+	t.Parallel()
+	s := startSocket(t)
+	send := func(header string) (body []byte, headersIn, bodyIn time.Duration) {
+		req, _ := http.NewRequest(http.MethodPost, s.URL()+"/api/v2/query", strings.NewReader(`{"api_key":"k","query":"*"}`))
+		if header != "" {
+			req.Header.Set(FaultHeader, header)
+		}
+		began := time.Now()
+		resp, err := s.HTTPClient().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		headersIn = time.Since(began)
+		body, err = io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d, %v", header, resp.StatusCode, err)
+		}
+		return body, headersIn, time.Since(began) - headersIn
+	}
+	plain, _, _ := send("")
+	got, _, bodyIn := send("dribble=500ms")
+	if !bytes.Equal(got, plain) {
+		t.Error("the dribbled body differs from the plain one")
+	}
+	// The pieces wait 50 ms each after the headers (no upper bound: a
+	// slow machine only takes longer).
+	if bodyIn < 450*time.Millisecond {
+		t.Errorf("the body came %v after the headers, want at least 450ms", bodyIn)
+	}
+	// With truncate, half the body dribbles, then the connection is cut.
+	req, _ := http.NewRequest(http.MethodPost, s.URL()+"/api/v2/query", strings.NewReader(`{"api_key":"k","query":"*"}`))
+	req.Header.Set(FaultHeader, "dribble=100ms;truncate")
+	resp, err := s.HTTPClient().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if b, err := io.ReadAll(resp.Body); err == nil || len(b) != len(plain)/2 {
+		t.Errorf("dribble with truncate: %d bytes of %d, %v", len(b), len(plain), err)
 	}
 }
