@@ -120,7 +120,7 @@ func TestFaultsTab(t *testing.T) {
 		{map[string]string{"fault-drop": "on", "fault-status": "503"}, `{"fault": {"drop": true, "status": 503}}`, "err-drop",
 			"fault rule 1: drop sends no response, so it cannot be combined with status, truncate or job"},
 		{map[string]string{}, `{"fault": {}}`, "err-fault",
-			"fault rule 1: the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)"},
+			"fault rule 1: the rule has no action: set a latency, status, drop, truncate, dribble, job outcome, answer shape (results, totals) or data fault (window, empty-page, overlap, arrivals)"},
 	} {
 		status, apiMsg := addFaultAPI(t, mock, tc.api)
 		if status != http.StatusBadRequest || apiMsg != tc.want {
