@@ -23,7 +23,8 @@ const maxPrefetch = 32
 const maxPagesWithoutTotal = 10000
 
 // ErrInconsistentPages matches the error of a page walk whose pages
-// contradict each other (a repeated page, more pages than the total).
+// contradict each other (a repeated page, a page empty twice before the
+// total, a total growing past twice the first); docs/ranges.md#pages.
 var ErrInconsistentPages = errors.New("newssearch: inconsistent pages")
 
 // PageOptions configure how SearchAll, Results and the range windows walk
@@ -311,8 +312,9 @@ func articlesOf(pages iter.Seq2[*Page, error], onPage func(*Page)) iter.Seq2[Art
 }
 
 // SearchAll returns an iterator over the articles of every page of a
-// synchronous search, from params.Page on. An error is yielded once and
-// ends the loop; leaving the loop cancels the requests in flight.
+// synchronous search, from params.Page on, each article once (see
+// docs/ranges.md#pages). An error is yielded once and ends the loop;
+// leaving the loop cancels the requests in flight.
 func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...CallOption) iter.Seq2[Article, error] {
 	if err := c.checkCall(ctx, "SearchAll"); err != nil {
 		return failedArticles(err)
