@@ -123,7 +123,7 @@ func TestControlFaultsBadInputChangesNothing(t *testing.T) {
 			`fault rule 1: Endpoint "querry" is unknown: use "query", "query-async", "get-results", "headlines" or "" for all`},
 		{http.MethodPut, `{"rules": [{"every": "3", "fault": {"status": 503}}]}`, `fault rule 0: every must be a whole number such as 3, not a string`},
 		{http.MethodPut, `{"rules": [{"fault": {"status": "503"}}]}`, `fault rule 0: fault.status must be a whole number such as 503, not a string`},
-		{http.MethodPut, `{"rules": [{"fault": {"latency": "soon"}}]}`, `fault rule 0: fault is wrong: latency="soon" is not a duration or a range; write e.g. latency=150ms or latency=100ms..2s`},
+		{http.MethodPut, `{"rules": [{"fault": {"latency": "soon"}}]}`, `fault rule 0: fault.latency is wrong: latency="soon" is not a duration or a range; write e.g. latency=150ms or latency=100ms..2s`},
 		{http.MethodPut, `{"rules": [{"fault": {"job": "maybe"}}]}`, `fault rule 0: fault.job must be "fail", "stuck" or "refuse", not "maybe"`},
 		{http.MethodPut, `{"rules": [{"fault": {"statsu": 503}}]}`, `fault rule 0: fault has an unknown field "statsu": a fault has latency, status, retry_after, drop, truncate, dribble, job, results, totals, window, empty_page, overlap and arrivals`},
 		{http.MethodPut, `{"rules": [{"falut": {"status": 503}}]}`, `fault rule 0: unknown field "falut": a rule has endpoint, every, probability, times, optional and fault`},

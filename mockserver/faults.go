@@ -640,7 +640,11 @@ func parseFaultJSON(raw json.RawMessage) (Fault, error) {
 				err = fmt.Errorf(` must be a string such as "150ms" (latency, dribble, window) or a whole number (empty_page, overlap, arrivals), not %s`,
 					textutil.JSONKind(bytes.TrimSpace(v)))
 			}
-			items = append(items, strings.ReplaceAll(name, "_", "-")+"="+fmt.Sprint(val))
+			item := strings.ReplaceAll(name, "_", "-") + "=" + fmt.Sprint(val)
+			if _, perr := fault.ParseHeader(item); err == nil && perr != nil {
+				err = fmt.Errorf(" is wrong: %v", perr)
+			}
+			items = append(items, item)
 		case "status":
 			err = decodeField(v, &f.Status, "a whole number such as 503")
 		case "retry_after":

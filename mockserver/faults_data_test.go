@@ -358,3 +358,25 @@ func TestFaultDribble(t *testing.T) {
 		t.Errorf("dribble with truncate: %d bytes of %d, %v", len(b), len(plain), err)
 	}
 }
+
+// TestFaultMessyItemsSameBytes: two servers of the same seed answer every
+// data and timing item, in the same order, with the same bytes and journal.
+func TestFaultMessyItemsSameBytes(t *testing.T) {
+	t.Parallel()
+	bounds := map[string]any{"query": "*", "start_date": "2026-01-10T13:00:00Z", "end_date": "2026-01-10T13:20:00Z"}
+	run := func() (out []string) {
+		s := start(t, WithSeed(11))
+		for _, item := range []string{"window=day", "window=90m", "empty-page=2", "overlap=3", "arrivals=2", "latency=1ms..9ms", "dribble=20ms"} {
+			for page := 1; page <= 2; page++ {
+				out = append(out, string(pageOf(t, s, bounds, page, FaultHeader, item).Body), string(pageOf(t, s, map[string]any{"query": "storm"}, page, FaultHeader, item).Body))
+			}
+		}
+		for _, e := range s.Journal() {
+			out = append(out, fmt.Sprint(e.Seq, e.RequestID, e.Status, e.Fault))
+		}
+		return out
+	}
+	if diff := cmp.Diff(run(), run()); diff != "" {
+		t.Errorf("two runs differ (-first +second):\n%s", diff)
+	}
+}
