@@ -64,10 +64,10 @@ func ExampleRangeError() {
 	fmt.Printf("resumed call: %d articles, %d in all\n", rest, n+rest)
 	// Output:
 	// stopped: true 2 windows missing
-	// first call: 15 articles, 3 windows finished:
+	// first call: 16 articles, 3 windows finished:
 	//   2025-03-29T00:00:00.000Z to 2025-03-31T23:59:59.999Z
 	//   2025-03-22T00:00:00.000Z to 2025-03-29T00:00:00.000Z
 	//   2025-03-15T00:00:00.000Z to 2025-03-22T00:00:00.000Z
-	// resumed at: 15 Mar
-	// resumed call: 15 articles, 30 in all
+	// resumed at: 14 Mar
+	// resumed call: 14 articles, 30 in all
 }

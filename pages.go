@@ -1,6 +1,7 @@
 package newssearch
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,7 +23,8 @@ const maxPrefetch = 32
 const maxPagesWithoutTotal = 10000
 
 // ErrInconsistentPages matches the error of a page walk whose pages
-// contradict each other (a repeated page, more pages than the total).
+// contradict each other (a repeated page, a page empty twice before the
+// total, a total growing past twice the first); docs/ranges.md#pages.
 var ErrInconsistentPages = errors.New("newssearch: inconsistent pages")
 
 // PageOptions configure how SearchAll, Results and the range windows walk
@@ -105,10 +107,16 @@ func checkPrefetch(field string, n int) error {
 	return nil
 }
 
-// walkPages yields the pages of src in order until a page is empty or the
-// pages seen cover the total. An error is yielded once, as (nil, err), and
-// ends the walk. Stopping the loop cancels every request still in flight
-// and waits for its goroutine before returning.
+// walkPages yields the pages of src in order until the pages cover the
+// total (or, with none, until a page is short). An error is yielded once,
+// as (nil, err), and ends the walk. Stopping the loop cancels every request
+// still in flight and waits for its goroutine before returning.
+//
+// A page that answers no articles before the total is reached is fetched
+// once more; still empty, the walk ends with ErrInconsistentPages. The
+// articles a page repeats from the page before (pages that overlap, or
+// shift as articles arrive) are left out. A total that grows is followed
+// up to twice the pages the first page's total fills.
 //
 // With prefetching, the pages fetched ahead adapt to the service's rate
 // limit through an aimd (floor 0): a burst of 429 answers to pages
@@ -125,47 +133,71 @@ func walkPages(ctx context.Context, src pageSource) iter.Seq2[*Page, error] {
 		defer cancel()
 
 		r := ahead.observe(1, src.first)
-		page, err := r.page, r.err
 		var prev *Page
-		limit := 0 // most pages the first page's total allows, 0 if unknown
+		var prevFirst string                // the ID of prev's first article, as served
+		before := map[articleKey]struct{}{} // prev's articles
+		total, limit, refetched := 0, 0, false
 		for n := 1; ; n++ {
-			if err != nil {
-				yield(nil, err)
-				return
+			page, err := r.page, r.err
+			if err == nil {
+				err = checkPage(page, prev, prevFirst)
 			}
-			if err := checkPage(page, prev, limit, n); err != nil {
+			if err == nil {
+				total = max(total, page.TotalResults) // the largest seen
+			}
+			if err == nil && len(page.Articles) == 0 && page.Number <= pagesFor(total) {
+				if !refetched { // an empty page before the total: once more
+					r, refetched, n = ahead.observe(page.Number, func(ctx context.Context) (*Page, error) { return src.next(ctx, page.Number) }), true, n-1
+					continue
+				}
+				err = fmt.Errorf("%w: page %d came back empty twice, although the total of %d articles fills %d pages: stopping short; fetch again later",
+					ErrInconsistentPages, page.Number, total, pagesFor(total))
+			}
+			if err != nil {
 				yield(nil, err)
 				return
 			}
 			if len(page.Articles) == 0 {
 				return
 			}
-			if prev == nil && page.TotalResults > 0 {
-				limit = pagesFor(page.TotalResults) + 1
+			if n == 1 { // the most pages the walk follows
+				limit = cmp.Or(max(2*pagesFor(total)-page.Number+1, 0), maxPagesWithoutTotal)
 			}
-			last := pagesFor(page.TotalResults) // 0: total unknown
-			more := page.Number < last
-			if last == 0 {
-				more = len(page.Articles) >= PageSize
-			}
+			last := pagesFor(total) // 0: total unknown
 			// Page math.MaxInt is the last page a walk can name.
-			more = more && page.Number < math.MaxInt
+			more := (page.Number < last || last == 0 && len(page.Articles) >= PageSize) && page.Number < math.MaxInt
 			if more && last > 0 {
 				ahead.launch(page.Number+1, min(page.Number+ahead.arrived(r.throttled), last))
 			}
+			prevFirst, refetched = page.Articles[0].ID, false
+			page.Articles = slices.DeleteFunc(page.Articles, func(a Article) bool {
+				k, ok := keyOf(&a)
+				_, dup := before[k]
+				return ok && dup
+			})
 			if !yield(page, nil) || !more {
 				return
 			}
+			if n >= limit {
+				yield(nil, fmt.Errorf("%w: stopping after page %d: the total grew to %d articles, past twice the first page's (or there is none); report this to the service",
+					ErrInconsistentPages, page.Number, total))
+				return
+			}
+			clear(before)
+			for i := range page.Articles {
+				if k, ok := keyOf(&page.Articles[i]); ok {
+					before[k] = struct{}{}
+				}
+			}
 			prev = page
 			r = ahead.get(page.Number + 1)
-			page, err = r.page, r.err
 		}
 	}
 }
 
-// checkPage guards against a service whose pages contradict each other.
-// n counts the pages of the walk, from 1.
-func checkPage(page, prev *Page, limit, n int) error {
+// checkPage guards against a service whose pages contradict each other:
+// page against prev, whose first article was first.
+func checkPage(page, prev *Page, first string) error {
 	if prev == nil {
 		return nil
 	}
@@ -173,15 +205,9 @@ func checkPage(page, prev *Page, limit, n int) error {
 	case page.Number != want:
 		return fmt.Errorf("%w: asked for page %d, the service answered page %d: it may ignore the page number; report this to the service",
 			ErrInconsistentPages, want, page.Number)
-	case len(page.Articles) > 0 && len(prev.Articles) > 0 && page.Articles[0].ID != "" && page.Articles[0].ID == prev.Articles[0].ID:
+	case len(page.Articles) > 0 && first != "" && page.Articles[0].ID == first:
 		return fmt.Errorf("%w: page %d starts with the same article (%s) as page %d: the service seems to ignore the page number; stopping instead of looping; report this to the service",
-			ErrInconsistentPages, page.Number, page.Articles[0].ID, prev.Number)
-	case limit > 0 && page.Number > limit:
-		return fmt.Errorf("%w: page %d is beyond the %d pages the first page's total allows: stopping instead of looping; report this to the service",
-			ErrInconsistentPages, page.Number, limit-1)
-	case limit == 0 && n > maxPagesWithoutTotal:
-		return fmt.Errorf("%w: more than %d pages and no total: stopping instead of looping; narrow the search",
-			ErrInconsistentPages, maxPagesWithoutTotal)
+			ErrInconsistentPages, page.Number, first, prev.Number)
 	}
 	return nil
 }
@@ -288,8 +314,9 @@ func articlesOf(pages iter.Seq2[*Page, error], onPage func(*Page)) iter.Seq2[Art
 }
 
 // SearchAll returns an iterator over the articles of every page of a
-// synchronous search, from params.Page on. An error is yielded once and
-// ends the loop; leaving the loop cancels the requests in flight.
+// synchronous search, from params.Page on, each article once (see
+// docs/ranges.md#pages). An error is yielded once and ends the loop;
+// leaving the loop cancels the requests in flight.
 func (c *Client) SearchAll(ctx context.Context, params SearchParams, opts ...PageOption) iter.Seq2[Article, error] {
 	if err := c.checkCall(ctx, "SearchAll"); err != nil {
 		return failedArticles(err)

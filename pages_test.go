@@ -332,7 +332,7 @@ func TestRepeatingPages(t *testing.T) {
 		{"async echoes page 1", true, 0, nil,
 			"newssearch: inconsistent pages: asked for page 2, the service answered page 1: it may ignore the page number; report this to the service", 2, 2},
 		{"total grows with every page", false, 0, func(n int) int { return n*PageSize + 1 },
-			"newssearch: inconsistent pages: page 4 is beyond the 2 pages the first page's total allows: stopping instead of looping; report this to the service", 4, 4},
+			"newssearch: inconsistent pages: stopping after page 4: the total grew to 101 articles, past twice the first page's (or there is none); report this to the service", 4, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -28,8 +28,8 @@ const maxRangeWindows = 10000
 // RangeOptions configure SearchRange and SearchRangeSeq (docs/ranges.md).
 // A zero field means the default.
 type RangeOptions struct {
-	// Window is the span of each window, at least a millisecond; 0 means
-	// 7 days.
+	// Window is the span of each window, at least a second; 0 means 7
+	// days.
 	Window time.Duration
 	// Concurrency is the number of windows searched at once; 0 means 8. It
 	// adapts to 429 answers.
@@ -64,9 +64,9 @@ type RangeProgress struct {
 	Resubmitted int
 }
 
-// RangeWindow is one window of a range search, both bounds inclusive.
+// RangeWindow is one window of a range search.
 type RangeWindow struct {
-	// Start and End bound the window, both inclusive.
+	// Start and End bound the window; windows meet at whole seconds.
 	Start, End time.Time
 }
 
@@ -75,8 +75,9 @@ func (w RangeWindow) String() string {
 	return w.Start.UTC().Format(requestDateLayout) + " to " + w.End.UTC().Format(requestDateLayout)
 }
 
-// WindowResult is one window of a range search with the articles it owns
-// (an article on a boundary belongs to the older window).
+// WindowResult is one window of a range search with the articles it owns:
+// those whose datePublished, to the second, is at or after Start and
+// before End (the newest window: up to End).
 type WindowResult struct {
 	RangeWindow
 	// Articles are the window's articles.
@@ -165,9 +166,9 @@ func (o *RangeOptions) resolve() (rangeConfig, error) {
 		return cfg, nil
 	}
 	switch {
-	case o.Window < 0 || (o.Window > 0 && o.Window < time.Millisecond):
+	case o.Window < 0 || (o.Window > 0 && o.Window < time.Second):
 		return cfg, &ValidationError{Field: "RangeOptions.Window", Problem: o.Window.String() +
-			" is not a window: pass a span of at least 1ms, e.g. 24*time.Hour, or 0 for the default of 7 days"}
+			" is not a window: pass a span of at least 1s, e.g. 24*time.Hour, or 0 for the default of 7 days"}
 	case o.Concurrency < 0:
 		return cfg, &ValidationError{Field: "RangeOptions.Concurrency", Problem: strconv.Itoa(o.Concurrency) +
 			" is negative: pass the number of windows to search at once, or 0 for the default " + strconv.Itoa(defaultRangeConcurrency)}
@@ -185,13 +186,15 @@ func (o *RangeOptions) resolve() (rangeConfig, error) {
 // window is one slice of the range.
 type window struct{ start, end time.Time }
 
-// splitRange cuts [start, end] into windows of span w; adjacent windows
-// share their boundary instant, as the service's bounds are inclusive.
+// splitRange cuts [start, end] into windows of span w (at least a
+// second) that meet at whole seconds, the precision of the dates the
+// service shows; adjacent windows share their boundary, and the last
+// takes what is left of a second.
 func splitRange(start, end time.Time, w time.Duration) ([]window, error) {
 	var out []window
 	for s := start; ; {
-		e := s.Add(w)
-		if !e.Before(end) {
+		e := s.Add(w).Truncate(time.Second)
+		if end.Sub(e) < time.Second {
 			return append(out, window{s, end}), nil
 		}
 		out = append(out, window{s, e})
@@ -266,15 +269,17 @@ func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts
 	}
 	delivered := make([]bool, len(r.windows))
 	var finished []WindowResult
-	var failed []error
+	var failed []error // window errors, newest first
+	var stop error     // the context's
 	for w, err := range r.seq() {
 		var re *RangeError
+		var stopped *stoppedError
 		switch {
 		case err == nil:
 			delivered[r.index(w.RangeWindow)] = true
 			finished = append(finished, w)
-		case errors.As(err, &re) && r.stopped(err):
-			failed = append(failed, re.Err)
+		case errors.As(err, &re) && errors.As(re.Err, &stopped):
+			stop = re.Err
 		case errors.As(err, &re):
 			failed = append(failed, &windowError{w: re.Missing[0], err: re.Err})
 		default:
@@ -291,7 +296,7 @@ func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts
 		articles = append(articles, w.Articles...)
 	}
 	slices.SortStableFunc(articles, func(a, b Article) int { return r.compare(&a, &b) })
-	if len(failed) == 0 {
+	if len(failed) == 0 && stop == nil {
 		return articles, nil
 	}
 	var missing []RangeWindow
@@ -300,20 +305,12 @@ func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts
 			missing = append(missing, RangeWindow{Start: w.start, End: w.end})
 		}
 	}
-	// Window errors in date order (they came newest first), the context's
-	// last.
-	slices.SortStableFunc(failed, func(a, b error) int {
-		var wa, wb *windowError
-		switch okA, okB := errors.As(a, &wa), errors.As(b, &wb); {
-		case okA && okB:
-			return wa.w.Start.Compare(wb.w.Start)
-		case okA:
-			return -1
-		case okB:
-			return 1
-		}
-		return 0
-	})
+	// Window errors in date order (they came newest first, whatever the
+	// timing), the context's last.
+	slices.Reverse(failed)
+	if stop != nil {
+		failed = append(failed, stop)
+	}
 	return articles, &RangeError{Windows: len(r.windows), Finished: finished, Missing: missing, Err: windowErrors(failed)}
 }
 
@@ -334,22 +331,9 @@ func (c *Client) SearchRangeSeq(ctx context.Context, params AsyncSearchParams, o
 func compareArticles(a, b *Article, byDate bool) int {
 	var c int
 	if byDate {
-		c = compareNewestFirst(a.DatePublished.Time, b.DatePublished.Time)
+		c = b.DatePublished.Time.Compare(a.DatePublished.Time) // the zero time, undated, is the oldest
 	} else {
 		c = cmp.Compare(b.Score, a.Score)
 	}
 	return cmp.Or(c, strings.Compare(a.ID, b.ID), strings.Compare(a.URL, b.URL))
-}
-
-// compareNewestFirst orders later times first and zero times last.
-func compareNewestFirst(a, b time.Time) int {
-	switch {
-	case a.IsZero() && b.IsZero():
-		return 0
-	case a.IsZero():
-		return 1
-	case b.IsZero():
-		return -1
-	}
-	return b.Compare(a)
 }

@@ -109,7 +109,7 @@ func TestSplitRange(t *testing.T) {
 	for _, tc := range []struct {
 		span time.Duration
 		want int
-	}{{0, 1}, {time.Millisecond, 1}, {7 * day, 1}, {7*day + 1, 2}, {14 * day, 2}} {
+	}{{0, 1}, {time.Millisecond, 1}, {7 * day, 1}, {7*day + 999*time.Millisecond, 1}, {7*day + time.Second, 2}, {14 * day, 2}} {
 		w, err := splitRange(rangeStart, rangeStart.Add(tc.span), defaultRangeWindow)
 		if err != nil || len(w) != tc.want {
 			t.Errorf("span %v: %d windows, %v; want %d", tc.span, len(w), err, tc.want)
@@ -137,14 +137,14 @@ func failWindows(offsets ...time.Duration) func(fakeQuery) string {
 
 // ownedBy keeps the articles of all that the windows starting at these
 // offsets from rangeStart do not own: an article belongs to the window it
-// was published in, and one on a boundary to the older window.
+// was published in, and one on a boundary to the newer window.
 func ownedBy(all []Article, offsets ...time.Duration) []Article {
 	var out []Article
 	for _, a := range all {
 		mine := false
 		for _, o := range offsets {
 			d := a.DatePublished.Time
-			mine = mine || d.After(rangeStart.Add(o)) && !d.After(rangeStart.Add(o+defaultRangeWindow))
+			mine = mine || !d.Before(rangeStart.Add(o)) && d.Before(rangeStart.Add(o+defaultRangeWindow))
 		}
 		if !mine {
 			out = append(out, a)
@@ -250,7 +250,7 @@ func TestSearchRangePartial(t *testing.T) {
 	}
 	// The articles are those of the other windows: the failed windows'
 	// own articles are missing, including the one on each failed window's
-	// end, which it owns; the one on its start belongs to the older window.
+	// start, which it owns; the one on its end belongs to the newer window.
 	if diff := cmp.Diff(ownedBy(oneQuery(t, c, rangeParams("")), 7*day, 35*day), got); diff != "" {
 		t.Errorf("partial articles (-want +got):\n%s", diff)
 	}
@@ -338,7 +338,7 @@ func TestSearchRangeValidation(t *testing.T) {
 		{noEnd, nil, "newssearch: invalid AsyncSearchParams.StartDate: SearchRange needs both StartDate and EndDate: set both bounds of the range"},
 		{paged, nil, "newssearch: invalid AsyncSearchParams.Page: SearchRange pages every window itself: leave Page at 0"},
 		{backwards, nil, "newssearch: invalid AsyncSearchParams.EndDate: EndDate 2025-01-01T00:00:00.000Z is before StartDate 2025-04-01T00:00:00.000Z: pass an EndDate at or after StartDate"},
-		{p, &RangeOptions{Window: -time.Hour}, "newssearch: invalid RangeOptions.Window: -1h0m0s is not a window: pass a span of at least 1ms, e.g. 24*time.Hour, or 0 for the default of 7 days"},
+		{p, &RangeOptions{Window: -time.Hour}, "newssearch: invalid RangeOptions.Window: -1h0m0s is not a window: pass a span of at least 1s, e.g. 24*time.Hour, or 0 for the default of 7 days"},
 		{p, &RangeOptions{Concurrency: -1}, "newssearch: invalid RangeOptions.Concurrency: -1 is negative: pass the number of windows to search at once, or 0 for the default 8"},
 		{p, &PageOptions{Prefetch: 99}, "newssearch: invalid PageOptions.Prefetch: 99 is outside 0..32: pass 0 to fetch one page at a time, or e.g. newssearch.DefaultPrefetch"},
 		{p, &PollOptions{MaxWait: -1}, "newssearch: invalid PollOptions.MaxWait: -1ns is negative: pass a positive limit, or 0 for the default 10m0s"},

@@ -64,7 +64,7 @@ func (c *Client) startRange(ctx context.Context, method string, params AsyncSear
 // seq returns the call's iterator; each loop runs the range afresh.
 func (rc *rangeCall) seq() iter.Seq2[WindowResult, error] {
 	return func(yield func(WindowResult, error) bool) {
-		r := &rangeRun{call: rc, gate: newAIMD(rc.cfg.concurrency, 1), stray: make(map[articleKey]struct{})}
+		r := &rangeRun{call: rc, gate: newAIMD(rc.cfg.concurrency, 1), seen: make(map[articleKey]struct{})}
 		r.run(rc.ctx, yield)
 	}
 }
@@ -77,17 +77,6 @@ func (rc *rangeCall) index(w RangeWindow) int {
 
 // compare orders articles as the call's sort order asks.
 func (rc *rangeCall) compare(a, b *Article) int { return compareArticles(a, b, rc.byDate) }
-
-// stopped reports whether err is the final error of a loop stopped by its
-// context, rather than the error of one window.
-func (rc *rangeCall) stopped(err error) bool {
-	var re *RangeError
-	if !errors.As(err, &re) {
-		return false
-	}
-	_, ok := re.Err.(*stoppedError)
-	return ok
-}
 
 // stoppedError is the cause in the RangeError of a range stopped by its
 // context.
@@ -110,7 +99,7 @@ type rangeRun struct {
 	gate *aimd // adapts the windows in flight to 429 answers
 
 	// Only the loop's goroutine uses these.
-	stray    map[articleKey]struct{} // articles outside their window's bounds, seen
+	seen     map[articleKey]struct{} // undated articles and those near a boundary, delivered
 	accepted int
 
 	mu        sync.Mutex // guards the counts below
@@ -154,7 +143,9 @@ func (r *rangeRun) run(parent context.Context, yield func(WindowResult, error) b
 	for i := len(rc.windows) - 1; i >= 0; i-- {
 		w := RangeWindow{Start: rc.windows[i].start, End: rc.windows[i].end}
 		if d := rc.done[i]; d != nil {
-			r.note(i, d.Articles)
+			for j := range d.Articles { // so that no other window delivers them again
+				r.fresh(i, &d.Articles[j])
+			}
 			yielded[i] = true
 			if !yield(*d, nil) {
 				return
@@ -246,22 +237,27 @@ func (r *rangeRun) searchGated(ctx context.Context, wi int, ready <-chan struct{
 		articles, err = r.pages(observed(gen), first)
 	}
 	r.gate.release(err == nil && !throttled.Load())
-	return r.owned(wi, articles), err
+	return articles, err
 }
 
-// owned keeps the articles window wi owns. Adjacent windows share their
-// boundary instant, and an article published on it belongs to the older
-// window, the one it ends: so each dated article has exactly one window,
-// whatever windows fail, are done already or are resumed.
-func (r *rangeRun) owned(wi int, articles []Article) []Article {
-	if wi == 0 {
-		return articles
-	}
-	start := r.call.windows[wi].start
-	return slices.DeleteFunc(articles, func(a Article) bool {
-		d := a.DatePublished.Time
-		return !d.IsZero() && !d.After(start)
-	})
+// owns reports whether window wi owns an article published at d as the
+// service shows it, in whole seconds: from its start's second on and
+// before its end (the newest window: up to its end). Windows meet at whole
+// seconds (splitRange), so each dated article of the range has exactly one
+// window, the one whose job found it however the service shows fractions
+// or widens bounds, whatever windows fail, are done already or are
+// resumed; an article outside the range has none.
+func (rc *rangeCall) owns(wi int, d time.Time) bool {
+	w, s := rc.windows[wi], d.Truncate(time.Second)
+	return !s.Before(w.start.Truncate(time.Second)) && (s.Before(w.end) || wi == len(rc.windows)-1 && !s.After(w.end))
+}
+
+// nearBoundary reports whether d lies within a second of a boundary
+// between two windows.
+func (rc *rangeCall) nearBoundary(d time.Time) bool {
+	i, _ := slices.BinarySearchFunc(rc.windows, d, func(w window, t time.Time) int { return w.start.Compare(t) })
+	return i > 0 && i < len(rc.windows) && rc.windows[i].start.Sub(d) <= time.Second ||
+		i > 1 && d.Sub(rc.windows[i-1].start) <= time.Second
 }
 
 // submit runs the job of one window and polls it to its first page.
@@ -372,42 +368,32 @@ func keyOf(a *Article) (articleKey, bool) {
 	return articleKey{}, false
 }
 
-// stray reports whether an article of window w may come from another
-// window too: only one outside w's bounds (or undated) can, so only those
-// need remembering. The others are w's alone (see owned).
-func stray(w window, a *Article) bool {
+// fresh reports whether window wi delivers article a: it owns a, and no
+// window delivered a already. Only an undated article, or one shown with
+// another second by another window, can come from two windows: the keys
+// of undated articles and of those near a boundary are remembered, the
+// others need not be.
+func (r *rangeRun) fresh(wi int, a *Article) bool {
 	d := a.DatePublished.Time
-	return d.IsZero() || d.Before(w.start) || d.After(w.end)
+	if !d.IsZero() && !r.call.owns(wi, d) {
+		return false
+	}
+	k, ok := keyOf(a)
+	if !ok || !d.IsZero() && !r.call.nearBoundary(d) {
+		return true
+	}
+	_, dup := r.seen[k]
+	r.seen[k] = struct{}{}
+	return !dup
 }
 
-// accept drops the articles of window wi that a window yielded before
-// delivered already and returns the rest in the call's order.
+// accept keeps the articles window wi delivers and returns them in the
+// call's order.
 func (r *rangeRun) accept(wi int, articles []Article) []Article {
-	w := r.call.windows[wi]
-	batch := articles[:0]
-	for _, a := range articles {
-		if k, ok := keyOf(&a); ok && stray(w, &a) {
-			if _, dup := r.stray[k]; dup {
-				continue
-			}
-			r.stray[k] = struct{}{}
-		}
-		batch = append(batch, a)
-	}
+	batch := slices.DeleteFunc(articles, func(a Article) bool { return !r.fresh(wi, &a) })
 	r.accepted += len(batch)
 	slices.SortStableFunc(batch, func(a, b Article) int { return r.call.compare(&a, &b) })
 	return batch
-}
-
-// note remembers the stray articles of window wi of RangeOptions.Done, so
-// that an older window does not deliver them again.
-func (r *rangeRun) note(wi int, articles []Article) {
-	w := r.call.windows[wi]
-	for i := range articles {
-		if k, ok := keyOf(&articles[i]); ok && stray(w, &articles[i]) {
-			r.stray[k] = struct{}{}
-		}
-	}
 }
 
 // report counts a window searched by the loop and calls OnProgress.

@@ -123,13 +123,13 @@ func TestSearchRangeSeqRelevance(t *testing.T) {
 		t.Errorf("SearchRangeSeq's articles versus SearchRange's (-want +got):\n%s", diff)
 	}
 	// ... windows newest first, each by score. An article on a boundary
-	// belongs to the older window.
+	// belongs to the newer window.
 	var ordered []Article
 	for w := len(windows) - 1; w >= 0; w-- {
 		var mine []Article
 		for _, a := range want {
 			d := a.DatePublished.Time
-			if (d.After(windows[w].Start) || w == 0) && !d.After(windows[w].End) {
+			if !d.Before(windows[w].Start) && (d.Before(windows[w].End) || w == len(windows)-1) {
 				mine = append(mine, a)
 			}
 		}
@@ -153,7 +153,7 @@ func TestSearchRangeSeqResumeAfterFailure(t *testing.T) {
 	}
 	// The window of 2025-02-19 fails: a loop that stops at the first error
 	// has the four newer ones (the article on the boundary it shares with
-	// the next one is its own).
+	// the next one is the next one's).
 	f.mu.Lock()
 	f.failJob = failWindows(49 * day)
 	f.mu.Unlock()

@@ -44,6 +44,7 @@ type world struct {
 
 	data    atomic.Pointer[Corpus] // the corpus searched now: the start, or it plus AddArticles
 	addMu   sync.Mutex             // serialises AddArticles and resetArticles
+	arrived atomic.Int64           // articles arrivals faults added since Reset
 	clock   func() time.Time
 	wall    bool         // clock is time.Now: a request's own reading of it serves
 	manual  *manualClock // nil unless WithManualClock

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -373,4 +374,56 @@ func finishedOnly(t *testing.T, full, stderr string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestRangeEachArticleOnceUnderFaults: against a service that widens each
+// job's bounds to whole days and overlaps its pages, with a range starting
+// a fraction into a second, range prints each article of one job over the
+// range once, uninterrupted and interrupted then resumed (issue 42).
+func TestRangeEachArticleOnceUnderFaults(t *testing.T) {
+	t.Parallel()
+	from, to := fixedNow.Add(-20*24*time.Hour+300*time.Millisecond), fixedNow.Add(-2*time.Hour)
+	args := []string{"range", "police", "--from", from.Format(time.RFC3339Nano), "--to", to.Format(time.RFC3339Nano),
+		"--window", "2d", "--concurrency", "3", "-o", "jsonl"}
+	clean := newMock(t)
+	c := clean.Client()
+	job, err := c.SubmitQuery(t.Context(), newssearch.AsyncSearchParams{SearchParams: newssearch.SearchParams{Query: "police", StartDate: from, EndDate: to}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for a, err := range c.Results(t.Context(), job.QueryID) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, a.ID)
+	}
+	slices.Sort(want)
+	faults := mockserver.WithFaults(mockserver.FaultRule{Endpoint: mockserver.EndpointQueryAsync, Fault: mockserver.Fault{WindowDay: true}},
+		mockserver.FaultRule{Endpoint: mockserver.EndpointGetResults, Fault: mockserver.Fault{Overlap: 5}})
+	ids := func(out string) []string {
+		var got []string
+		for _, a := range decodeJSONL(t, out) {
+			got = append(got, a.ID)
+		}
+		slices.Sort(got)
+		return got
+	}
+	if r := runCLI(t, newMock(t, faults), runOpts{}, args...); r.code != 0 || !slices.Equal(ids(r.stdout), want) {
+		t.Errorf("range under faults: exit %d, %d articles %v; want %d each once %v; stderr %q", r.code, len(ids(r.stdout)), ids(r.stdout), len(want), want, r.stderr)
+	}
+	srv := newMock(t, faults)
+	ck := filepath.Join(t.TempDir(), "range.checkpoint")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	if r := runCLI(t, srv, runOpts{ctx: ctx, afterWindow: func(done int) {
+		if done == 4 {
+			cancel()
+		}
+	}}, append(args, "--resume", ck)...); r.code != exitInterrupted {
+		t.Fatalf("interrupted run: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runCLI(t, srv, runOpts{}, append(args, "--resume", ck)...); r.code != 0 || !slices.Equal(ids(r.stdout), want) {
+		t.Errorf("resumed range under faults: exit %d, %d articles; want %d each once; stderr %q", r.code, len(ids(r.stdout)), len(want), r.stderr)
+	}
 }

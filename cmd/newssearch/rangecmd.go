@@ -60,8 +60,8 @@ in a checkpoint file in the user's cache directory for it).`,
 				return usagef("the range ends before it starts: --to must not be before --from")
 			}
 			window, err := parseSpan(windowFlag)
-			if err != nil || window < time.Millisecond {
-				return usagef("--window %q: %s", windowFlag, cmpOr(errText(err), "pass a span of at least 1ms, such as 7d or 24h"))
+			if err != nil || window < time.Second {
+				return usagef("--window %q: %s", windowFlag, cmpOr(errText(err), "pass a span of at least 1s, such as 7d or 24h"))
 			}
 			if concurrency < 1 {
 				return usagef("--concurrency %d: pass the number of windows to search at once, at least 1", concurrency)
