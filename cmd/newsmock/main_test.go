@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -246,7 +247,7 @@ func TestHelpAndVersion(t *testing.T) {
 		}
 	}
 	code, stdout, stderr = runCmd(t, "-version")
-	if want := "newsmock " + newssearch.Version + " ("; code != exitOK || stderr != "" || !strings.HasPrefix(stdout, want) {
+	if want := "newsmock " + newssearch.Version + " (built with " + runtime.Version() + ")\n"; code != exitOK || stderr != "" || stdout != want {
 		t.Errorf("-version: exit code %d, stderr %q, stdout %q; want 0, nothing, and %q...", code, stderr, stdout, want)
 	}
 }

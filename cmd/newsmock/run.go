@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "newsmock: %v\nRun newsmock -h to list the flags.\n", err)
 		return exitUsage
 	case cfg.version:
-		fmt.Fprintf(stdout, "newsmock %s (%s)\n", mockVersion(), runtime.Version())
+		fmt.Fprintf(stdout, "newsmock %s (built with %s)\n", mockVersion(), runtime.Version())
 		return exitOK
 	case health:
 		return checkHealth(ctx, cfg, stdout, stderr)
