@@ -139,8 +139,8 @@ func Example_messyService() {
 	}
 	fmt.Println(len(seen), "articles,", repeats, "repeated")
 	// Output:
-	// page 1: 25 articles of 178
-	// page 2: 28 articles of 179
-	// page 3: 28 articles of 180
+	// page 1: 25 articles of 121
+	// page 2: 28 articles of 122
+	// page 3: 28 articles of 123
 	// 73 articles, 8 repeated
 }
