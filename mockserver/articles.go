@@ -1,14 +1,18 @@
 package mockserver
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/newssearch/newssearch-go/mockserver/internal/corpus"
+	"github.com/newssearch/newssearch-go/mockserver/internal/search"
 )
 
 // articleCountsBody counts the articles searched: those of the start-up
@@ -63,10 +67,62 @@ func (s *Server) replaceArticles(r io.Reader) (int, error) {
 	return len(given.Articles), nil
 }
 
+// maxArrived bounds the articles arrivals faults add to a world between
+// Resets.
+const maxArrived = 1_000
+
+// arrive publishes the articles of x's arrivals fault: they match q's text,
+// language and sites and are dated the world's clock now, within q's dates.
+// It returns the corpus that holds them. Past maxArrived, or if they cannot
+// be added, none are, which the journal notes.
+func (s *Server) arrive(x *exchange, q search.Query) *Corpus {
+	n := x.fault.Arrivals
+	first := s.arrived.Add(int64(n)) - int64(n)
+	if first+int64(n) > maxArrived {
+		s.arrived.Add(-int64(n))
+		x.entry.Fault += fmt.Sprintf(" (no arrivals: the world holds the most, %d; Reset removes them)", maxArrived)
+		return s.Corpus()
+	}
+	when := x.now
+	if !q.To.IsZero() && when.After(q.To.Add(s.shift)) {
+		when = q.To.Add(s.shift)
+	}
+	if !q.From.IsZero() && when.Before(q.From.Add(s.shift)) {
+		when = q.From.Add(s.shift)
+	}
+	site := "arrivals.example"
+	if len(q.Sites) > 0 {
+		site = strings.TrimRight(strings.ToLower(strings.TrimSpace(q.Sites[0])), "/")
+		if i := strings.Index(site, "://"); i >= 0 {
+			site = site[i+len("://"):]
+		}
+	}
+	text := strings.TrimSpace(strings.ReplaceAll(q.Text, `"`, " "))
+	if text == matchAll {
+		text = "Breaking news"
+	}
+	var lines bytes.Buffer
+	for i := range int64(n) {
+		id := fmt.Sprintf("%08x%016x", uint32(when.Unix()), mix64(s.ids.seed^mix64(uint64(first+i)^0xa77e1a15)))
+		lines.Write(encodeJSON(map[string]string{
+			"_id": id, "title": text, "description": "Just published: " + text, "bodyText": text,
+			"url": "https://" + site + "/arrivals/" + id, "site": site, "language": cmp.Or(q.Language, "en"),
+			"datePublished": when.UTC().Format(time.RFC3339Nano),
+		}))
+		lines.WriteByte('\n')
+	}
+	if _, err := s.AddArticles(&lines); err != nil {
+		s.arrived.Add(-int64(n))
+		x.entry.Fault += " (no arrivals: " + strings.TrimPrefix(err.Error(), "mockserver: AddArticles: ") + ")"
+	}
+	return s.Corpus()
+}
+
 // resetArticles returns the world to its start-up corpus.
 func (s *Server) resetArticles() {
 	s.addMu.Lock()
 	defer s.addMu.Unlock()
+	s.arrived.Store(0)
 	cur := s.Corpus()
 	s.data.Store(s.start)
 	cur.retire()

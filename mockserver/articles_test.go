@@ -55,10 +55,12 @@ func corpusJSONL(t testing.TB, c *corpus.Corpus) []byte {
 	var b bytes.Buffer
 	for i := range c.Articles {
 		a := &c.Articles[i]
+		wire := s.articleJSON(a, 0, true)
+		wire.DatePublished = a.Published.UTC().Format(time.RFC3339Nano) // with its fraction of a second
 		line, err := json.Marshal(struct {
 			articleJSON
 			Traffic int `json:"traffic"`
-		}{s.articleJSON(a, 0, true), a.Traffic})
+		}{wire, a.Traffic})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -65,7 +65,10 @@ func (s *Server) serveQuery(x *exchange, f fields) answer {
 	if aerr != nil {
 		return aerr.answer()
 	}
-	return s.page(p.corpus, pageKey{Query: p.query, Page: p.page, Embeddings: p.embeddings, Shape: s.shape(x)})
+	if x.fault.Arrivals > 0 {
+		p.corpus = s.arrive(x, p.query)
+	}
+	return s.page(p.corpus, s.pageKey(x, widen(p.query, x.fault, s.shift), p.page, p.embeddings, ""))
 }
 
 // serveQueryAsync answers /api/v2/query-async: the query is validated at
@@ -85,7 +88,7 @@ func (s *Server) serveQueryAsync(x *exchange, f fields) answer {
 		return answer{status: http.StatusOK, body: refusedSubmission}
 	}
 	id := s.ids.query(s.jobSeq.Add(1))
-	s.jobs.Submit(id, x.owner, jobQuery{corpus: p.corpus, query: p.query, embeddings: p.embeddings, body: x.body}, outcome, x.now)
+	s.jobs.Submit(id, x.owner, jobQuery{corpus: p.corpus, query: widen(p.query, x.fault, s.shift), embeddings: p.embeddings, body: x.body}, outcome, x.now)
 	x.entry.QueryID = id
 	return ok(struct {
 		QueryID string `json:"query_id"`
@@ -144,7 +147,7 @@ func (s *Server) serveGetResults(x *exchange, f fields) answer {
 			"the query job failed because a job=fail fault was injected when it was submitted: submit the query again without it")})
 	}
 	jq := polled.Query
-	return s.page(jq.corpus, pageKey{Query: jq.query, Page: page, Embeddings: jq.embeddings, Shape: s.shape(x), QueryID: id})
+	return s.page(jq.corpus, s.pageKey(x, jq.query, page, jq.embeddings, id))
 }
 
 // serveHeadlines answers /api/v2/headlines: the clusters of the
@@ -200,6 +203,39 @@ type pageKey struct {
 	Embeddings bool
 	Shape      AnswerShape
 	QueryID    string // get-results only
+	Empty      bool   // an empty-page fault: no articles, the totals kept
+	Overlap    int    // an overlap fault: the previous page's last Overlap articles first
+}
+
+// pageKey is the key of a page of q's results for x, with x's faults.
+func (s *Server) pageKey(x *exchange, q search.Query, page int, embeddings bool, queryID string) pageKey {
+	k := pageKey{Query: q, Page: page, Embeddings: embeddings, Shape: s.shape(x), QueryID: queryID}
+	k.Empty = x.fault.EmptyPage == page
+	if page > 1 {
+		k.Overlap = x.fault.Overlap
+	}
+	return k
+}
+
+// widen widens q's date bounds as a window fault asks: by its duration on
+// each side, or to whole UTC days (of the dates as served, shift later).
+func widen(q search.Query, a fault.Action, shift time.Duration) search.Query {
+	for _, t := range []*time.Time{&q.From, &q.To} {
+		switch {
+		case t.IsZero():
+		case a.WindowDay:
+			day := t.Add(shift).Truncate(24 * time.Hour).Add(-shift)
+			if t == &q.To {
+				day = day.Add(24*time.Hour - time.Nanosecond)
+			}
+			*t = day
+		case t == &q.To:
+			*t = t.Add(a.Window)
+		default:
+			*t = t.Add(-a.Window)
+		}
+	}
+	return q
 }
 
 // cacheKey is k as a comparable value, for the corpus's cache.
@@ -216,13 +252,15 @@ func (k pageKey) cacheKey() any {
 		embeddings                        bool
 		shape                             AnswerShape
 		queryID                           string
+		empty                             bool
+		overlap                           int
 	}
 	var sites string
 	if len(q.Sites) > 0 {
 		sites = fmt.Sprintf("%q", q.Sites) // quoted: no two lists give the same text
 	}
 	return key{q.Text, q.KeyPhrases, sites, q.Language, q.From.UTC().Round(0), q.To.UTC().Round(0),
-		q.TrafficRank, q.EncodedOnly, q.Order, k.Page, k.Shift, k.Embeddings, k.Shape, k.QueryID}
+		q.TrafficRank, q.EncodedOnly, q.Order, k.Page, k.Shift, k.Embeddings, k.Shape, k.QueryID, k.Empty, k.Overlap}
 }
 
 // page answers a page of a validated search: query's, or get-results' with
@@ -231,7 +269,14 @@ func (s *Server) page(c *Corpus, k pageKey) answer {
 	k.Shift = s.shift
 	var failed *apiError
 	body := c.answers.get(k.cacheKey(), func() []byte {
-		res, err := c.search(k.Query, pageOffset(k.Page), pageSize)
+		off, limit := pageOffset(k.Page), pageSize
+		switch {
+		case k.Empty:
+			limit = 0
+		case k.Overlap > 0:
+			off, limit = max(off-k.Overlap, 0), limit+min(off, k.Overlap)
+		}
+		res, err := c.search(k.Query, off, limit)
 		if err != nil { // validated queries cannot fail; should one, it is the caller's expression
 			failed = badRequest("%s", err.Error())
 			return nil

@@ -110,3 +110,37 @@ func Example_faults() {
 	// 429 "header: status=429;retry-after=2"
 	// 200 ""
 }
+
+// A messy service: a test walks the pages of a search while every page
+// after the first repeats the previous page's last three articles and a
+// new matching article is published before each page, so totals grow and
+// pages shift. The code under test must count each article once.
+func Example_messyService() {
+	s := mockserver.New(mockserver.WithFaults(mockserver.FaultRule{
+		Endpoint: mockserver.EndpointQuery,
+		Fault:    mockserver.Fault{Overlap: 3, Arrivals: 1},
+	}))
+	defer s.Close()
+
+	seen, repeats := map[string]bool{}, 0
+	for page := 1; page <= 3; page++ {
+		res, err := s.Client().Search(context.Background(), newssearch.SearchParams{Query: "election", Page: page})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("page %d: %d articles of %d\n", page, len(res.Articles), res.TotalResults)
+		for _, a := range res.Articles {
+			if seen[a.ID] {
+				repeats++
+			}
+			seen[a.ID] = true
+		}
+	}
+	fmt.Println(len(seen), "articles,", repeats, "repeated")
+	// Output:
+	// page 1: 25 articles of 178
+	// page 2: 28 articles of 179
+	// page 3: 28 articles of 180
+	// 73 articles, 8 repeated
+}

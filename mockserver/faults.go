@@ -40,15 +40,32 @@ const (
 
 // Fault is what an injected fault does to one request: wait Latency, then
 // Drop the connection or answer Status instead of serving it, and Truncate
-// the answer halfway; Job and Shape change a successful answer.
+// the answer halfway; Job and Shape change a successful answer, and the
+// data faults (Window to Arrivals) its content.
 type Fault struct {
 	Latency    time.Duration // up to MaxFaultLatency
+	LatencyMax time.Duration // if set, each latency is drawn uniformly (seeded) from [Latency, LatencyMax]
 	Status     int           // 400..599
 	RetryAfter int           // seconds, with Status
 	Drop       bool
 	Truncate   bool
-	Job        JobFault    // query-async only
-	Shape      AnswerShape // instead of the world's
+	Dribble    time.Duration // the body is written in pieces spread over this long
+	Job        JobFault      // query-async only
+	Shape      AnswerShape   // instead of the world's
+	// Window widens the search's date bounds by this much on each side
+	// (query, and the job query-async makes), WindowDay to whole UTC
+	// days: answers hold articles outside the bounds asked for.
+	Window    time.Duration
+	WindowDay bool
+	// EmptyPage: that page answers no articles, its totals unchanged.
+	EmptyPage int
+	// Overlap: every page after the first starts with the previous
+	// page's last Overlap articles (at most a page), then its own.
+	Overlap int
+	// Arrivals: before answering, a query publishes that many new
+	// articles matching its text, language and sites, dated the world's
+	// clock now (within the query's dates); Reset removes them.
+	Arrivals int
 }
 
 // String returns the fault in FaultHeader syntax.
@@ -59,6 +76,8 @@ func (f Fault) action() fault.Action {
 		Latency: f.Latency, Status: f.Status, RetryAfter: f.RetryAfter,
 		Drop: f.Drop, Truncate: f.Truncate, Job: fault.Job(f.Job),
 		Results: f.Shape.Results, Totals: f.Shape.Totals,
+		LatencyMax: f.LatencyMax, Dribble: f.Dribble, Window: f.Window, WindowDay: f.WindowDay,
+		EmptyPage: f.EmptyPage, Overlap: f.Overlap, Arrivals: f.Arrivals,
 	}
 }
 
@@ -66,13 +85,16 @@ func faultOf(a fault.Action) Fault {
 	return Fault{
 		Latency: a.Latency, Status: a.Status, RetryAfter: a.RetryAfter,
 		Drop: a.Drop, Truncate: a.Truncate, Job: JobFault(a.Job),
-		Shape: AnswerShape{Results: a.Results, Totals: a.Totals},
+		Shape:      AnswerShape{Results: a.Results, Totals: a.Totals},
+		LatencyMax: a.LatencyMax, Dribble: a.Dribble, Window: a.Window, WindowDay: a.WindowDay,
+		EmptyPage: a.EmptyPage, Overlap: a.Overlap, Arrivals: a.Arrivals,
 	}
 }
 
 // ParseFault parses FaultHeader's syntax: ";"-separated items among status=,
-// retry-after=, latency=, drop, truncate, job=fail|stuck|refuse, results= and
-// totals=.
+// retry-after=, latency= (a duration or MIN..MAX), dribble=, drop, truncate,
+// job=fail|stuck|refuse, results=, totals=, window=day|<duration>,
+// empty-page=, overlap= and arrivals=.
 func ParseFault(s string) (Fault, error) {
 	a, err := fault.ParseHeader(s)
 	if err != nil {
@@ -227,7 +249,7 @@ func bodyTarget(t fault.Target, body []byte) fault.Target {
 
 // decideFault returns the fault of a request, from its FaultHeader or else
 // the first rule that fires, and its source for the journal.
-func (s *Server) decideFault(header []string, ep *endpoint, body []byte) (a fault.Action, source string, err *apiError) {
+func (s *Server) decideFault(header []string, ep *endpoint, t fault.Target) (a fault.Action, source string, err *apiError) {
 	if h := strings.TrimSpace(strings.Join(header, ";")); h != "" {
 		a, perr := fault.ParseHeader(h)
 		if perr != nil {
@@ -239,7 +261,7 @@ func (s *Server) decideFault(header []string, ep *endpoint, body []byte) (a faul
 		}
 		return a, "header", nil
 	}
-	a, rule := s.faults.Decide(bodyTarget(ep.faults, body))
+	a, rule := s.faults.Decide(t)
 	if rule < 0 {
 		return a, "", nil
 	}
@@ -376,6 +398,11 @@ type faultJSON struct {
 	Job        string `json:"job,omitempty"`
 	Results    string `json:"results,omitempty"`
 	Totals     string `json:"totals,omitempty"`
+	Dribble    string `json:"dribble,omitempty"`
+	Window     string `json:"window,omitempty"`
+	EmptyPage  int    `json:"empty_page,omitempty"`
+	Overlap    int    `json:"overlap,omitempty"`
+	Arrivals   int    `json:"arrivals,omitempty"`
 }
 
 // faultRuleJSON is a FaultRuleStatus on the wire.
@@ -409,9 +436,18 @@ func (s *Server) adminFaults(*adminCall) (any, *apiError) {
 func ruleJSON(r FaultRuleStatus) faultRuleJSON {
 	f := r.Fault
 	fj := faultJSON{Status: f.Status, RetryAfter: f.RetryAfter, Drop: f.Drop, Truncate: f.Truncate,
-		Results: f.Shape.Results, Totals: f.Shape.Totals}
-	if f.Latency > 0 {
-		fj.Latency = f.Latency.String()
+		Results: f.Shape.Results, Totals: f.Shape.Totals, EmptyPage: f.EmptyPage, Overlap: f.Overlap, Arrivals: f.Arrivals}
+	// The duration items are written as the header writes them.
+	for _, item := range strings.Split(f.String(), ";") {
+		name, value, _ := strings.Cut(item, "=")
+		switch name {
+		case "latency":
+			fj.Latency = value
+		case "dribble":
+			fj.Dribble = value
+		case "window":
+			fj.Window = value
+		}
 	}
 	fj.Job = fault.JobNames[f.Job]
 	out := faultRuleJSON{Index: r.Index, Text: r.FaultRule.String(), Endpoint: r.Endpoint, Body: r.Body, Every: r.Every,
@@ -544,7 +580,7 @@ func parseFaultRules(body []byte) ([]FaultRule, error) {
 // The fields of a rule and of a fault object, for messages.
 const (
 	ruleFields  = "endpoint, body, every, probability, times, optional and fault"
-	faultFields = "latency, status, retry_after, drop, truncate, job, results and totals"
+	faultFields = "latency, status, retry_after, drop, truncate, dribble, job, results, totals, window, empty_page, overlap and arrivals"
 )
 
 // parseFaultRule reads rule i: a JSON object, or -fault syntax as a JSON
@@ -627,17 +663,22 @@ func parseFaultJSON(raw json.RawMessage) (Fault, error) {
 		return Fault{}, fmt.Errorf(` must be an object such as {"status": 503} or a string such as "status=503", not %s`, textutil.JSONKind(raw))
 	}
 	var f Fault
+	var items []string // the fields read as header items
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		v := m[name]
 		var err error
 		switch name {
-		case "latency":
-			var d string
-			if err = decodeField(v, &d, `a duration such as "150ms"`); err == nil {
-				if f.Latency, err = time.ParseDuration(d); err != nil {
-					err = fmt.Errorf(" must be a duration such as \"150ms\" or \"2s\", not %s", quoteShort(d))
-				}
+		case "latency", "dribble", "window", "empty_page", "overlap", "arrivals":
+			var val any
+			if json.Unmarshal(v, &val) != nil || val == nil || fmt.Sprint(val) == "" || strings.ContainsAny(fmt.Sprint(val), ";[]{}") {
+				err = fmt.Errorf(` must be a string such as "150ms" (latency, dribble, window) or a whole number (empty_page, overlap, arrivals), not %s`,
+					textutil.JSONKind(bytes.TrimSpace(v)))
 			}
+			item := strings.ReplaceAll(name, "_", "-") + "=" + fmt.Sprint(val)
+			if _, perr := fault.ParseHeader(item); err == nil && perr != nil {
+				err = fmt.Errorf(" is wrong: %v", perr)
+			}
+			items = append(items, item)
 		case "status":
 			err = decodeField(v, &f.Status, "a whole number such as 503")
 		case "retry_after":
@@ -667,6 +708,14 @@ func parseFaultJSON(raw json.RawMessage) (Fault, error) {
 		if err != nil {
 			return Fault{}, fmt.Errorf(".%s%w", name, err)
 		}
+	}
+	if items != nil {
+		a, err := fault.ParseHeader(strings.Join(items, ";"))
+		if err != nil {
+			return Fault{}, fmt.Errorf(" is wrong: %v", err)
+		}
+		f.Latency, f.LatencyMax, f.Dribble, f.Window, f.WindowDay = a.Latency, a.LatencyMax, a.Dribble, a.Window, a.WindowDay
+		f.EmptyPage, f.Overlap, f.Arrivals = a.EmptyPage, a.Overlap, a.Arrivals
 	}
 	return f, nil
 }

@@ -134,7 +134,7 @@ func TestFaultHeader(t *testing.T) {
 	}
 }
 
-const faultSyntax = `items separated by ";": status=<400-599>, retry-after=<seconds>, latency=<duration, e.g. 150ms>, drop, truncate, job=fail, job=stuck, job=refuse, results=nested|top-level, totals=both|totalResults|totalArticles; e.g. "status=429;retry-after=2" or "latency=150ms;truncate"`
+const faultSyntax = `items separated by ";": status=<400-599>, retry-after=<seconds>, latency=<duration, e.g. 150ms, or a range, e.g. 100ms..2s>, dribble=<duration>, drop, truncate, job=fail, job=stuck, job=refuse, results=nested|top-level, totals=both|totalResults|totalArticles, window=day|<duration>, empty-page=<page>, overlap=<articles>, arrivals=<articles>; e.g. "status=429;retry-after=2" or "latency=150ms;truncate"`
 
 func TestDropAndTruncateOverSocket(t *testing.T) {
 	t.Parallel()
@@ -272,7 +272,7 @@ func TestFaultRuleErrors(t *testing.T) {
 			`mockserver: fault rule 0: a job fault applies only to "query-async": set Endpoint to it or leave it empty`},
 		{FaultRule{Every: 2, Probability: 0.5, Fault: Fault{Status: 500}},
 			"mockserver: fault rule 0: fields Every and Probability are both set: set one of them"},
-		{FaultRule{}, "mockserver: fault rule 0: the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)"},
+		{FaultRule{}, "mockserver: fault rule 0: the rule has no action: set a latency, status, drop, truncate, dribble, job outcome, answer shape (results, totals) or data fault (window, empty-page, overlap, arrivals)"},
 		{FaultRule{Fault: Fault{Status: 200}}, "mockserver: fault rule 0: status 200 is out of range: use an HTTP error status from 400 to 599"},
 	}
 	for _, tt := range tests {

@@ -115,7 +115,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 
 	// 3. Decide its fault.
-	act, source, aerr := ws.decideFault(r.Header[FaultHeader], ep, x.body)
+	t := ep.faults
+	if bad == nil {
+		t.Page, _ = f.page()
+	}
+	act, source, aerr := ws.decideFault(r.Header[FaultHeader], ep, bodyTarget(t, x.body))
 	if aerr != nil {
 		ws.send(w, r, x, aerr.answer(), false)
 		return
@@ -124,7 +128,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if source != "" {
 		x.entry.Fault = source + ": " + act.String()
 	}
-	if err := fault.Wait(r.Context(), s.baseCtx.Done(), act.Latency); err != nil {
+	latency := act.DrawLatency(ws.ids.seed, x.entry.Seq)
+	if act.LatencyMax > act.Latency {
+		x.entry.Fault += " (latency " + latency.String() + ")"
+	}
+	if err := fault.Wait(r.Context(), s.baseCtx.Done(), latency); err != nil {
 		x.entry.Fault += " (request cancelled during the latency)"
 		panic(http.ErrAbortHandler)
 	}
@@ -180,7 +188,8 @@ func (s *Server) limit(x *exchange, serve func() answer) answer {
 }
 
 // send records the request, then writes its answer. With truncate it
-// writes the headers and half the body, then cuts the connection.
+// writes the headers and half the body, then cuts the connection; with a
+// dribble fault it writes the body in pieces spread over its duration.
 func (s *Server) send(w http.ResponseWriter, r *http.Request, x *exchange, a answer, truncate bool) {
 	x.entry.Status = a.status
 	s.record(x)
@@ -188,7 +197,20 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, x *exchange, a ans
 	if truncate {
 		a.body = a.body[:n/2]
 	}
-	writeAnswer(w, a.status, a.retryAfter, n, a.body)
+	if d := x.fault.Dribble; d > 0 && len(a.body) > 0 {
+		pieces := min(len(a.body), dribblePieces)
+		writeAnswer(w, a.status, a.retryAfter, n, nil)
+		rc := http.NewResponseController(w)
+		for i := range pieces {
+			_ = rc.Flush() // a writer that cannot flush gets the pieces at once
+			if fault.Wait(r.Context(), s.baseCtx.Done(), d/time.Duration(pieces)) != nil {
+				panic(http.ErrAbortHandler)
+			}
+			_, _ = w.Write(a.body[i*len(a.body)/pieces : (i+1)*len(a.body)/pieces])
+		}
+	} else {
+		writeAnswer(w, a.status, a.retryAfter, n, a.body)
+	}
 	if x.unread {
 		s.drain(w, r)
 	}
@@ -271,6 +293,9 @@ func writeAnswer(w http.ResponseWriter, status, retryAfter, n int, body []byte) 
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
+
+// dribblePieces is how many pieces a dribble fault writes a body in.
+const dribblePieces = 10
 
 // apiBodyTooBig is the 413 message of an API request.
 const apiBodyTooBig = "the request body is larger than 1 MiB (%d bytes): send only the documented fields"

@@ -44,6 +44,7 @@ type world struct {
 
 	data     atomic.Pointer[Corpus]     // the corpus searched now: the start, or it plus AddArticles
 	addMu    sync.Mutex                 // serialises AddArticles and resetArticles
+	arrived  atomic.Int64               // articles arrivals faults added since Reset
 	clk      atomic.Pointer[worldClock] // the clock in force (clock.go)
 	startClk *worldClock                // the clock the world started with, which Reset restores
 	ids      idGen                      // request ids

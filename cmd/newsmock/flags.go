@@ -206,8 +206,9 @@ Flags:
 	}
 	fmt.Fprintf(w, `
 Faults for one request: send the header %s: ITEM;ITEM... with items
-  status=<400-599>  retry-after=<seconds>  latency=<duration, e.g. 150ms>
-  drop  truncate  job=fail  job=stuck  job=refuse (the job items on query-async only)
+  status=<400-599>  retry-after=<seconds>  latency=<duration, e.g. 150ms, or MIN..MAX>
+  dribble=<duration>  drop  truncate  job=fail  job=stuck  job=refuse (query-async only)
+  window=day|<duration>  empty-page=<page>  overlap=<articles>  arrivals=<articles>
   e.g. %s: status=429;retry-after=2
 Faults by rule: -fault 'endpoint=query;every=3;status=503' (the same items plus
   endpoint=<name>, every=<n>, probability=<0..1>, times=<n>, optional, and

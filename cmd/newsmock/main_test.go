@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -154,6 +156,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"-drain-timeout", "soon"}, `newsmock: invalid value "soon" for flag -drain-timeout: not a duration: write a number with a unit, e.g. 500ms, 2s or 1m`},
 		{[]string{"-fault", "endpoint=search;status=503"}, `newsmock: invalid value "endpoint=search;status=503" for flag -fault: ` + faultRuleError("endpoint=search;status=503")},
 		{[]string{"-fault", "status=503;every=x"}, `newsmock: invalid value "status=503;every=x" for flag -fault: ` + faultRuleError("status=503;every=x")},
+		{[]string{"-fault", "window=fortnight"}, `newsmock: invalid value "window=fortnight" for flag -fault: ` + faultRuleError("window=fortnight")},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -471,4 +474,42 @@ func (h headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Header[k] = v
 	}
 	return h.base.RoundTrip(req)
+}
+
+// TestMessyFaultFlags: the data and timing items as -fault rules.
+func TestMessyFaultFlags(t *testing.T) {
+	t.Parallel()
+	r := start(t, "-addr", "127.0.0.1:0", "-keys", testKey, "-fault", "endpoint=query;times=1;empty-page=2",
+		"-fault", "endpoint=query;overlap=2;latency=1ms..3ms;dribble=10ms")
+	page := func(n int) (total int, ids []string) {
+		resp := do(t, http.MethodPost, r.url+"/api/v2/query", strings.NewReader(fmt.Sprintf(`{"api_key": %q, "query": "election", "page": %d}`, testKey, n)), nil)
+		var v struct {
+			Results struct {
+				TotalResults int
+				Articles     []struct {
+					ID string `json:"_id"`
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(resp.body), &v); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("page %d: %d %s", n, resp.StatusCode, resp.body)
+		}
+		for _, a := range v.Results.Articles {
+			ids = append(ids, a.ID)
+		}
+		return v.Results.TotalResults, ids
+	}
+	total, first := page(1)
+	if emptied, ids := page(2); emptied != total || len(ids) != 0 {
+		t.Errorf("page 2 under empty-page=2: %d articles of %d, want none of %d", len(ids), emptied, total)
+	}
+	if _, ids := page(2); len(ids) != newssearch.PageSize+2 || !slices.Equal(ids[:2], first[newssearch.PageSize-2:]) {
+		t.Errorf("page 2 under overlap=2 starts %v, want page 1's last two %v", ids[:min(2, len(ids))], first[newssearch.PageSize-2:])
+	}
+	resp := do(t, http.MethodGet, r.url+"/_mock/faults", nil, nil)
+	for _, want := range []string{`"text":"endpoint=query;times=1;empty-page=2"`, `"text":"endpoint=query;latency=1ms..3ms;overlap=2;dribble=10ms"`} {
+		if !strings.Contains(resp.body, want) {
+			t.Errorf("GET /_mock/faults lacks %s: %s", want, resp.body)
+		}
+	}
 }

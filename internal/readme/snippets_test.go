@@ -157,7 +157,7 @@ func withHTTPMock(srv *mockserver.Server) int {
 
 // The snippets above that are not tests are compiled, and these calls
 // keep them from being reported as unused.
-var _ = []any{asyncSearch, searchAll, searchRange, faultRule, faultHeaders, journalBody, expectations, noSocket, withHTTPMock}
+var _ = []any{asyncSearch, searchAll, searchRange, faultRule, faultHeaders, journalBody, expectations, noSocket, withHTTPMock, messyService}
 
 // TestReadmeSynctest runs the README's testing/synctest example.
 func TestReadmeSynctest(t *testing.T) {
@@ -234,4 +234,17 @@ func TestClockPerWorld(t *testing.T) {
 	if ahead := w.Now().Sub(srv.Now()); ahead < time.Hour || srv.Settings().Clock != "real" {
 		t.Fatalf("the world is %v ahead of the default world, whose clock is %q; want 2h and real", ahead, srv.Settings().Clock)
 	}
+}
+
+func messyService(ctx context.Context) (*newssearch.Page, error) {
+	// readme:begin
+	s := mockserver.New(mockserver.WithFaults(mockserver.FaultRule{
+		Endpoint: mockserver.EndpointQuery,
+		Fault:    mockserver.Fault{Overlap: 3, Arrivals: 1},
+	}))
+	defer s.Close()
+	// page 1: 25 articles of 178; page 2: 28 of 179; page 3: 28 of 180; 73 different.
+	res, err := s.Client().Search(ctx, newssearch.SearchParams{Query: "election", Page: 2})
+	// readme:end
+	return res, err
 }

@@ -576,11 +576,13 @@
   // message names. A number field holds a number when it reads as one, and
   // is sent as the text typed otherwise, so that the server can say what is
   // wrong with it.
-  var faultFields = ['endpoint', 'every', 'probability', 'times', 'status', 'retry_after', 'latency', 'job', 'drop', 'truncate', 'fault'];
+  var faultFields = ['endpoint', 'every', 'probability', 'times', 'status', 'retry_after', 'latency', 'job', 'drop', 'truncate',
+    'dribble', 'window', 'empty_page', 'overlap', 'arrivals', 'fault'];
   var fieldInputs = {
     endpoint: 'fault-endpoint', every: 'fault-every', probability: 'fault-probability', times: 'fault-times',
     status: 'fault-status', retry_after: 'fault-retry', latency: 'fault-latency', job: 'fault-job',
-    drop: 'fault-drop', truncate: 'fault-truncate', fault: 'fault-what'
+    drop: 'fault-drop', truncate: 'fault-truncate', dribble: 'fault-dribble', window: 'fault-window',
+    empty_page: 'fault-empty-page', overlap: 'fault-overlap', arrivals: 'fault-arrivals', fault: 'fault-what'
   };
 
   // fieldOf names the form field a message of the server is about.
@@ -596,6 +598,11 @@
     [/^fault\.job|^a job fault|^(fault .*: )?job\b/, 'job'],
     [/^fault\.drop|^(fault .*: )?drop\b/, 'drop'],
     [/^fault\.truncate/, 'truncate'],
+    [/^fault\.dribble|^(fault .*: )?dribble\b/, 'dribble'],
+    [/^fault\.window|^(fault .*: )?window\b/, 'window'],
+    [/^fault\.empty_page|^(fault .*: )?empty-page\b/, 'empty_page'],
+    [/^fault\.overlap|^(fault .*: )?overlap\b/, 'overlap'],
+    [/^fault\.arrivals|^(fault .*: )?arrivals\b/, 'arrivals'],
     [/^fault\b|^the rule has no action/, 'fault']
   ];
   function fieldOf(message) {
@@ -625,7 +632,12 @@
     });
     if ($('fault-status').value.trim() !== '') fault.status = numberOrText($('fault-status').value);
     if ($('fault-retry').value.trim() !== '') fault.retry_after = numberOrText($('fault-retry').value);
-    if ($('fault-latency').value.trim() !== '') fault.latency = $('fault-latency').value.trim();
+    [['latency', 'fault-latency'], ['dribble', 'fault-dribble'], ['window', 'fault-window']].forEach(function (f) {
+      if ($(f[1]).value.trim() !== '') fault[f[0]] = $(f[1]).value.trim();
+    });
+    [['empty_page', 'fault-empty-page'], ['overlap', 'fault-overlap'], ['arrivals', 'fault-arrivals']].forEach(function (f) {
+      if ($(f[1]).value.trim() !== '') fault[f[0]] = numberOrText($(f[1]).value);
+    });
     if ($('fault-job').value) fault.job = $('fault-job').value;
     if ($('fault-drop').checked) fault.drop = true;
     if ($('fault-truncate').checked) fault.truncate = true;

@@ -112,7 +112,17 @@ func TestFaultsTab(t *testing.T) {
 		{map[string]string{"fault-times": "-1", "fault-drop": "on"}, `{"times": -1, "fault": {"drop": true}}`, "err-times",
 			"fault rule 1: field Times is -1: use a positive limit, or 0 for no limit"},
 		{map[string]string{"fault-latency": "soon"}, `{"fault": {"latency": "soon"}}`, "err-latency",
-			`fault rule 1: fault.latency must be a duration such as "150ms" or "2s", not "soon"`},
+			`fault rule 1: fault.latency is wrong: latency="soon" is not a duration or a range; write e.g. latency=150ms or latency=100ms..2s`},
+		{map[string]string{"fault-window": "fortnight"}, `{"fault": {"window": "fortnight"}}`, "err-window",
+			`fault rule 1: fault.window is wrong: window="fortnight" is neither day nor a duration; write e.g. window=day or window=5s`},
+		{map[string]string{"fault-empty-page": "0"}, `{"fault": {"empty_page": 0}}`, "err-empty_page",
+			`fault rule 1: fault.empty_page is wrong: empty-page="0" is not a whole number from 1; write e.g. empty-page=2`},
+		{map[string]string{"fault-overlap": "26"}, `{"fault": {"overlap": 26}}`, "err-overlap",
+			"fault rule 1: fault.overlap is wrong: overlap 26 is out of range: use a count of articles from 1 to 25, e.g. overlap=2"},
+		{map[string]string{"fault-arrivals": "many"}, `{"fault": {"arrivals": "many"}}`, "err-arrivals",
+			`fault rule 1: fault.arrivals is wrong: arrivals="many" is not a whole number from 1; write e.g. arrivals=2`},
+		{map[string]string{"fault-dribble": "slowly"}, `{"fault": {"dribble": "slowly"}}`, "err-dribble",
+			`fault rule 1: fault.dribble is wrong: dribble="slowly" is not a duration; write e.g. dribble=2s`},
 		{map[string]string{"fault-retry": "2"}, `{"fault": {"retry_after": 2}}`, "err-retry_after",
 			"fault rule 1: retry-after needs a status to go with it, e.g. status=429;retry-after=2"},
 		{map[string]string{"fault-endpoint": "headlines", "fault-job": "fail"}, `{"endpoint": "headlines", "fault": {"job": "fail"}}`, "err-job",
@@ -120,7 +130,7 @@ func TestFaultsTab(t *testing.T) {
 		{map[string]string{"fault-drop": "on", "fault-status": "503"}, `{"fault": {"drop": true, "status": 503}}`, "err-drop",
 			"fault rule 1: drop sends no response, so it cannot be combined with status, truncate or job"},
 		{map[string]string{}, `{"fault": {}}`, "err-fault",
-			"fault rule 1: the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)"},
+			"fault rule 1: the rule has no action: set a latency, status, drop, truncate, dribble, job outcome, answer shape (results, totals) or data fault (window, empty-page, overlap, arrivals)"},
 	} {
 		status, apiMsg := addFaultAPI(t, mock, tc.api)
 		if status != http.StatusBadRequest || apiMsg != tc.want {
@@ -144,6 +154,20 @@ func TestFaultsTab(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll('#faults-body tr').length`); n != 1 {
 		t.Errorf("%d rules on the page after refused rules, want 1", n)
 	}
+
+	// The timing and data items, through the form.
+	p.fillFault(map[string]string{"fault-endpoint": "query", "fault-latency": "10ms..20ms", "fault-dribble": "1s", "fault-window": "day",
+		"fault-empty-page": "3", "fault-overlap": "2", "fault-arrivals": "4"})
+	p.do(chromedp.Click(`#fault-add`))
+	p.waitJS(`document.querySelectorAll('#faults-body tr').length === 2`)
+	const items = "endpoint=query;latency=10ms..20ms;window=day;empty-page=3;overlap=2;arrivals=4;dribble=1s"
+	if got := mock.Faults(); len(got) != 2 || got[1].String() != items {
+		t.Errorf("rules after adding the data items in the form: %+v, want the second %s", got, items)
+	}
+	if _, err := mock.RemoveFault(1); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`document.querySelectorAll('#faults-body tr').length === 1`)
 
 	// Remove one rule: the others keep their counters.
 	if err := mock.AddFault(mockserver.FaultRule{Endpoint: mockserver.EndpointHeadlines, Every: 1000, Fault: mockserver.Fault{Status: 502}}); err != nil {

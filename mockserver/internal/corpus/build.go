@@ -15,7 +15,7 @@ func (g *generator) article(i int) Article {
 	pk := g.v.packs[ev.lang]
 	kt := &pk.kinds[ev.kind]
 	r := newRNG(g.cfg.Seed, uint64(i)+1<<40)
-	published := time.Unix(s.when, 0).UTC()
+	published := time.UnixMilli(s.when).UTC()
 	var v values
 	v['P'], v['p'] = g.persons[ev.person].name, g.persons[ev.person].last
 	v['Q'], v['q'] = g.persons[ev.person2].name, g.persons[ev.person2].last

@@ -157,7 +157,7 @@ type event struct {
 // slot is one planned article.
 type slot struct {
 	event, pos, site int
-	when             int64
+	when             int64 // Unix seconds, then milliseconds (see plan)
 	id               string
 }
 
@@ -373,7 +373,11 @@ func (g *generator) plan(r *rng) {
 		}
 	}
 	for i := range g.slots {
-		g.slots[i].id = g.articleID(g.slots[i].when, uint64(i))
+		sl := &g.slots[i]
+		sl.id = g.articleID(sl.when, uint64(i))
+		// From here on when is in milliseconds: times carry a fraction of a
+		// second, as the service's do, drawn without touching r.
+		sl.when = sl.when*1000 + int64(mix64(^g.salt^uint64(i))%1000)
 	}
 	slices.SortFunc(g.slots, func(a, b slot) int {
 		return cmp.Or(cmp.Compare(a.when, b.when), cmp.Compare(a.id, b.id))

@@ -32,6 +32,10 @@ var JobNames = [...]string{JobNormal: "", JobFail: "fail", JobStuck: "stuck", Jo
 const (
 	MaxLatency    = 5 * time.Minute
 	MaxRetryAfter = 24 * 60 * 60 // seconds
+	MaxWindow     = 400 * 24 * time.Hour
+	MaxOverlap    = 25  // a page
+	MaxArrivals   = 100 // per request
+	MaxEmptyPage  = 10_000
 )
 
 // Action is what an injected fault does to one request. The zero Action does
@@ -47,6 +51,21 @@ type Action struct {
 	// the Shape constants): "" keeps the world's.
 	Results string
 	Totals  string
+	// Timing: LatencyMax > Latency draws each request's latency uniformly
+	// (seeded) from [Latency, LatencyMax]; Dribble writes the body in
+	// pieces spread over that long.
+	LatencyMax time.Duration
+	Dribble    time.Duration
+	// Data: Window widens a search's bounds by that much on each side,
+	// WindowDay to whole UTC days; page EmptyPage answers no articles;
+	// every page after the first starts with the previous page's last
+	// Overlap articles; a sync query first publishes Arrivals matching
+	// articles.
+	Window    time.Duration
+	WindowDay bool
+	EmptyPage int
+	Overlap   int
+	Arrivals  int
 }
 
 // Answer shapes: where /api/v2/query puts its results, and which counts
@@ -66,7 +85,9 @@ func (a Action) IsZero() bool { return a == Action{} }
 // order, e.g. "latency=150ms;status=503;retry-after=2".
 func (a Action) String() string {
 	var items []string
-	if a.Latency > 0 {
+	if a.LatencyMax > 0 {
+		items = append(items, "latency="+a.Latency.String()+".."+a.LatencyMax.String())
+	} else if a.Latency > 0 {
 		items = append(items, "latency="+a.Latency.String())
 	}
 	if a.Status != 0 {
@@ -90,6 +111,22 @@ func (a Action) String() string {
 	if a.Totals != "" {
 		items = append(items, "totals="+a.Totals)
 	}
+	if a.WindowDay {
+		items = append(items, "window=day")
+	} else if a.Window > 0 {
+		items = append(items, "window="+a.Window.String())
+	}
+	for _, it := range []struct {
+		name string
+		n    int
+	}{{"empty-page", a.EmptyPage}, {"overlap", a.Overlap}, {"arrivals", a.Arrivals}} {
+		if it.n != 0 {
+			items = append(items, it.name+"="+strconv.Itoa(it.n))
+		}
+	}
+	if a.Dribble > 0 {
+		items = append(items, "dribble="+a.Dribble.String())
+	}
 	return strings.Join(items, ";")
 }
 
@@ -99,6 +136,20 @@ func (a Action) Validate() error {
 	switch {
 	case a.Latency < 0 || a.Latency > MaxLatency:
 		return fmt.Errorf("latency %v is out of range: use a duration from 0 to %v", a.Latency, MaxLatency)
+	case a.LatencyMax != 0 && (a.LatencyMax < a.Latency || a.LatencyMax > MaxLatency):
+		return fmt.Errorf("latency %v..%v is not a range from 0 to %v: write MIN..MAX with MIN <= MAX, e.g. latency=100ms..2s", a.Latency, a.LatencyMax, MaxLatency)
+	case a.Dribble < 0 || a.Dribble > MaxLatency:
+		return fmt.Errorf("dribble %v is out of range: use a duration from 0 to %v, e.g. dribble=2s", a.Dribble, MaxLatency)
+	case a.Window < 0 || a.Window > MaxWindow:
+		return fmt.Errorf("window %v is out of range: use day or a duration from 0 to %v, e.g. window=5s", a.Window, MaxWindow)
+	case a.Window != 0 && a.WindowDay:
+		return errors.New("window is both a duration and day: give one, e.g. window=day or window=5s")
+	case a.EmptyPage < 0 || a.EmptyPage > MaxEmptyPage:
+		return fmt.Errorf("empty-page %d is out of range: use a page from 1 to %d, e.g. empty-page=2", a.EmptyPage, MaxEmptyPage)
+	case a.Overlap < 0 || a.Overlap > MaxOverlap:
+		return fmt.Errorf("overlap %d is out of range: use a count of articles from 1 to %d, e.g. overlap=2", a.Overlap, MaxOverlap)
+	case a.Arrivals < 0 || a.Arrivals > MaxArrivals:
+		return fmt.Errorf("arrivals %d is out of range: use a count of articles from 1 to %d, e.g. arrivals=2", a.Arrivals, MaxArrivals)
 	case a.Status != 0 && (a.Status < 400 || a.Status > 599):
 		return fmt.Errorf("status %d is out of range: use an HTTP error status from 400 to 599", a.Status)
 	case a.RetryAfter < 0 || a.RetryAfter > MaxRetryAfter:
@@ -121,8 +172,9 @@ func (a Action) Validate() error {
 
 // Syntax describes the X-Mock-Fault header grammar for error messages.
 const Syntax = `items separated by ";": status=<400-599>, retry-after=<seconds>, ` +
-	`latency=<duration, e.g. 150ms>, drop, truncate, job=fail, job=stuck, job=refuse, ` +
-	`results=nested|top-level, totals=both|totalResults|totalArticles; ` +
+	`latency=<duration, e.g. 150ms, or a range, e.g. 100ms..2s>, dribble=<duration>, drop, truncate, ` +
+	`job=fail, job=stuck, job=refuse, results=nested|top-level, totals=both|totalResults|totalArticles, ` +
+	`window=day|<duration>, empty-page=<page>, overlap=<articles>, arrivals=<articles>; ` +
 	`e.g. "status=429;retry-after=2" or "latency=150ms;truncate"`
 
 // ParseHeader parses an X-Mock-Fault header value. A blank value is the zero
@@ -179,11 +231,44 @@ func (a *Action) set(name, value string, hasValue bool) error {
 		}
 		a.RetryAfter = n
 	case "latency":
-		d, err := time.ParseDuration(value)
+		lo, hi, isRange := strings.Cut(value, "..")
+		d, err := time.ParseDuration(strings.TrimSpace(lo))
+		if err == nil && isRange {
+			a.LatencyMax, err = time.ParseDuration(strings.TrimSpace(hi))
+		}
 		if err != nil {
-			return fmt.Errorf("latency=%q is not a duration; write e.g. latency=150ms or latency=2s", value)
+			return fmt.Errorf("latency=%q is not a duration or a range; write e.g. latency=150ms or latency=100ms..2s", value)
 		}
 		a.Latency = d
+	case "dribble":
+		d, err := time.ParseDuration(value)
+		if err != nil {
+			return fmt.Errorf("dribble=%q is not a duration; write e.g. dribble=2s", value)
+		}
+		a.Dribble = d
+	case "window":
+		if strings.EqualFold(value, "day") {
+			a.WindowDay = true
+			return nil
+		}
+		d, err := time.ParseDuration(value)
+		if err != nil || d == 0 {
+			return fmt.Errorf("window=%q is neither day nor a duration; write e.g. window=day or window=5s", value)
+		}
+		a.Window = d
+	case "empty-page", "overlap", "arrivals":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 {
+			return fmt.Errorf("%s=%q is not a whole number from 1; write e.g. %s=2", name, value, name)
+		}
+		switch name {
+		case "empty-page":
+			a.EmptyPage = n
+		case "overlap":
+			a.Overlap = n
+		default:
+			a.Arrivals = n
+		}
 	case "job":
 		j := slices.Index(JobNames[:], strings.ToLower(value))
 		if j <= 0 {
@@ -215,4 +300,13 @@ func Wait(ctx context.Context, stop <-chan struct{}, d time.Duration) error {
 	case <-stop:
 	}
 	return ctx.Err()
+}
+
+// DrawLatency returns the latency of request n: Latency, or with LatencyMax
+// one drawn uniformly from [Latency, LatencyMax] by seed and n.
+func (a Action) DrawLatency(seed, n uint64) time.Duration {
+	if a.LatencyMax <= a.Latency {
+		return a.Latency
+	}
+	return a.Latency + time.Duration(unitFloat(seed, 0x1a7e9c1, n)*float64(a.LatencyMax-a.Latency))
 }

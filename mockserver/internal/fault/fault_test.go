@@ -29,6 +29,10 @@ func TestParseHeader(t *testing.T) {
 		{"job=fail", Action{Job: JobFail}},
 		{"job=STUCK;latency=5ms", Action{Job: JobStuck, Latency: 5 * time.Millisecond}},
 		{"job=refuse", Action{Job: JobRefuse}},
+		{"latency=100ms..2s", Action{Latency: 100 * time.Millisecond, LatencyMax: 2 * time.Second}},
+		{"latency= 0s .. 1s ;dribble=3s", Action{LatencyMax: time.Second, Dribble: 3 * time.Second}},
+		{"window=Day;empty-page=2", Action{WindowDay: true, EmptyPage: 2}},
+		{"window=5s;overlap=3;arrivals=4", Action{Window: 5 * time.Second, Overlap: 3, Arrivals: 4}},
 	}
 	for _, tt := range tests {
 		got, err := ParseHeader(tt.in)
@@ -56,7 +60,20 @@ func TestParseHeaderErrors(t *testing.T) {
 		{"retry-after=2", "retry-after needs a status to go with it, e.g. status=429;retry-after=2"},
 		{"status=429;retry-after=soon", `retry-after="soon" is not a whole number of seconds; write e.g. retry-after=2`},
 		{"status=429;retry-after=-1", "retry-after -1 is out of range: use whole seconds from 0 to 86400"},
-		{"latency=fast", `latency="fast" is not a duration; write e.g. latency=150ms or latency=2s`},
+		{"latency=fast", `latency="fast" is not a duration or a range; write e.g. latency=150ms or latency=100ms..2s`},
+		{"latency=1s..", `latency="1s.." is not a duration or a range; write e.g. latency=150ms or latency=100ms..2s`},
+		{"latency=2s..1s", "latency 2s..1s is not a range from 0 to 5m0s: write MIN..MAX with MIN <= MAX, e.g. latency=100ms..2s"},
+		{"latency=1s..6m", "latency 1s..6m0s is not a range from 0 to 5m0s: write MIN..MAX with MIN <= MAX, e.g. latency=100ms..2s"},
+		{"window=day;window=1s", `"window" is given twice; give each item once`},
+		{"window=0s", `window="0s" is neither day nor a duration; write e.g. window=day or window=5s`},
+		{"window=401d", `window="401d" is neither day nor a duration; write e.g. window=day or window=5s`},
+		{"window=9700h", "window 9700h0m0s is out of range: use day or a duration from 0 to 9600h0m0s, e.g. window=5s"},
+		{"empty-page=-2", `empty-page="-2" is not a whole number from 1; write e.g. empty-page=2`},
+		{"empty-page=10001", "empty-page 10001 is out of range: use a page from 1 to 10000, e.g. empty-page=2"},
+		{"overlap=26", "overlap 26 is out of range: use a count of articles from 1 to 25, e.g. overlap=2"},
+		{"arrivals=101", "arrivals 101 is out of range: use a count of articles from 1 to 100, e.g. arrivals=2"},
+		{"arrivals", `arrivals="" is not a whole number from 1; write e.g. arrivals=2`},
+		{"dribble=6m", "dribble 6m0s is out of range: use a duration from 0 to 5m0s, e.g. dribble=2s"},
 		{"latency=-1s", "latency -1s is out of range: use a duration from 0 to 5m0s"},
 		{"latency=6m", "latency 6m0s is out of range: use a duration from 0 to 5m0s"},
 		{"drop=yes", `"drop" takes no value; write just "drop"`},
@@ -89,7 +106,7 @@ func TestRuleValidate(t *testing.T) {
 		{Rule{Probability: 1.5, Action: act}, "field Probability is 1.5: use a chance from 0 to 1"},
 		{Rule{Every: 2, Probability: 0.5, Action: act}, "fields Every and Probability are both set: set one of them"},
 		{Rule{Times: -2, Action: act}, "field Times is -2: use a positive limit, or 0 for no limit"},
-		{Rule{}, "the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)"},
+		{Rule{}, "the rule has no action: set a latency, status, drop, truncate, dribble, job outcome, answer shape (results, totals) or data fault (window, empty-page, overlap, arrivals)"},
 		{Rule{Action: Action{Status: 302}}, "status 302 is out of range: use an HTTP error status from 400 to 599"},
 		{Rule{Action: Action{Job: 9}}, "job outcome 9 is unknown: use fail, stuck or refuse"},
 	}
@@ -103,7 +120,7 @@ func TestRuleValidate(t *testing.T) {
 			t.Errorf("%+v (-want +got):\n%s", tt.r, diff)
 		}
 	}
-	if _, err := NewInjector(1, []Rule{{Action: act}, {}}); err == nil || err.Error() != "fault rule 1: the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)" {
+	if _, err := NewInjector(1, []Rule{{Action: act}, {}}); err == nil || err.Error() != "fault rule 1: the rule has no action: set a latency, status, drop, truncate, dribble, job outcome, answer shape (results, totals) or data fault (window, empty-page, overlap, arrivals)" {
 		t.Errorf("NewInjector with a bad rule: %v", err)
 	}
 }
@@ -321,4 +338,33 @@ func (in *Injector) Reset() {
 	defer in.mu.Unlock()
 	clear(in.matched)
 	clear(in.applied)
+}
+
+func TestDrawLatency(t *testing.T) {
+	t.Parallel()
+	a := Action{Latency: 100 * time.Millisecond, LatencyMax: 200 * time.Millisecond}
+	var low, high int
+	for n := range uint64(2000) {
+		d := a.DrawLatency(7, n)
+		if d < a.Latency || d > a.LatencyMax {
+			t.Fatalf("draw %d: %v outside [%v, %v]", n, d, a.Latency, a.LatencyMax)
+		}
+		if d != a.DrawLatency(7, n) {
+			t.Fatalf("draw %d is not the same twice", n)
+		}
+		if d < 150*time.Millisecond {
+			low++
+		} else {
+			high++
+		}
+	}
+	if low < 900 || high < 900 { // uniform: about 1000 each
+		t.Errorf("%d draws below the middle and %d above: not uniform", low, high)
+	}
+	if a.DrawLatency(7, 1) == a.DrawLatency(8, 1) && a.DrawLatency(7, 2) == a.DrawLatency(8, 2) {
+		t.Error("the seed changes no draw")
+	}
+	if d := (Action{Latency: time.Second}).DrawLatency(7, 1); d != time.Second {
+		t.Errorf("a fixed latency drew %v", d)
+	}
 }

@@ -43,7 +43,8 @@ func (r Rule) Validate() error {
 	case slices.ContainsFunc(slices.Collect(maps.Keys(r.Body)), func(name string) bool { return slices.Contains(strings.Split(name, "."), "") }):
 		return errors.New(`a Body member's name is empty: name a member such as "query", or a dotted path such as "a.b"`)
 	case r.Action.IsZero():
-		return errors.New("the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)")
+		return errors.New("the rule has no action: set a latency, status, drop, truncate, dribble, job outcome, answer shape (results, totals) " +
+			"or data fault (window, empty-page, overlap, arrivals)")
 	}
 	return r.Action.Validate()
 }
@@ -99,6 +100,10 @@ type Target struct {
 	Jobs     bool // it creates jobs: a Job outcome applies
 	Results  bool // it answers results, nested or at the top level: Results applies
 	Totals   bool // it answers counts: Totals applies
+	// Page is the page asked for (0: none); Results or Totals mean pages,
+	// Results or Jobs a search (window), Results alone a sync query
+	// (arrivals).
+	Page int
 	// HasBody reports whether the request's body has the members of a
 	// rule's Body; nil for none.
 	HasBody func(members map[string]string) bool
@@ -112,10 +117,13 @@ func (a Action) appliesTo(t Target) bool {
 	switch {
 	case a.Job != JobNormal:
 		return t.Jobs
-	case a.Latency != 0 || a.Status != 0 || a.Drop || a.Truncate:
+	case a.Latency != 0 || a.LatencyMax != 0 || a.Status != 0 || a.Drop || a.Truncate || a.Dribble != 0:
 		return true
 	}
-	return a.Results != "" && t.Results || a.Totals != "" && t.Totals
+	pages := t.Results || t.Totals
+	return a.Results != "" && t.Results || a.Totals != "" && t.Totals ||
+		(a.Window != 0 || a.WindowDay) && (t.Results || t.Jobs) || a.Arrivals != 0 && t.Results ||
+		a.EmptyPage != 0 && pages && t.Page == a.EmptyPage || a.Overlap != 0 && pages && t.Page > 1
 }
 
 // Decide counts the request against every rule it matches and returns the

@@ -9,7 +9,10 @@ export type FaultRule = string | {
   /** The rule may never fire: verify() does not count it as unmet. */
   optional?: boolean;
   fault: string | {
+    /** A duration ("150ms"), or a range drawn uniformly from the seed per request ("100ms..2s"). */
     latency?: string;
+    /** The status and headers at once, the body in pieces spread over this duration ("2s"). */
+    dribble?: string;
     status?: number;
     retry_after?: number;
     drop?: boolean;
@@ -17,6 +20,14 @@ export type FaultRule = string | {
     job?: 'fail' | 'stuck' | 'refuse';
     results?: 'nested' | 'top-level';
     totals?: 'both' | 'totalResults' | 'totalArticles';
+    /** Widen the search's date bounds: "day" to whole UTC days, or a duration ("5s") on each side. */
+    window?: string;
+    /** That page answers no articles; its totals stay. */
+    empty_page?: number;
+    /** Every page after the first starts with the previous page's last N articles. */
+    overlap?: number;
+    /** Before answering, a query publishes N new articles that match it, dated the clock's now. */
+    arrivals?: number;
   };
 };
 

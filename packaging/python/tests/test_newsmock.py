@@ -283,3 +283,60 @@ def test_settings_of_a_world(newsmock, newsmock_server):
         newsmock.update_settings(max_jobs=0)
     assert newsmock.reset_settings() == start
     assert newsmock.settings() == start
+
+
+def faulted(url, key, fault, **body):
+    """POSTs a query with the X-Mock-Fault header: (status, the answer's bytes)."""
+    req = urllib.request.Request(url + "/api/v2/query", data=json.dumps(dict(body, api_key=key)).encode(),
+                                 headers={"Content-Type": "application/json", "X-Mock-Fault": fault}, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+MESSY = [("window=day", {"start_date": "2026-01-10T13:00:00Z", "end_date": "2026-01-10T13:20:00Z"}),
+         ("window=90m", {"start_date": "2026-01-10T13:00:00Z", "end_date": "2026-01-10T13:20:00Z"}),
+         ("empty-page=2", {"page": 2}), ("overlap=3", {"page": 2}), ("arrivals=2", {}),
+         ("latency=1ms..20ms", {}), ("dribble=100ms", {})]
+
+
+def test_a_messy_service_from_python():
+    """Each data and timing item through the header and as a rule, its effect, and two runs of the same seed
+    answering the same bytes."""
+    runs = []
+    for _ in range(2):
+        with newsmock.start(args=["-log-level", "warn", "-seed", "5", "-clock", "manual=2026-01-15T12:00:00Z"]) as server:
+            run = []
+            for item, body in MESSY:
+                plain = faulted(server.url, "k", "", query="*", **body)
+                status, got = faulted(server.url, "k", item, query="*", **body)
+                assert status == 200, (item, got)
+                run.append(got)
+                before, after = json.loads(plain[1])["results"], json.loads(got)["results"]
+                if item.startswith("window"):
+                    assert after["totalResults"] > before["totalResults"], item
+                elif item.startswith("empty-page"):
+                    assert after["articles"] == [] and after["totalResults"] == before["totalResults"]
+                elif item.startswith("overlap"):
+                    page1 = json.loads(faulted(server.url, "k", "", query="*")[1])["results"]["articles"]
+                    assert [a["_id"] for a in after["articles"]] == \
+                        [a["_id"] for a in page1[-3:] + before["articles"]]
+                elif item.startswith("arrivals"):
+                    assert after["totalResults"] == before["totalResults"] + 2
+                else:
+                    assert got == plain[1], item
+            server.set_faults(["endpoint=query;times=1;empty-page=1"])
+            assert json.loads(faulted(server.url, "k", "", query="storm")[1])["results"]["articles"] == []
+            assert server.faults()[0]["fault"] == {"empty_page": 1}
+            run.append(json.dumps(server.journal()).encode())
+            runs.append(run)
+    assert runs[0] == runs[1]
+
+
+def test_a_bad_messy_item_is_a_400_that_shows_a_good_one(newsmock):
+    status, body = faulted(newsmock.url, newsmock.api_key, "overlap=many", query="storm")
+    assert status == 400 and "write e.g. overlap=2" in json.loads(body)["message"]
+    with pytest.raises(newsmock_pkg.NewsmockError, match="window=day or window=5s"):
+        newsmock.add_fault({"endpoint": "query", "fault": {"window": "fortnight"}})
