@@ -110,6 +110,12 @@ func TestClockSwitchBackFromManualStart(t *testing.T) {
 	if r := call(t, s, http.MethodPatch, "/_mock/settings", `{"clock": "real"}`); r.Status != 200 {
 		t.Fatalf("PATCH real: %d %s", r.Status, r.Body)
 	}
+	if r := call(t, s, http.MethodDelete, "/_mock/settings", ""); r.Status != 200 || !s.Now().Equal(t0) || s.Settings().Clock != "manual" {
+		t.Fatalf("DELETE /_mock/settings: %d %s; clock %v, want the server's manual clock at %v", r.Status, r.Body, s.Now(), t0)
+	}
+	if r := call(t, s, http.MethodPatch, "/_mock/settings", `{"clock": "real"}`); r.Status != 200 {
+		t.Fatalf("PATCH real: %d %s", r.Status, r.Body)
+	}
 	if now := s.Now(); now.Before(before) || now.After(time.Now()) || s.Settings().Clock != "real" {
 		t.Fatalf("after switching to real: %v (%s), want the time now", now, s.Settings().Clock)
 	}
