@@ -247,6 +247,8 @@ func controlCases() []rawCase {
 		{name: "faults list", method: get, path: "/_mock/faults", status: 200, docValid: true},
 		{name: "faults replace", method: put, path: "/_mock/faults", status: 200, docValid: true,
 			body: `{"rules": [{"endpoint": "headlines", "every": 1000000, "times": 1, "fault": {"status": 503, "retry_after": 2}}, "endpoint=query;every=1000000;latency=1ms"]}`},
+		{name: "faults replace messy items", method: put, path: "/_mock/faults", status: 200, docValid: true,
+			body: `{"rules": [{"endpoint": "query", "every": 1000000, "fault": {"latency": "1ms..2ms", "dribble": "1ms", "window": "day", "empty_page": 2, "overlap": 3, "arrivals": 1}}, "endpoint=query-async;every=1000000;window=5s"]}`},
 		{name: "faults replace bare array", method: put, path: "/_mock/faults", status: 200, docValid: true,
 			body: `[{"endpoint": "get-results", "probability": 0.000001, "fault": "truncate"}]`},
 		{name: "faults replace bad status", method: put, path: "/_mock/faults", status: 400, body: `{"rules": [{"fault": {"status": "x"}}]}`},
