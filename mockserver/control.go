@@ -77,6 +77,7 @@ var adminRoutes = []adminRoute{
 	{controlPrefix + "settings", http.MethodPatch, (*Server).adminPatchSettings, false},
 	{controlPrefix + "settings", http.MethodDelete, func(s *Server, c *adminCall) (any, *apiError) {
 		s.applySettings(s.startSettings)
+		s.resetClock()
 		return s.adminSettings(c)
 	}, false},
 	{controlPrefix + "expectations", http.MethodGet, (*Server).adminExpectations, false},

@@ -254,7 +254,7 @@ func TestFaultDataItemsRoundTrip(t *testing.T) {
 	for i, f := range s.Faults() {
 		texts = append(texts, f.FaultRule.String())
 		back, err := ParseFaultRule(f.FaultRule.String())
-		if err != nil || back != f.FaultRule {
+		if err != nil || !cmp.Equal(back, f.FaultRule) {
 			t.Errorf("rule %d: %+v back as %+v, %v", i, f.FaultRule, back, err)
 		}
 	}

@@ -119,7 +119,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if bad == nil {
 		t.Page, _ = f.page()
 	}
-	act, source, aerr := ws.decideFault(r.Header[FaultHeader], ep, t)
+	act, source, aerr := ws.decideFault(r.Header[FaultHeader], ep, bodyTarget(t, x.body))
 	if aerr != nil {
 		ws.send(w, r, x, aerr.answer(), false)
 		return
@@ -162,7 +162,7 @@ func (s *Server) number(w http.ResponseWriter, x *exchange) {
 	e := &x.entry
 	e.Seq = s.reqSeq.Add(1)
 	e.RequestID, e.World = s.ids.request(e.Seq), s.id
-	if s.wall {
+	if s.clk.Load().wall {
 		e.Time = x.started // the clock is time.Now: no second reading
 	} else {
 		e.Time = s.clock()
@@ -249,7 +249,7 @@ func (s *Server) record(x *exchange) {
 	}
 	x.recorded = true
 	e := &x.entry
-	if s.wall {
+	if s.clk.Load().wall {
 		e.Duration = max(time.Since(e.Time), 0)
 	} else {
 		e.Duration = s.since(e.Time)
