@@ -244,7 +244,7 @@ func messyService(ctx context.Context) (*newssearch.Page, error) {
 		Fault:    mockserver.Fault{Overlap: 3, Arrivals: 1},
 	}))
 	defer s.Close()
-	// page 1: 25 articles of 178; page 2: 28 of 179; page 3: 28 of 180; 73 different.
+	// page 1: 25 articles of 121; page 2: 28 of 122; page 3: 28 of 123; 73 different.
 	res, err := s.Client().Search(ctx, newssearch.SearchParams{Query: "election", Page: 2})
 	// readme:end
 	return res, err
