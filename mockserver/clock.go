@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
 
 // ErrRealClock is the error SetClock returns when the clock is not manual.
-var ErrRealClock = errors.New("mockserver: the server clock is not manual, so it cannot be moved: start the server with WithManualClock (newsmock -clock manual)")
+var ErrRealClock = errors.New("mockserver: the world's clock is not manual, so it cannot be moved: switch the world to a manual clock " +
+	"(Settings.Clock \"manual\" through SetSettings; PATCH /_mock/settings {\"clock\": \"manual\"}), or start the server with WithManualClock (newsmock -clock manual)")
 
 // The range of the server clock, both ends included, which New, SetClock
 // and WithManualClock enforce. A time the server writes is at most the
@@ -44,6 +46,80 @@ func (c *manualClock) Now() time.Time {
 	return c.now
 }
 
+func (c *manualClock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+// worldClock is a world's clock: now reads it, wall says it is time.Now (a
+// request's own reading of it serves), manual is set for a manual clock.
+type worldClock struct {
+	now    func() time.Time
+	wall   bool
+	manual *manualClock
+}
+
+// startClock is a fresh copy of c: a manual clock of its own at c's start.
+func (c *worldClock) startClock() *worldClock {
+	if c.manual == nil {
+		return c
+	}
+	m := &manualClock{start: c.manual.start, now: c.manual.start}
+	return &worldClock{now: m.Now, manual: m}
+}
+
+// clock reads the world's clock in force.
+func (w *world) clock() time.Time { return w.clk.Load().now() }
+
+// manual is the world's manual clock, nil for a real one.
+func (w *world) manual() *manualClock { return w.clk.Load().manual }
+
+// clockName is Settings.Clock of the clock in force.
+func (w *world) clockName() string {
+	if w.manual() != nil {
+		return "manual"
+	}
+	return "real"
+}
+
+// parseClock checks Settings.Clock: "" keeps the clock, "real", "manual",
+// or "manual=<RFC 3339 time>" (at).
+func parseClock(mode string) (name string, at time.Time, err error) {
+	name, text, hasAt := strings.Cut(strings.TrimSpace(mode), "=")
+	switch {
+	case name == "manual" && hasAt:
+		if at, err = time.Parse(time.RFC3339Nano, strings.TrimSpace(text)); err != nil || !inClockRange(at) {
+			return "", at, fmt.Errorf("clock %s: the time is not an RFC 3339 time within range (%s): write e.g. \"manual=2026-01-15T12:00:00Z\"",
+				quoteShort(mode), clockRange)
+		}
+	case hasAt || name != "" && name != "real" && name != "manual":
+		return "", at, fmt.Errorf("clock %s is not a clock: write \"real\", \"manual\" (from the world's time now) or \"manual=2026-01-15T12:00:00Z\"", quoteShort(mode))
+	}
+	return name, at, nil
+}
+
+// useClock puts a clock parseClock accepted in force: "manual" keeps a
+// manual clock in force (set to at if given) or starts one at at, else at
+// the world's time now; "real" returns to the server's real clock.
+func (w *world) useClock(name string, at time.Time, startClk *worldClock) {
+	m := w.manual()
+	switch {
+	case name == "real" && m != nil && startClk.manual == nil:
+		w.clk.Store(startClk)
+	case name == "real" && m != nil:
+		w.clk.Store(&worldClock{now: time.Now, wall: true})
+	case name == "manual" && m != nil && !at.IsZero():
+		m.set(at)
+	case name == "manual" && m == nil:
+		if at.IsZero() {
+			at = w.clock()
+		}
+		m = &manualClock{start: at, now: at}
+		w.clk.Store(&worldClock{now: m.Now, manual: m})
+	}
+}
+
 // WithManualClock starts a server clock at start (now if zero) that moves only
 // through SetClock or POST /_mock/clock; Reset sets it back.
 func WithManualClock(start time.Time) Option {
@@ -68,36 +144,36 @@ func (s *Server) Now() time.Time { return s.clock() }
 // advanceClock moves a manual clock forward by d > 0, at most to maxClock,
 // and returns the new time.
 func (s *Server) advanceClock(d time.Duration) (time.Time, error) {
-	if s.manual == nil {
+	m := s.manual()
+	if m == nil {
 		return time.Time{}, ErrRealClock
 	}
 	if d <= 0 {
 		return time.Time{}, fmt.Errorf("mockserver: advance %v is not forward: pass a positive duration such as 2h, or set the clock to go back", d)
 	}
-	s.manual.mu.Lock()
-	defer s.manual.mu.Unlock()
-	to := s.manual.now.Add(d)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	to := m.now.Add(d)
 	if !inClockRange(to) {
 		return time.Time{}, fmt.Errorf("mockserver: advance %v would take the clock from %s to %s, past %s: %s; advance by at most %v, or set the clock back first",
-			d, s.manual.now.Format(time.RFC3339Nano), to.Format(time.RFC3339Nano), maxClockText, clockRange, maxClock.Sub(s.manual.now))
+			d, m.now.Format(time.RFC3339Nano), to.Format(time.RFC3339Nano), maxClockText, clockRange, maxClock.Sub(m.now))
 	}
-	s.manual.now = to
+	m.now = to
 	return to, nil
 }
 
 // SetClock sets a manual clock to t, forward or back, within 1970-01-01 to
 // 9700-01-01, and returns it.
 func (s *Server) SetClock(t time.Time) (time.Time, error) {
-	if s.manual == nil {
+	m := s.manual()
+	if m == nil {
 		return time.Time{}, ErrRealClock
 	}
 	if !inClockRange(t) {
 		return time.Time{}, fmt.Errorf("mockserver: the clock cannot be set to %s: %s; pick a time within it, such as 2026-01-15T12:00:00Z",
 			t.Format(time.RFC3339Nano), clockRange)
 	}
-	s.manual.mu.Lock()
-	defer s.manual.mu.Unlock()
-	s.manual.now = t
+	m.set(t)
 	return t, nil
 }
 
@@ -131,13 +207,12 @@ func dateShift(cfg config, c *Corpus) (time.Duration, error) {
 	return shift.Truncate(time.Second), nil
 }
 
-// resetClock sets a manual clock back to its start.
-func (s *Server) resetClock() {
-	if s.manual != nil {
-		s.manual.mu.Lock()
-		s.manual.now = s.manual.start
-		s.manual.mu.Unlock()
+// resetClock returns the world to the clock it started with, at its start.
+func (w *world) resetClock() {
+	if m := w.startClk.manual; m != nil {
+		m.set(m.start)
 	}
+	w.clk.Store(w.startClk)
 }
 
 type clockAnswer struct {
@@ -147,13 +222,12 @@ type clockAnswer struct {
 }
 
 func (s *Server) adminClock(*adminCall) (any, *apiError) {
-	return clockAnswer{"SUCCESS", s.Now(), s.manual != nil}, nil
+	return clockAnswer{"SUCCESS", s.Now(), s.manual() != nil}, nil
 }
 
 func (s *Server) adminMoveClock(c *adminCall) (any, *apiError) {
-	if s.manual == nil {
-		return nil, &apiError{status: http.StatusConflict, msg: "the clock is the real one, so it cannot be moved: " +
-			"start newsmock with -clock manual (or -clock manual=2026-01-15T12:00:00Z), or the Go server with mockserver.WithManualClock"}
+	if s.manual() == nil {
+		return nil, &apiError{status: http.StatusConflict, msg: realClockMessage(c.r)}
 	}
 	var in struct {
 		Advance *string `json:"advance"`
@@ -184,4 +258,35 @@ func (s *Server) adminMoveClock(c *adminCall) (any, *apiError) {
 		return nil, controlError(err)
 	}
 	return s.adminClock(c)
+}
+
+// switchClock is how each caller switches its world to a manual clock, by
+// the User-Agent of the callers it can tell; the last is the HTTP call.
+var switchClock = []struct{ agent, how string }{
+	{"newsmock-python/", "mock.use_manual_clock() (Python)"},
+	{"newsmock-node/", "await mock.useManualClock() (Node)"},
+	{"", `st := srv.Settings(); st.Clock = "manual"; srv.SetSettings(st) (Go, package mockserver)`},
+	{"curl/", "curl -X PATCH http://%s/_mock/settings -H 'Content-Type: application/json'%s -d '{\"clock\": \"manual\"}'"},
+}
+
+// realClockMessage is the 409 for moving a real clock: it names the way to
+// switch in the caller's language where its User-Agent tells, else all.
+func realClockMessage(r *http.Request) string {
+	var ways []string
+	for _, sw := range switchClock {
+		ways = append(ways, sw.how)
+		if sw.agent != "" && strings.HasPrefix(r.UserAgent(), sw.agent) {
+			ways = ways[len(ways)-1:]
+			break
+		}
+	}
+	key := ""
+	if r.Header.Get(KeyHeader) != "" {
+		key = " -H '" + KeyHeader + ": <the key>'"
+	}
+	if curl := &ways[len(ways)-1]; strings.HasPrefix(*curl, "curl") {
+		*curl = fmt.Sprintf(*curl, r.Host, key)
+	}
+	return "the world's clock is the real one, so it cannot be moved: switch this world to a manual clock first with " +
+		strings.Join(ways, ", or ") + "; or start newsmock with -clock manual (-clock manual=2026-01-15T12:00:00Z) for every world"
 }

@@ -19,8 +19,11 @@ func TestControlClockRealIsConflict(t *testing.T) {
 		t.Fatalf("GET /_mock/clock: %+v", got)
 	}
 	r := call(t, s, http.MethodPost, "/_mock/clock", `{"advance": "2h"}`)
-	want := "the clock is the real one, so it cannot be moved: start newsmock with -clock manual (or -clock manual=2026-01-15T12:00:00Z), " +
-		"or the Go server with mockserver.WithManualClock"
+	want := "the world's clock is the real one, so it cannot be moved: switch this world to a manual clock first with " +
+		"mock.use_manual_clock() (Python), or await mock.useManualClock() (Node), " +
+		`or st := srv.Settings(); st.Clock = "manual"; srv.SetSettings(st) (Go, package mockserver), ` +
+		`or curl -X PATCH http://mockserver.invalid/_mock/settings -H 'Content-Type: application/json' -d '{"clock": "manual"}'; ` +
+		"or start newsmock with -clock manual (-clock manual=2026-01-15T12:00:00Z) for every world"
 	if diff := cmp.Diff(failure{"FAILED", want}, decode[failure](t, r)); diff != "" || r.Status != http.StatusConflict {
 		t.Fatalf("status %d (-want +got):\n%s", r.Status, diff)
 	}
@@ -240,7 +243,7 @@ func TestWithManualClockZeroStartsNow(t *testing.T) {
 	before := time.Now()
 	s := New(WithoutListener(), WithManualClock(time.Time{}))
 	defer s.Close()
-	if now := s.Now(); now.Before(before) || now.After(time.Now()) || !(s.manual != nil) {
+	if now := s.Now(); now.Before(before) || now.After(time.Now()) || !(s.manual() != nil) {
 		t.Fatalf("Now() = %v, want the time New ran", now)
 	}
 	time.Sleep(2 * time.Millisecond)

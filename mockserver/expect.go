@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -138,9 +137,10 @@ type VerifyError struct {
 	Unmet         []ExpectationStatus
 	UnfiredFaults []FaultRuleStatus
 	// Unexpected lists the first of those requests; UnexpectedCount counts
-	// them all.
+	// them all. They fail Verify only when Strict (Settings.Strict).
 	Unexpected      []JournalEntry
 	UnexpectedCount int
+	Strict          bool
 }
 
 // Error lists each problem on a line of its own.
@@ -159,7 +159,7 @@ func (e *VerifyError) Error() string {
 	for _, f := range e.UnfiredFaults {
 		fmt.Fprintf(&b, "\n- fault rule %d %q never fired (it matched %d requests); mark it optional if it may not fire", f.Index, f.FaultRule.String(), f.Matched)
 	}
-	for _, u := range e.Unexpected {
+	for _, u := range e.Unexpected { // a cause if Strict, else what came instead
 		fmt.Fprintf(&b, "\n- unexpected request #%d %s %s", u.Seq, u.Path, u.Body)
 	}
 	if n := e.UnexpectedCount - len(e.Unexpected); n > 0 {
@@ -168,10 +168,24 @@ func (e *VerifyError) Error() string {
 	return b.String()
 }
 
-// Verify returns a *VerifyError if an expectation is unmet, a request was
-// unexpected or a fault rule that is not Optional never fired; else nil.
+// Verify returns a *VerifyError if an expectation is unmet, a fault rule that
+// is not Optional never fired, or, in a strict world (Settings.Strict), a
+// request no expectation matched; else nil.
 func (s *Server) Verify() error {
-	var v VerifyError
+	if v := s.verdict(); v.failed() {
+		return v
+	}
+	return nil
+}
+
+// failed reports whether the verdict fails Verify.
+func (e *VerifyError) failed() bool {
+	return len(e.Unmet) > 0 || len(e.UnfiredFaults) > 0 || e.Strict && e.UnexpectedCount > 0
+}
+
+// verdict is what Verify checks, met or not.
+func (s *Server) verdict() *VerifyError {
+	v := VerifyError{Strict: s.settings().Strict}
 	journal := s.Journal()
 	for _, e := range s.expectations() {
 		if e.met() {
@@ -188,9 +202,6 @@ func (s *Server) Verify() error {
 	s.expect.mu.Lock()
 	v.Unexpected, v.UnexpectedCount = slices.Clone(s.expect.unexpected), s.expect.unexpectedCount
 	s.expect.mu.Unlock()
-	if len(v.Unmet) == 0 && len(v.UnfiredFaults) == 0 && v.UnexpectedCount == 0 {
-		return nil
-	}
 	return &v
 }
 
@@ -341,25 +352,26 @@ func (s *Server) adminAddExpectations(c *adminCall) (any, *apiError) {
 	return s.adminExpectations(c)
 }
 
-// adminVerify answers GET /_mock/verify: Verify as JSON, with its message.
+// adminVerify answers GET /_mock/verify: Verify as JSON, with its message;
+// the unexpected requests are listed, strict or not.
 func (s *Server) adminVerify(*adminCall) (any, *apiError) {
+	v := s.verdict()
 	out := struct {
 		State           string              `json:"state"`
 		Met             bool                `json:"met"`
 		Message         string              `json:"message,omitempty"`
+		Strict          bool                `json:"strict"`
 		Unmet           []ExpectationStatus `json:"unmet"`
 		UnfiredFaults   []faultRuleJSON     `json:"unfired_faults"`
 		Unexpected      []JournalEntry      `json:"unexpected"`
 		UnexpectedCount int                 `json:"unexpected_count"`
-	}{State: "SUCCESS", Met: true, Unmet: []ExpectationStatus{}, UnfiredFaults: []faultRuleJSON{}, Unexpected: []JournalEntry{}}
-	var v *VerifyError
-	if err := s.Verify(); errors.As(err, &v) {
-		out.Met, out.Message = false, v.Error()
-		out.Unmet = append(out.Unmet, v.Unmet...)
-		out.Unexpected, out.UnexpectedCount = append(out.Unexpected, v.Unexpected...), v.UnexpectedCount
-		for _, f := range v.UnfiredFaults {
-			out.UnfiredFaults = append(out.UnfiredFaults, ruleJSON(f))
-		}
+	}{State: "SUCCESS", Met: !v.failed(), Strict: v.Strict, Unmet: append([]ExpectationStatus{}, v.Unmet...),
+		UnfiredFaults: []faultRuleJSON{}, Unexpected: append([]JournalEntry{}, v.Unexpected...), UnexpectedCount: v.UnexpectedCount}
+	if !out.Met {
+		out.Message = v.Error()
+	}
+	for _, f := range v.UnfiredFaults {
+		out.UnfiredFaults = append(out.UnfiredFaults, ruleJSON(f))
 	}
 	return out, nil
 }

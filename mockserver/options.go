@@ -264,6 +264,13 @@ func WithoutListener() Option {
 	return func(c *config) { c.noListener = true }
 }
 
+// WithStrictExpectations makes Verify fail, in every world, for a request
+// that no expectation matched (Settings.Strict); without it such requests
+// are only listed.
+func WithStrictExpectations() Option {
+	return func(c *config) { c.settings.Strict = true }
+}
+
 // WithWorldPerKey gives every API key a world of its own at its first request
 // or control call (see Server.World).
 func WithWorldPerKey() Option {

@@ -154,7 +154,7 @@ func (s *Server) number(w http.ResponseWriter, x *exchange) {
 	e := &x.entry
 	e.Seq = s.reqSeq.Add(1)
 	e.RequestID, e.World = s.ids.request(e.Seq), s.id
-	if s.wall {
+	if s.clk.Load().wall {
 		e.Time = x.started // the clock is time.Now: no second reading
 	} else {
 		e.Time = s.clock()
@@ -227,7 +227,7 @@ func (s *Server) record(x *exchange) {
 	}
 	x.recorded = true
 	e := &x.entry
-	if s.wall {
+	if s.clk.Load().wall {
 		e.Duration = max(time.Since(e.Time), 0)
 	} else {
 		e.Duration = s.since(e.Time)

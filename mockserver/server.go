@@ -47,7 +47,6 @@ type Server struct {
 
 // core is what every world of a server shares.
 type core struct {
-	wallClock       bool          // the clock is time.Now (config.wallClock)
 	start           *Corpus       // the corpus given at New
 	maxArticlesBody int64         // Limits.MaxArticlesBody
 	articlesBody    chan struct{} // held while a POST /_mock/articles reads and adds its body
@@ -123,7 +122,6 @@ func Start(opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	cr := &core{
-		wallClock:        cfg.wallClock,
 		start:            c,
 		startFaults:      rules,
 		logger:           cfg.logger,
@@ -136,7 +134,7 @@ func Start(opts ...Option) (*Server, error) {
 		headlineClusters: cfg.headlineClusters,
 		headlineArticles: cfg.headlineArticles,
 		shift:            shift,
-		worlds:           worldSet{perKey: cfg.worldPerKey, max: cfg.maxWorlds, manual: cfg.manual, byOwner: map[jobs.Owner]*world{}},
+		worlds:           worldSet{perKey: cfg.worldPerKey, max: cfg.maxWorlds, byOwner: map[jobs.Owner]*world{}},
 	}
 	c.index() // built now, not by the first search
 	if cr.logger == nil {
@@ -149,7 +147,7 @@ func Start(opts ...Option) (*Server, error) {
 			cr.keyHashes = append(cr.keyHashes, sha256.Sum256([]byte(k)))
 		}
 	}
-	s := cr.newWorld(key, jobs.Owner{}, inj, cfg.clock, cfg.manual)
+	s := cr.newWorld(key, jobs.Owner{}, inj, &worldClock{now: cfg.clock, wall: cfg.wallClock && cfg.manual == nil, manual: cfg.manual})
 	cr.worlds.def = s.world
 	if cfg.headlines != nil {
 		s.replayHeadlines = record.ShiftHeadlines(cfg.headlines.answer, s.shift)

@@ -25,6 +25,15 @@ type Settings struct {
 	JobTTL  time.Duration `json:"job_ttl"`
 	MaxJobs int           `json:"max_jobs"`
 	Shape   AnswerShape   `json:"shape"`
+	// Strict makes Verify fail for a request no expectation matched (see
+	// WithStrictExpectations); without it they are only listed.
+	Strict bool `json:"strict"`
+	// Clock is the world's clock, "real" or "manual". SetSettings also
+	// takes "manual=<RFC 3339 time>", and "" to keep it: "manual" switches
+	// this world alone to a manual clock at its time now (a manual clock
+	// stays as it is), which SetClock then moves; Reset restores the
+	// server's clock.
+	Clock string `json:"clock"`
 }
 
 // AnswerShape chooses among the answer shapes the service is known to send;
@@ -59,6 +68,9 @@ func (st Settings) check() error {
 	if err := (fault.Action{Results: st.Shape.Results, Totals: st.Shape.Totals}).Validate(); err != nil {
 		bad = append(bad, "shape: "+err.Error())
 	}
+	if _, _, err := parseClock(st.Clock); err != nil {
+		bad = append(bad, err.Error())
+	}
 	if len(bad) > 0 {
 		return fmt.Errorf("mockserver: settings: %s", strings.Join(bad, "; "))
 	}
@@ -66,7 +78,11 @@ func (st Settings) check() error {
 }
 
 // Settings returns the world's settings.
-func (s *Server) Settings() Settings { return *s.settings() }
+func (s *Server) Settings() Settings {
+	st := *s.settings()
+	st.Clock = s.clockName()
+	return st
+}
 
 // SetSettings replaces the world's settings from the next request on; on error
 // nothing changes.
@@ -74,6 +90,8 @@ func (s *Server) SetSettings(st Settings) error {
 	if err := st.check(); err != nil {
 		return err
 	}
+	name, at, _ := parseClock(st.Clock)
+	s.useClock(name, at, s.startClk)
 	s.applySettings(st)
 	return nil
 }
@@ -180,6 +198,8 @@ type settingsJSON struct {
 	JobTTL       string      `json:"job_ttl"`
 	MaxJobs      int         `json:"max_jobs"`
 	Shape        AnswerShape `json:"shape"`
+	Strict       bool        `json:"strict"`
+	Clock        string      `json:"clock"`
 }
 
 func (s *Server) adminSettings(*adminCall) (any, *apiError) {
@@ -190,7 +210,7 @@ func (s *Server) adminSettings(*adminCall) (any, *apiError) {
 }
 
 func wireSettings(st Settings) settingsJSON {
-	return settingsJSON{st.PendingPolls, st.Pending.String(), st.RateLimit, st.Burst, st.JobTTL.String(), st.MaxJobs, st.Shape}
+	return settingsJSON{st.PendingPolls, st.Pending.String(), st.RateLimit, st.Burst, st.JobTTL.String(), st.MaxJobs, st.Shape, st.Strict, st.Clock}
 }
 
 // adminPatchSettings answers PATCH /_mock/settings: the body is decoded over
@@ -198,11 +218,12 @@ func wireSettings(st Settings) settingsJSON {
 func (s *Server) adminPatchSettings(c *adminCall) (any, *apiError) {
 	old := s.Settings()
 	in := wireSettings(old)
-	const example = `{"pending": "10s", "pending_polls": 2}`
-	if aerr := decodeStrict(c.body, &in, example, "pending_polls, pending, rate_limit, burst, job_ttl, max_jobs and shape"); aerr != nil {
+	const example = `{"pending": "10s", "pending_polls": 2}, {"strict": true} or {"clock": "manual"}`
+	if aerr := decodeStrict(c.body, &in, example, "pending_polls, pending, rate_limit, burst, job_ttl, max_jobs, shape, strict and clock"); aerr != nil {
 		return nil, aerr
 	}
-	st := Settings{PendingPolls: in.PendingPolls, RateLimit: in.RateLimit, Burst: in.Burst, MaxJobs: in.MaxJobs, Shape: in.Shape}
+	st := Settings{PendingPolls: in.PendingPolls, RateLimit: in.RateLimit, Burst: in.Burst, MaxJobs: in.MaxJobs, Shape: in.Shape,
+		Strict: in.Strict, Clock: in.Clock}
 	for _, d := range []struct {
 		name, text string
 		to         *time.Duration

@@ -42,16 +42,15 @@ type world struct {
 	owner jobs.Owner // the key's hash; zero for the default world
 	id    string     // defaultWorldID, or KeyFingerprint of the key
 
-	data    atomic.Pointer[Corpus] // the corpus searched now: the start, or it plus AddArticles
-	addMu   sync.Mutex             // serialises AddArticles and resetArticles
-	clock   func() time.Time
-	wall    bool         // clock is time.Now: a request's own reading of it serves
-	manual  *manualClock // nil unless WithManualClock
-	ids     idGen        // request ids
-	faults  *fault.Injector
-	jobs    *jobs.Store[jobQuery]
-	journal *journal.Ring[journalRecord]
-	expect  expectations
+	data     atomic.Pointer[Corpus]     // the corpus searched now: the start, or it plus AddArticles
+	addMu    sync.Mutex                 // serialises AddArticles and resetArticles
+	clk      atomic.Pointer[worldClock] // the clock in force (clock.go)
+	startClk *worldClock                // the clock the world started with, which Reset restores
+	ids      idGen                      // request ids
+	faults   *fault.Injector
+	jobs     *jobs.Store[jobQuery]
+	journal  *journal.Ring[journalRecord]
+	expect   expectations
 	// journalChanged tells AwaitJournal that an entry was added.
 	journalChanged notifier
 	settings       atomic.Pointer[Settings]
@@ -67,7 +66,6 @@ type worldSet struct {
 	def     *world
 	perKey  bool // WithWorldPerKey
 	max     int
-	manual  *manualClock // the manual clock of New, whose start every world's starts at
 	tick    atomic.Int64 // orders uses, for least-recently-used eviction
 	mu      sync.RWMutex
 	byOwner map[jobs.Owner]*world
@@ -76,22 +74,21 @@ type worldSet struct {
 }
 
 // newWorld makes a world and its handle; owner is zero for the default one.
-func (c *core) newWorld(key string, owner jobs.Owner, inj *fault.Injector, clock func() time.Time, manual *manualClock) *Server {
+func (c *core) newWorld(key string, owner jobs.Owner, inj *fault.Injector, clk *worldClock) *Server {
 	w := &world{
-		owner:   owner,
-		id:      defaultWorldID,
-		clock:   clock,
-		wall:    c.wallClock && manual == nil,
-		manual:  manual,
-		ids:     idGen{seed: c.seed},
-		faults:  inj,
-		jobs:    jobs.New[jobQuery](jobs.Config{}),
-		journal: newJournal(c.journalSize),
+		owner:    owner,
+		id:       defaultWorldID,
+		startClk: clk,
+		ids:      idGen{seed: c.seed},
+		faults:   inj,
+		jobs:     jobs.New[jobQuery](jobs.Config{}),
+		journal:  newJournal(c.journalSize),
 	}
 	if owner != (jobs.Owner{}) {
 		w.id = fingerprint(owner)
 		w.ids.seed = c.seed ^ mix64(binary.BigEndian.Uint64(owner[:8]))
 	}
+	w.clk.Store(clk)
 	w.applySettings(c.startSettings)
 	w.data.Store(c.start)
 	w.handle = &Server{core: c, world: w, apiKey: key}
@@ -152,12 +149,7 @@ func (s *Server) addWorld(owner jobs.Owner) (*world, bool) {
 	// Seeded by the key: a world's probabilistic faults do not depend on
 	// other worlds.
 	inj, _ := fault.NewInjector(s.seed^mix64(binary.BigEndian.Uint64(owner[:8])), s.startFaults) // validated at New
-	clock, manual := s.worlds.def.clock, (*manualClock)(nil)
-	if ws.manual != nil {
-		manual = &manualClock{start: ws.manual.start, now: ws.manual.start}
-		clock = manual.Now
-	}
-	w := s.newWorld("", owner, inj, clock, manual).world
+	w := s.newWorld("", owner, inj, ws.def.startClk.startClock()).world
 	ws.byOwner[owner] = w
 	s.touch(w)
 	return w, true
@@ -281,7 +273,7 @@ type worldJSON struct {
 func (s *Server) worldInfo(w *world) worldJSON {
 	c := w.data.Load()
 	return worldJSON{ID: w.id, Default: w == s.worlds.def, Articles: c.Len(), AddedArticles: c.Len() - c.root.Len(), Jobs: w.jobs.Len(),
-		Requests: w.reqSeq.Load(), FaultRules: len(w.faults.Status()), Now: w.clock(), ManualClock: w.manual != nil}
+		Requests: w.reqSeq.Load(), FaultRules: len(w.faults.Status()), Now: w.clock(), ManualClock: w.manual() != nil}
 }
 
 // adminWorlds answers GET /_mock/worlds: the worlds, the default one first.

@@ -11,10 +11,11 @@ import (
 // -some-name has NEWSMOCK_SOME_NAME.
 const envPrefix = "NEWSMOCK_"
 
-// envNotFlags are NEWSMOCK_ variables that are not flags, left alone:
-// NEWSMOCK_BINARY names the binary for the npm and Python packages, whose
-// environment newsmock inherits.
-var envNotFlags = []string{"NEWSMOCK_BINARY"}
+// envNotFlags are the NEWSMOCK_ variables of the npm and Python packages,
+// whose environment newsmock inherits, left alone: NEWSMOCK_BINARY names
+// the binary they start, NEWSMOCK_URL a mock already running that they use
+// instead.
+var envNotFlags = []string{"NEWSMOCK_BINARY", "NEWSMOCK_URL"}
 
 // envName is the variable of the flag name.
 func envName(name string) string {

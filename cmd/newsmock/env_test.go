@@ -17,13 +17,14 @@ import (
 )
 
 // TestEnvSetsFlags: NEWSMOCK_<FLAG> sets each flag the command line leaves
-// out; the command line wins; an empty variable and NEWSMOCK_BINARY are
-// left alone; NEWSMOCK_FAULT holds a rule a line.
+// out; the command line wins; an empty variable and the clients'
+// NEWSMOCK_BINARY and NEWSMOCK_URL are left alone; NEWSMOCK_FAULT holds a
+// rule a line.
 func TestEnvSetsFlags(t *testing.T) {
 	t.Parallel()
 	env := []string{"HOME=/x", "NEWSMOCK_WORLD_PER_KEY=true", "NEWSMOCK_ADDR=127.0.0.1:9999", "NEWSMOCK_KEYS=k1,k2",
 		"NEWSMOCK_CLOCK=manual=2026-01-15T12:00:00Z", "NEWSMOCK_FAULT=endpoint=query;every=3;status=503\n\nendpoint=headlines;latency=1s\n",
-		"NEWSMOCK_PENDING=", "NEWSMOCK_BINARY=/opt/newsmock", "NEWSMOCK_MAX_JOBS=7", "NEWSMOCK_LOG_LEVEL=warn"}
+		"NEWSMOCK_PENDING=", "NEWSMOCK_BINARY=/opt/newsmock", "NEWSMOCK_URL=http://mock:8080", "NEWSMOCK_MAX_JOBS=7", "NEWSMOCK_LOG_LEVEL=warn"}
 	cfg, _, err := parseFlags([]string{"-addr", "127.0.0.1:0", "-max-jobs", "9"}, env)
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +41,8 @@ func TestEnvSetsFlags(t *testing.T) {
 func TestEnvHelp(t *testing.T) {
 	t.Parallel()
 	_, stdout, _ := runCmd(t, "-h")
-	for _, want := range []string{"newsmock health [flags]", "NEWSMOCK_<FLAG>", "A flag on the command line wins", "exit code 2"} {
+	for _, want := range []string{"newsmock health [flags]", "NEWSMOCK_<FLAG>", "A flag on the command line wins", "exit code 2",
+		"The clients'\nvariables are left alone: NEWSMOCK_BINARY", "NEWSMOCK_URL (a mock already running that they use)"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("-h does not say %q", want)
 		}
@@ -76,6 +78,8 @@ func TestEnvErrors(t *testing.T) {
 	tests := []struct{ env, want string }{
 		{"NEWSMOCK_WORLD_PER_KY=true", "unknown environment variable NEWSMOCK_WORLD_PER_KY: newsmock reads NEWSMOCK_<FLAG> for each of its flags " +
 			"(upper case, '-' as '_', e.g. NEWSMOCK_WORLD_PER_KEY for -world-per-key); fix its name or unset it"},
+		{"NEWSMOCK_URLS=http://mock:8080", "unknown environment variable NEWSMOCK_URLS: newsmock reads NEWSMOCK_<FLAG> for each of its flags " +
+			"(upper case, '-' as '_', e.g. NEWSMOCK_WORLD_PER_KEY for -world-per-key); fix its name or unset it"},
 		{"NEWSMOCK_PENDING=5", `invalid value "5" for environment variable NEWSMOCK_PENDING (flag -pending): not a duration: write a number with a unit, e.g. 500ms, 2s or 1m`},
 		{"NEWSMOCK_ALLOW_REMOTE=yes", `invalid value "yes" for environment variable NEWSMOCK_ALLOW_REMOTE (flag -allow-remote): want true or false`},
 		{"NEWSMOCK_FAULT=endpoint=search", `invalid value "endpoint=search" for environment variable NEWSMOCK_FAULT (flag -fault): ` + faultRuleError("endpoint=search")},
@@ -95,12 +99,14 @@ func TestEnvErrors(t *testing.T) {
 }
 
 // TestEnvProcess: newsmock as a process, configured by its environment
-// only, serves as configured, and its health command finds it by
+// only, serves as configured (the clients' NEWSMOCK_URL and NEWSMOCK_BINARY
+// in its environment too), and its health command finds it by
 // NEWSMOCK_ADDR; a misspelt variable stops it with exit code 2 and says so.
 func TestEnvProcess(t *testing.T) {
 	t.Parallel()
 	cmd := newsmockCommand(t)
-	cmd.Env = append(cmd.Env, "NEWSMOCK_ADDR=127.0.0.1:0", "NEWSMOCK_KEYS="+testKey, "NEWSMOCK_LOG_LEVEL=off")
+	cmd.Env = append(cmd.Env, "NEWSMOCK_ADDR=127.0.0.1:0", "NEWSMOCK_KEYS="+testKey, "NEWSMOCK_LOG_LEVEL=off",
+		"NEWSMOCK_URL=http://127.0.0.1:1", "NEWSMOCK_BINARY=/nowhere/newsmock")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

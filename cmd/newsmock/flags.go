@@ -42,6 +42,7 @@ type config struct {
 	maxJobs          int
 	maxWorlds        int
 	worldPerKey      bool
+	strict           bool
 	journalSize      int
 	headlineClusters int
 	headlineArticles int
@@ -94,6 +95,8 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	fs.Var(intValue{&cfg.maxJobs, 1}, "max-jobs", "most `jobs` held (per world); beyond it the least recently used is forgotten")
 	fs.BoolVar(&cfg.worldPerKey, "world-per-key", false, "give every API key a world of its own (faults, clock, articles, jobs, journal) at its first request; "+
 		"control calls pick one with the X-Newsmock-Key header")
+	fs.BoolVar(&cfg.strict, "strict", false, "once a world has expectations, a request none matches fails GET /_mock/verify (without it, it is only listed); "+
+		"PATCH /_mock/settings {\"strict\": true} sets it for one world")
 	fs.Var(intValue{&cfg.maxWorlds, 1}, "max-worlds", "most `worlds` held besides the default one; beyond it the least recently used is dropped")
 	fs.Var(intValue{&cfg.journalSize, 0}, "journal-size", "`requests` kept in the journal (GET /_mock/journal); 0 turns it off")
 	fs.Var(intValue{&cfg.headlineClusters, 1}, "headline-clusters", "most `clusters` /api/v2/headlines lists")
@@ -103,7 +106,7 @@ func newFlagSet(cfg *config) *flag.FlagSet {
 	fs.BoolVar(&cfg.exitWithParent, "exit-with-parent", false, "stop as on SIGTERM when the program that started newsmock goes: "+
 		"when standard input, a pipe from that program, closes, or (on Unix) when the parent process exits")
 	fs.Var(&cfg.clock, "clock", "server `clock`: real, or manual[=RFC3339 start] for one that moves only through POST /_mock/clock, "+
-		"within "+clockMin+" to "+clockMax)
+		"within "+clockMin+" to "+clockMax+"; one world switches with PATCH /_mock/settings {\"clock\": \"manual\"}")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	fs.StringVar(&cfg.headlinesPath, "headlines", "", "answer /api/v2/headlines with the last answer of this headlines `file` (from -record), dates shifted")
 	fs.StringVar(&cfg.record.upstream, "record", "", "proxy every request to the service at this `URL` unchanged and record its articles into -record-to")
@@ -189,8 +192,9 @@ upper case with '_' for '-': NEWSMOCK_ADDR=0.0.0.0:8080, NEWSMOCK_KEYS=k1,k2,
 NEWSMOCK_WORLD_PER_KEY=true, NEWSMOCK_CLOCK=manual, NEWSMOCK_FAULT (one rule
 a line). A flag on the command line wins over its variable; an empty
 variable counts as unset. A NEWSMOCK_ variable that names no flag, or holds
-a value its flag refuses, stops newsmock with exit code 2 (NEWSMOCK_BINARY,
-read by the npm and Python packages, is left alone).
+a value its flag refuses, stops newsmock with exit code 2. The clients'
+variables are left alone: NEWSMOCK_BINARY (the binary the npm and Python
+packages start) and NEWSMOCK_URL (a mock already running that they use).
 
 Flags:
 `)
@@ -329,6 +333,9 @@ func (c *config) options(logger *slog.Logger) ([]mockserver.Option, error) {
 	}
 	if c.worldPerKey {
 		opts = append(opts, mockserver.WithWorldPerKey())
+	}
+	if c.strict {
+		opts = append(opts, mockserver.WithStrictExpectations())
 	}
 	if r := c.record; r.upstream != "" {
 		opts = append(opts, mockserver.WithRecord(mockserver.RecordOptions{
