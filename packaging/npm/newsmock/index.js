@@ -477,6 +477,10 @@ class TestWorld extends Control {
   /** The running newsmock (started here, or the one at options.url / $NEWSMOCK_URL); null before the file's tests. */
   get server() { return this._server(); }
   _declare() { this._current().declared.push(callerFrames()); }
+  async call(method, p, options) {
+    try { this._current(); } catch (err) { err.message = `${method} ${p}: ${err.message}`; throw err; }
+    return super.call(method, p, options);
+  }
   /** This test's world is not verified after it. */
   skipVerify() { this._current().check = false; }
 }
