@@ -126,7 +126,7 @@ func TestControlFaultsBadInputChangesNothing(t *testing.T) {
 		{http.MethodPut, `{"rules": [{"fault": {"latency": "soon"}}]}`, `fault rule 0: fault.latency must be a duration such as "150ms" or "2s", not "soon"`},
 		{http.MethodPut, `{"rules": [{"fault": {"job": "maybe"}}]}`, `fault rule 0: fault.job must be "fail", "stuck" or "refuse", not "maybe"`},
 		{http.MethodPut, `{"rules": [{"fault": {"statsu": 503}}]}`, `fault rule 0: fault has an unknown field "statsu": a fault has latency, status, retry_after, drop, truncate, job, results and totals`},
-		{http.MethodPut, `{"rules": [{"falut": {"status": 503}}]}`, `fault rule 0: unknown field "falut": a rule has endpoint, every, probability, times, optional and fault`},
+		{http.MethodPut, `{"rules": [{"falut": {"status": 503}}]}`, `fault rule 0: unknown field "falut": a rule has endpoint, body, every, probability, times, optional and fault`},
 		{http.MethodPut, `{"rules": [{"fault": 503}]}`, `fault rule 0: fault must be an object such as {"status": 503} or a string such as "status=503", not a number`},
 		{http.MethodPut, `{"rules": [{"every": 2, "probability": 0.5, "fault": {"status": 503}}]}`, `fault rule 0: fields Every and Probability are both set: set one of them`},
 		{http.MethodPut, `{"rules": [{}]}`, `fault rule 0: the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)`},
@@ -135,7 +135,7 @@ func TestControlFaultsBadInputChangesNothing(t *testing.T) {
 		{http.MethodPut, `{"rules": [42]}`, `fault rule 0 is a number: write a rule as an object such as {"endpoint": "query", "fault": {"status": 503}} or a string such as "endpoint=query;status=503"`},
 		{http.MethodPut, `{"rulez": []}`, `unknown field "rulez": the body is {"rules": [rule, ...]}`},
 		{http.MethodPut, `{"rules": {}}`, `"rules" must be an array of rules: send {"rules": [{"endpoint": "query", "fault": {"status": 503}}]} ({"rules": []} removes them all)`},
-		{http.MethodPut, "endpoint=query;sttus=503", `fault rule 0: fault rule "endpoint=query;sttus=503": unknown item "sttus"; a rule is items separated by ";": endpoint=<query, query-async, get-results or headlines>, every=<n>, probability=<0..1>, times=<n>, optional, and the fault: ` + faultSyntaxForTest},
+		{http.MethodPut, "endpoint=query;sttus=503", `fault rule 0: fault rule "endpoint=query;sttus=503": unknown item "sttus"; a rule is items separated by ";": endpoint=<query, query-async, get-results or headlines>, body.<member>=<value>, every=<n>, probability=<0..1>, times=<n>, optional, and the fault: ` + faultSyntaxForTest},
 		{http.MethodPost, ``, `the body is empty: send one rule, e.g. {"endpoint": "query", "times": 2, "fault": {"status": 503}} or endpoint=query;times=2;status=503`},
 		{http.MethodPost, `{"times": -1, "fault": {"status": 503}}`, `fault rule 1: field Times is -1: use a positive limit, or 0 for no limit`},
 	} {

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/newssearch/newssearch-go/internal/textutil"
 )
 
 // Expectation says how many requests a world must get to Endpoint (a name or
@@ -327,19 +325,9 @@ func (s *Server) adminAddExpectations(c *adminCall) (any, *apiError) {
 			set(in.Min, &e.Min)
 			set(in.Max, &e.Max)
 		}
-		for name, v := range in.Body {
-			if e.Body == nil {
-				e.Body = map[string]string{}
-			}
-			var text string
-			if json.Unmarshal(v, &text) != nil {
-				text = string(bytes.TrimSpace(v)) // a number, true, false: as JSON text
-				if text != "" && (text[0] == '[' || text[0] == '{') {
-					return nil, badRequest("expectation %d: body.%s is %s: give the value one member must hold, a string, number or boolean "+
-						"(a member holding an array matches when one element does)", i, name, textutil.JSONKind([]byte(text)))
-				}
-			}
-			e.Body[name] = text
+		var err error
+		if e.Body, err = bodyMembers(in.Body); err != nil {
+			return nil, badRequest("expectation %d: %v", i, err)
 		}
 		if err := e.check(); err != nil {
 			return nil, badRequest("expectation %d: %s", i, strings.TrimPrefix(err.Error(), "mockserver: expectation: "))

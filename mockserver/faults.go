@@ -97,6 +97,9 @@ const (
 type FaultRule struct {
 	// Endpoint is a name such as EndpointQuery, or a path; "" matches all.
 	Endpoint string
+	// Body keeps the requests whose body has these members, as in
+	// JournalQuery and Expectation; nil matches all.
+	Body map[string]string
 	// Every fires the rule on every Every-th match, Probability with that
 	// chance (seeded); with neither it fires on every match.
 	Every       int
@@ -109,8 +112,8 @@ type FaultRule struct {
 }
 
 // ParseFaultRule parses a rule in newsmock's -fault syntax: FaultHeader items
-// plus endpoint=, every=, probability=, times= and optional, e.g.
-// "endpoint=query;every=3;status=503".
+// plus endpoint=, body.<member>= (FaultRule.Body), every=, probability=,
+// times= and optional, e.g. "endpoint=query;body.page=2;every=3;status=503".
 func ParseFaultRule(s string) (FaultRule, error) {
 	var r FaultRule
 	var rest []string
@@ -118,8 +121,8 @@ func ParseFaultRule(s string) (FaultRule, error) {
 		return FaultRule{}, fmt.Errorf("mockserver: fault rule %s: %s", quoteShort(s), fmt.Sprintf(format, args...))
 	}
 	for item := range strings.SplitSeq(s, ";") {
-		name, value, _ := strings.Cut(item, "=")
-		name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
+		rawName, value, _ := strings.Cut(item, "=")
+		name, value := strings.ToLower(strings.TrimSpace(rawName)), strings.TrimSpace(value)
 		var err error
 		switch name {
 		case "endpoint":
@@ -133,6 +136,13 @@ func ParseFaultRule(s string) (FaultRule, error) {
 		case "optional":
 			r.Optional = true
 		default:
+			if strings.HasPrefix(name, "body.") {
+				if r.Body == nil {
+					r.Body = map[string]string{}
+				}
+				r.Body[strings.TrimSpace(rawName)[len("body."):]] = value // as written: JSON names are case-sensitive
+				continue
+			}
 			rest = append(rest, item)
 			continue
 		}
@@ -153,7 +163,7 @@ func ParseFaultRule(s string) (FaultRule, error) {
 
 // ruleSyntax describes ParseFaultRule's grammar for messages.
 const ruleSyntax = `items separated by ";": endpoint=<query, query-async, get-results or headlines>, ` +
-	`every=<n>, probability=<0..1>, times=<n>, optional, and the fault: ` + fault.Syntax
+	`body.<member>=<value>, every=<n>, probability=<0..1>, times=<n>, optional, and the fault: ` + fault.Syntax
 
 // endpointName maps a rule's Endpoint to the internal endpoint name.
 func endpointName(e string) (string, bool) {
@@ -188,7 +198,7 @@ func compileRule(r FaultRule) (fault.Rule, error) {
 	if r.Fault.Job != JobNormal && name != "" && name != EndpointQueryAsync {
 		return fault.Rule{}, fmt.Errorf("a job fault applies only to %q: set Endpoint to it or leave it empty", EndpointQueryAsync)
 	}
-	out := fault.Rule{Endpoint: name, Every: r.Every, Probability: r.Probability, Times: r.Times, Action: r.Fault.action(), Optional: r.Optional}
+	out := fault.Rule{Endpoint: name, Body: maps.Clone(r.Body), Every: r.Every, Probability: r.Probability, Times: r.Times, Action: r.Fault.action(), Optional: r.Optional}
 	return out, out.Validate()
 }
 
@@ -202,9 +212,22 @@ func (s *Server) SetFaults(rules ...FaultRule) error {
 	return s.faults.Set(compiled)
 }
 
+// bodyTarget is t for a request with body: rules match its members as
+// expectations do, on the body the journal shows.
+func bodyTarget(t fault.Target, body []byte) fault.Target {
+	var shown json.RawMessage
+	t.HasBody = func(members map[string]string) bool {
+		if shown == nil {
+			shown = redactBody(body)
+		}
+		return bodyHas(shown, members)
+	}
+	return t
+}
+
 // decideFault returns the fault of a request, from its FaultHeader or else
 // the first rule that fires, and its source for the journal.
-func (s *Server) decideFault(header []string, ep *endpoint) (a fault.Action, source string, err *apiError) {
+func (s *Server) decideFault(header []string, ep *endpoint, body []byte) (a fault.Action, source string, err *apiError) {
 	if h := strings.TrimSpace(strings.Join(header, ";")); h != "" {
 		a, perr := fault.ParseHeader(h)
 		if perr != nil {
@@ -216,7 +239,7 @@ func (s *Server) decideFault(header []string, ep *endpoint) (a fault.Action, sou
 		}
 		return a, "header", nil
 	}
-	a, rule := s.faults.Decide(ep.faults)
+	a, rule := s.faults.Decide(bodyTarget(ep.faults, body))
 	if rule < 0 {
 		return a, "", nil
 	}
@@ -313,7 +336,7 @@ func (s *Server) removeFault(index int, accept func(FaultRule) bool) (FaultRule,
 
 // faultRuleOf is the FaultRule of a compiled rule.
 func faultRuleOf(r fault.Rule) FaultRule {
-	return FaultRule{Endpoint: r.Endpoint, Every: r.Every, Probability: r.Probability, Times: r.Times, Fault: faultOf(r.Action), Optional: r.Optional}
+	return FaultRule{Endpoint: r.Endpoint, Body: maps.Clone(r.Body), Every: r.Every, Probability: r.Probability, Times: r.Times, Fault: faultOf(r.Action), Optional: r.Optional}
 }
 
 // String returns the rule in ParseFaultRule's syntax.
@@ -321,6 +344,9 @@ func (r FaultRule) String() string {
 	var items []string
 	if r.Endpoint != "" {
 		items = append(items, "endpoint="+r.Endpoint)
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.Body)) {
+		items = append(items, "body."+name+"="+r.Body[name])
 	}
 	if r.Every != 0 {
 		items = append(items, "every="+strconv.Itoa(r.Every))
@@ -354,17 +380,18 @@ type faultJSON struct {
 
 // faultRuleJSON is a FaultRuleStatus on the wire.
 type faultRuleJSON struct {
-	Index       int       `json:"index"`
-	Text        string    `json:"text"`
-	Endpoint    string    `json:"endpoint"`
-	Every       int       `json:"every"`
-	Probability float64   `json:"probability"`
-	Times       int       `json:"times"`
-	Optional    bool      `json:"optional,omitempty"`
-	Fault       faultJSON `json:"fault"`
-	Matched     uint64    `json:"matched"`
-	Fired       int       `json:"fired"`
-	Remaining   *int      `json:"remaining"` // null = no limit
+	Index       int               `json:"index"`
+	Text        string            `json:"text"`
+	Endpoint    string            `json:"endpoint"`
+	Body        map[string]string `json:"body,omitempty"`
+	Every       int               `json:"every"`
+	Probability float64           `json:"probability"`
+	Times       int               `json:"times"`
+	Optional    bool              `json:"optional,omitempty"`
+	Fault       faultJSON         `json:"fault"`
+	Matched     uint64            `json:"matched"`
+	Fired       int               `json:"fired"`
+	Remaining   *int              `json:"remaining"` // null = no limit
 }
 
 func (s *Server) adminFaults(*adminCall) (any, *apiError) {
@@ -387,7 +414,7 @@ func ruleJSON(r FaultRuleStatus) faultRuleJSON {
 		fj.Latency = f.Latency.String()
 	}
 	fj.Job = fault.JobNames[f.Job]
-	out := faultRuleJSON{Index: r.Index, Text: r.FaultRule.String(), Endpoint: r.Endpoint, Every: r.Every,
+	out := faultRuleJSON{Index: r.Index, Text: r.FaultRule.String(), Endpoint: r.Endpoint, Body: r.Body, Every: r.Every,
 		Probability: r.Probability, Times: r.Times, Optional: r.Optional, Fault: fj, Matched: r.Matched, Fired: r.Fired}
 	if r.Remaining >= 0 {
 		out.Remaining = &r.Remaining
@@ -516,7 +543,7 @@ func parseFaultRules(body []byte) ([]FaultRule, error) {
 
 // The fields of a rule and of a fault object, for messages.
 const (
-	ruleFields  = "endpoint, every, probability, times, optional and fault"
+	ruleFields  = "endpoint, body, every, probability, times, optional and fault"
 	faultFields = "latency, status, retry_after, drop, truncate, job, results and totals"
 )
 
@@ -554,6 +581,13 @@ func parseFaultRuleObject(i int, raw []byte) (FaultRule, error) {
 		switch name {
 		case "endpoint":
 			err = decodeField(v, &r.Endpoint, `a string such as "query"`)
+		case "body":
+			var members map[string]json.RawMessage
+			if err = decodeField(v, &members, `an object of members such as {"query": "storm", "page": 2}`); err == nil {
+				if r.Body, err = bodyMembers(members); err != nil {
+					return FaultRule{}, fmt.Errorf("fault rule %d: %w", i, err)
+				}
+			}
 		case "every":
 			err = decodeField(v, &r.Every, "a whole number such as 3")
 		case "probability":

@@ -295,7 +295,7 @@ func TestParseFaultAndRule(t *testing.T) {
 	}
 	r, err := ParseFaultRule("endpoint=query-async;every=3;times=2;latency=20ms;job=stuck")
 	want := FaultRule{Endpoint: "query-async", Every: 3, Times: 2, Fault: Fault{Latency: 20 * time.Millisecond, Job: JobStuck}}
-	if err != nil || r != want {
+	if err != nil || !cmp.Equal(r, want) {
 		t.Fatalf("ParseFaultRule: %+v %v", r, err)
 	}
 	if _, err := ParseFaultRule("every=often;drop"); err == nil || err.Error() !=

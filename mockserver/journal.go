@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/newssearch/newssearch-go/internal/textutil"
 	"github.com/newssearch/newssearch-go/mockserver/internal/journal"
 )
 
@@ -119,15 +121,39 @@ func (q JournalQuery) selects(e JournalEntry) bool {
 	if path != "" && !strings.HasPrefix(path, "/") {
 		path = "/api/v2/" + path
 	}
-	if e.Seq <= q.Since || path != "" && e.Path != path || q.Status != 0 && e.Status != q.Status {
-		return false
-	}
-	for name, want := range q.Body {
-		if !memberIs(e.Body, strings.Split(name, "."), want) {
+	return e.Seq > q.Since && (path == "" || e.Path == path) && (q.Status == 0 || e.Status == q.Status) && bodyHas(e.Body, q.Body)
+}
+
+// bodyHas reports whether the JSON object body has every member of
+// members (see JournalQuery.Body).
+func bodyHas(body json.RawMessage, members map[string]string) bool {
+	for name, want := range members {
+		if !memberIs(body, strings.Split(name, "."), want) {
 			return false
 		}
 	}
 	return true
+}
+
+// bodyMembers reads the members of a JSON body object a query names, as
+// JournalQuery.Body holds them: a string as it is, other JSON as text.
+func bodyMembers(in map[string]json.RawMessage) (map[string]string, error) {
+	var out map[string]string
+	for name, v := range in {
+		var text string
+		if json.Unmarshal(v, &text) != nil {
+			text = string(bytes.TrimSpace(v)) // a number, true, false: as JSON text
+			if text != "" && (text[0] == '[' || text[0] == '{') {
+				return nil, fmt.Errorf("body.%s is %s: give the value one member must hold, a string, number or boolean "+
+					"(a member holding an array matches when one element does)", name, textutil.JSONKind([]byte(text)))
+			}
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[name] = text
+	}
+	return out, nil
 }
 
 // memberIs reports whether the member at path of the JSON object body

@@ -207,7 +207,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 	source := ""
 	if ep := endpointsByPath[r.URL.Path]; ep != nil {
 		var rule int
-		if act, rule = s.faults.Decide(fault.Target{Endpoint: ep.faults.Endpoint}); rule >= 0 { // no job outcome or answer shape applies to a proxied answer
+		if act, rule = s.faults.Decide(bodyTarget(fault.Target{Endpoint: ep.faults.Endpoint}, x.body)); rule >= 0 { // no job outcome or answer shape applies to a proxied answer
 			source = "rule " + strconv.Itoa(rule)
 			x.entry.Fault = source + ": " + act.String()
 		}

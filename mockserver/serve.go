@@ -115,7 +115,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 
 	// 3. Decide its fault.
-	act, source, aerr := ws.decideFault(r.Header[FaultHeader], ep)
+	act, source, aerr := ws.decideFault(r.Header[FaultHeader], ep, x.body)
 	if aerr != nil {
 		ws.send(w, r, x, aerr.answer(), false)
 		return

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -231,4 +232,36 @@ func TestStrictIsAskedFor(t *testing.T) {
 			t.Fatalf("Reset left strict %v, want the server's %v", s.Settings().Strict, strictStart)
 		}
 	}
+}
+
+// TestClockSwitchConcurrent: switching a world's clock while its requests,
+// clock moves and resets run is safe (under -race) and never a 500; every
+// answer is one the calls allow.
+func TestClockSwitchConcurrent(t *testing.T) {
+	t.Parallel()
+	s := start(t, WithWorldPerKey(), WithPendingPolls(0))
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 100 {
+				var r reply
+				switch (g + i) % 5 {
+				case 0:
+					r = call(t, s, http.MethodPatch, "/_mock/settings", `{"clock": "manual"}`, KeyHeader, "shared")
+				case 1:
+					r = call(t, s, http.MethodPatch, "/_mock/settings", `{"clock": "real"}`, KeyHeader, "shared")
+				case 2:
+					r = call(t, s, http.MethodPost, "/_mock/clock", `{"advance": "1m"}`, KeyHeader, "shared")
+				case 3:
+					r = call(t, s, http.MethodPost, "/_mock/reset", "", KeyHeader, "shared")
+				default:
+					r = call(t, s, http.MethodPost, "/api/v2/query-async", `{"api_key": "shared", "query": "election"}`)
+				}
+				if r.Status != 200 && r.Status != http.StatusConflict {
+					t.Errorf("goroutine %d call %d: %d %s", g, i, r.Status, r.Body)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

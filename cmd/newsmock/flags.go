@@ -210,7 +210,9 @@ Faults for one request: send the header %s: ITEM;ITEM... with items
   drop  truncate  job=fail  job=stuck  job=refuse (the job items on query-async only)
   e.g. %s: status=429;retry-after=2
 Faults by rule: -fault 'endpoint=query;every=3;status=503' (the same items plus
-  endpoint=<name>, every=<n>, probability=<0..1>, times=<n>; repeatable).
+  endpoint=<name>, every=<n>, probability=<0..1>, times=<n>, optional, and
+  body.<member>=<value> to match requests whose JSON body has that member,
+  e.g. 'endpoint=query;body.query=storm;body.page=2;status=503'; repeatable).
 
 A POST to /_mock/ needs Content-Type: application/json, or the header
 %s: 1 with any type (for the -fault rule syntax as text), e.g.

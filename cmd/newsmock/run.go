@@ -12,12 +12,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
 
-	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/cmd/internal/buildinfo"
 	"github.com/newssearch/newssearch-go/mockserver"
 )
 
@@ -48,18 +47,6 @@ const listenPrefix = "newsmock listening on "
 // -ldflags "-X main.version=...". Empty in a plain go build or go install.
 var version string
 
-// mockVersion is the stamped version, else the module version of a
-// go install, else the SDK's version (the module this binary is built from).
-func mockVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return newssearch.Version
-}
-
 // run is the whole command: it serves until ctx is done, then drains, and
 // returns the exit code. It writes only the listening line (or the version,
 // the help, or the health) to stdout, and everything else to stderr. With
@@ -78,7 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "newsmock: %v\nRun newsmock -h to list the flags.\n", err)
 		return exitUsage
 	case cfg.version:
-		fmt.Fprintf(stdout, "newsmock %s (%s)\n", mockVersion(), runtime.Version())
+		fmt.Fprintf(stdout, "newsmock %s (%s)\n", buildinfo.Version(version), runtime.Version())
 		return exitOK
 	case health:
 		return checkHealth(ctx, cfg, stdout, stderr)

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -178,4 +181,55 @@ func control(url, key, method, path, body string, v any) error {
 		return json.Unmarshal(b, v)
 	}
 	return nil
+}
+
+// TestIssue45FromPython runs testdata/issue45_urllib.py, Python's urllib
+// alone, against a newsmock on a socket: fault rules matching body members
+// (from -fault and the control API), a clock switched per world with the
+// 409 naming Python's way, and strictness asked for (-strict).
+func TestIssue45FromPython(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skipf("python3 is not installed: %v", err)
+	}
+	r := start(t, "-addr", "127.0.0.1:0", "-log-level", "off", "-world-per-key", "-strict",
+		"-fault", "endpoint=query;body.query=storm;status=503;optional")
+	out, err := exec.CommandContext(t.Context(), "python3", filepath.Join("testdata", "issue45_urllib.py"), r.url).CombinedOutput()
+	if err != nil || !strings.HasSuffix(string(out), "PASS\n") {
+		t.Fatalf("issue45_urllib.py: %v\n%s", err, out)
+	}
+}
+
+// TestRealClockConflictCurl: from curl, the 409 for moving a real clock
+// names the curl command that switches the world; that command, run as
+// printed, does, and the clock then moves.
+func TestRealClockConflictCurl(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skipf("curl is not installed: %v", err)
+	}
+	r := start(t, "-addr", "127.0.0.1:0", "-log-level", "off")
+	curl := func(args ...string) string {
+		t.Helper()
+		out, err := exec.CommandContext(t.Context(), "curl", append([]string{"-sS"}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("curl %v: %v", args, err)
+		}
+		return string(out)
+	}
+	advance := []string{"-X", "POST", r.url + "/_mock/clock", "-H", "Content-Type: application/json", "-d", `{"advance": "2h"}`}
+	var conflict struct{ Message string }
+	if err := json.Unmarshal([]byte(curl(advance...)), &conflict); err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`first with (curl -X PATCH .*'); or start`).FindStringSubmatch(conflict.Message)
+	if m == nil || strings.Contains(conflict.Message, "Python") {
+		t.Fatalf("the 409 to curl: %q; want the curl command alone", conflict.Message)
+	}
+	if out, err := exec.CommandContext(t.Context(), "bash", "-c", m[1]+" -sS").CombinedOutput(); err != nil || !strings.Contains(string(out), `"clock":"manual"`) {
+		t.Fatalf("%s: %v\n%s", m[1], err, out)
+	}
+	if out := curl(advance...); !strings.Contains(out, `"manual":true`) || !strings.Contains(out, `"state":"SUCCESS"`) {
+		t.Fatalf("advance after the switch: %s", out)
+	}
 }

@@ -14,9 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/cmd/internal/buildinfo"
+	"github.com/spf13/cobra"
 )
 
 // Exit codes.
@@ -410,7 +410,7 @@ func (a *app) client(wrap func(http.RoundTripper) http.RoundTripper) (*newssearc
 		newssearch.WithoutEnvironment(),
 		newssearch.WithAPIKey(key),
 		newssearch.WithBaseURL(cmpOr(a.baseURL, a.env.getenv(newssearch.EnvBaseURL))),
-		newssearch.WithHeader("User-Agent", "newssearch-cli/"+cliVersion()+" newssearch-go/"+newssearch.Version),
+		newssearch.WithHeader("User-Agent", "newssearch-cli/"+buildinfo.Version(version)+" newssearch-go/"+newssearch.Version),
 		newssearch.WithMaxRetries(a.maxRetries),
 		newssearch.WithLogger(a.logger()),
 	}

@@ -9,14 +9,13 @@ import (
 	"math"
 	"net/http"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	newssearch "github.com/newssearch/newssearch-go"
+	"github.com/newssearch/newssearch-go/cmd/internal/buildinfo"
+	"github.com/spf13/cobra"
 )
 
 func (a *app) searchCommand() *cobra.Command {
@@ -305,18 +304,6 @@ its cluster's topic and count; json and jsonl print whole clusters unless
 // -ldflags "-X main.version=...". Empty in a plain go build or go install.
 var version string
 
-// cliVersion is the stamped version, else the module version the binary
-// was built from (go install ...@v1.2.3), else "devel".
-func cliVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
-
 func (a *app) versionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
@@ -324,7 +311,7 @@ func (a *app) versionCommand() *cobra.Command {
 		Args:  argsBetween(0, 0, "version takes no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			_, err := fmt.Fprintf(cmd.OutOrStdout(), "newssearch %s\nSDK newssearch-go %s\n%s %s/%s\n",
-				cliVersion(), newssearch.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+				buildinfo.Version(version), newssearch.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return err
 		},
 	}

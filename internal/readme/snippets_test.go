@@ -213,3 +213,25 @@ func TestSearchRetriesA503(t *testing.T) {
 }
 
 // readme:end
+
+// TestClockPerWorld: docs/mockserver.md's snippet switches one world to a
+// manual clock and moves it; the default world keeps the real clock.
+func TestClockPerWorld(t *testing.T) {
+	t.Parallel()
+	srv := mockserver.New(mockserver.WithoutListener())
+	t.Cleanup(srv.Close)
+	// readme:begin
+	w := srv.World(t.Name())
+	st := w.Settings()
+	st.Clock = "manual" // this world only: the others keep theirs
+	if err := w.SetSettings(st); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.SetClock(w.Now().Add(2 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	// readme:end
+	if ahead := w.Now().Sub(srv.Now()); ahead < time.Hour || srv.Settings().Clock != "real" {
+		t.Fatalf("the world is %v ahead of the default world, whose clock is %q; want 2h and real", ahead, srv.Settings().Clock)
+	}
+}

@@ -3,16 +3,20 @@ package fault
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/newssearch/newssearch-go/internal/splitmix"
 )
 
-// Rule injects Action into the requests to Endpoint ("" for all) that, for
-// a Job outcome, create jobs.
+// Rule injects Action into the requests to Endpoint ("" for all) whose body
+// has the members of Body (see Target.HasBody) and that, for a Job
+// outcome, create jobs.
 type Rule struct {
 	Endpoint string
+	Body     map[string]string
 	// Every fires the rule on every Every-th match, Probability with that
 	// (seeded) chance; with neither it fires on every match.
 	Every       int
@@ -36,6 +40,8 @@ func (r Rule) Validate() error {
 		return errors.New("fields Every and Probability are both set: set one of them")
 	case r.Times < 0:
 		return fmt.Errorf("field Times is %d: use a positive limit, or 0 for no limit", r.Times)
+	case slices.ContainsFunc(slices.Collect(maps.Keys(r.Body)), func(name string) bool { return slices.Contains(strings.Split(name, "."), "") }):
+		return errors.New(`a Body member's name is empty: name a member such as "query", or a dotted path such as "a.b"`)
 	case r.Action.IsZero():
 		return errors.New("the rule has no action: set a latency, status, drop, truncate, job outcome or answer shape (results, totals)")
 	}
@@ -93,6 +99,9 @@ type Target struct {
 	Jobs     bool // it creates jobs: a Job outcome applies
 	Results  bool // it answers results, nested or at the top level: Results applies
 	Totals   bool // it answers counts: Totals applies
+	// HasBody reports whether the request's body has the members of a
+	// rule's Body; nil for none.
+	HasBody func(members map[string]string) bool
 }
 
 // appliesTo reports whether a can change a request to t. A job outcome
@@ -117,7 +126,8 @@ func (in *Injector) Decide(t Target) (Action, int) {
 	defer in.mu.Unlock()
 	chosen := -1
 	for i, r := range in.rules {
-		if r.Endpoint != "" && r.Endpoint != t.Endpoint || !r.Action.appliesTo(t) {
+		if r.Endpoint != "" && r.Endpoint != t.Endpoint || !r.Action.appliesTo(t) ||
+			len(r.Body) > 0 && (t.HasBody == nil || !t.HasBody(r.Body)) {
 			continue
 		}
 		in.matched[i]++
