@@ -1,4 +1,9 @@
-// Types of @newssearch/newsmock. The answers are newsmock's JSON (docs/control-api.md).
+// Types of @newssearch/newsmock. The answers are newsmock's JSON (docs/control-api.md). They use Node's types
+// (ChildProcess, ProcessEnv): @types/node is a peer dependency, and they compile under "strict".
+/// <reference types="node" />
+
+/** A duration: a number of seconds (90, 0.25), or a Go duration string ('90s', '1h30m', '250ms'). */
+export type Duration = number | string;
 
 /** A fault rule: an object as in docs/control-api.md "Faults", or a string in newsmock's -fault syntax. */
 export type FaultRule = string | {
@@ -8,6 +13,8 @@ export type FaultRule = string | {
   times?: number;
   /** The rule may never fire: verify() does not count it as unmet. */
   optional?: boolean;
+  /** Members the request body must hold (as in expect() and the journal), e.g. { query: 'storm', page: 2 }. */
+  body?: Record<string, string | number | boolean>;
   fault: string | {
     /** A duration ("150ms"), or a range drawn uniformly from the seed per request ("100ms..2s"). */
     latency?: string;
@@ -80,8 +87,8 @@ export interface JournalFilter {
   limit?: number;
   /** Members the request body must hold, e.g. { query: 'election', page: 2 }; a dotted name reaches into objects. */
   body?: Record<string, string | number | boolean>;
-  /** Wait (milliseconds, or a Go duration such as '5s'; up to a minute) until min entries match. */
-  wait?: number | string;
+  /** Wait (seconds, or a Go duration such as '5s'; up to a minute) until min entries match. */
+  wait?: Duration;
   /** With wait: how many entries to wait for (default 1). */
   min?: number;
 }
@@ -127,7 +134,13 @@ export interface Settings {
   job_ttl: string;
   max_jobs: number;
   shape: { results?: 'nested' | 'top-level'; totals?: 'both' | 'totalResults' | 'totalArticles' };
+  /** A request no expectation matches fails verify (default false; it is listed as unexpected either way). */
+  strict?: boolean;
+  [name: string]: unknown;
 }
+
+/** The settings updateSettings() changes; pending and job_ttl take seconds or a Go duration. */
+export type SettingsChanges = Partial<Omit<Settings, 'pending' | 'job_ttl'>> & { pending?: Duration; job_ttl?: Duration };
 
 export interface Job {
   query_id: string;
@@ -172,8 +185,12 @@ export declare class Control {
   readonly url: string;
   /** The key whose world this acts on (header X-Newsmock-Key); null for the default world. */
   readonly apiKey: string | null;
+  /** Where expectations and fault rules were declared (the test's stack frames), for a VerifyError's stack. */
+  declared: string[];
   /** The same control API acting on the world of apiKey (header X-Newsmock-Key); throws unless a non-empty string. */
   world(apiKey: string): Control;
+  /** The control API of a world of a fresh key (prefix-<uuid>), e.g. one for each of concurrent tests. */
+  newWorld(prefix?: string): Control;
   /** The control API acting on the default world, even under -world-per-key (where no keyed request reaches it). */
   defaultWorld(): Control;
   call(method: string, path: string, options?: { json?: unknown; text?: string; query?: Record<string, unknown> }): Promise<any>;
@@ -185,8 +202,12 @@ export declare class Control {
   clearFaults(): Promise<ListedFaultRule[]>;
 
   clock(): Promise<Clock>;
-  /** A Go duration such as "90s" or "1h30m" (needs newsmock -clock manual). */
-  advanceClock(duration: string): Promise<Clock>;
+  /** Switches this world to a manual clock (the other worlds keep theirs), at start or at its current time. */
+  useManualClock(start?: string | Date): Promise<Clock>;
+  /** Switches this world back to real time. */
+  useRealClock(): Promise<Clock>;
+  /** Seconds (90) or a Go duration ('1h30m'); needs a manual clock (useManualClock(), or newsmock -clock manual). */
+  advanceClock(duration: Duration): Promise<Clock>;
   setClock(when: string | Date): Promise<Clock>;
 
   articles(): Promise<ArticlesAnswer>;
@@ -199,7 +220,10 @@ export declare class Control {
   journalCount(filter?: Omit<JournalFilter, 'limit'>): Promise<number>;
   clearJournal(): Promise<{ state: 'SUCCESS' }>;
 
-  /** Declares what the world must get from now on; once it has expectations, every request must match one. */
+  /**
+   * Declares what the world must get from now on. A request none matches is listed as unexpected, and fails
+   * verify only in a strict world (updateSettings({ strict: true })).
+   */
   expect(expectations: Expectation | Expectation[]): Promise<ListedExpectation[]>;
   expectations(): Promise<ListedExpectation[]>;
   clearExpectations(): Promise<ListedExpectation[]>;
@@ -210,8 +234,8 @@ export declare class Control {
   verify(options?: { check?: boolean }): Promise<VerifyResult>;
 
   settings(): Promise<Settings>;
-  /** Changes the settings given (durations as Go durations, e.g. '10s'); the others stay. */
-  updateSettings(changes: Partial<Settings>): Promise<Settings>;
+  /** Changes the settings given (durations in seconds or as Go durations, e.g. '10s'); the others stay. */
+  updateSettings(changes: SettingsChanges): Promise<Settings>;
   /** Back to the settings newsmock started with. */
   resetSettings(): Promise<Settings>;
 
@@ -226,17 +250,32 @@ export declare class Control {
   health(): Promise<Record<string, unknown>>;
 }
 
+/** A whole newsmock: its world helpers refuse under -world-per-key (no request with an api_key reaches its default world). */
+export declare class Mock extends Control {
+  /** Resolves to true when it runs with -world-per-key. */
+  worldPerKey(): Promise<boolean>;
+}
+
+/** A newsmock already running (a container, a CI service, another process), as connect() gives it. */
+export declare class Remote extends Mock {
+  /** Does nothing: this process did not start it. */
+  stop(): Promise<null>;
+}
+
+/** The newsmock already running at url (e.g. process.env.NEWSMOCK_URL); rejects unless it answers GET /_mock/health. */
+export declare function connect(url: string): Promise<Remote>;
+
 /**
  * A running newsmock, started with -exit-with-parent: it exits when this process does, and neither it nor its
  * pipes keep the event loop alive. Under -world-per-key its world helpers (addFault, journal, reset, ...)
  * reject with a NewsmockError, since no request with an api_key reaches its default world: use world(key).
  */
-export declare class Newsmock extends Control {
+export declare class Newsmock extends Mock {
   readonly process: import('node:child_process').ChildProcess;
   /** Its last lines of standard error. */
   readonly log: string;
-  /** SIGTERM, then waits for the exit (SIGKILL after timeoutMs). Resolves to the exit code. */
-  stop(options?: { timeoutMs?: number }): Promise<number | string | null>;
+  /** SIGTERM, then waits for the exit (SIGKILL after timeout, default 15 s). Resolves to the exit code. */
+  stop(options?: { timeout?: Duration }): Promise<number | string | null>;
 }
 
 export interface StartOptions {
@@ -244,8 +283,8 @@ export interface StartOptions {
   args?: string[];
   /** The binary; default: $NEWSMOCK_BINARY, else the platform package's. */
   binary?: string;
-  /** How long to wait for the listening line (default 15000). */
-  timeoutMs?: number;
+  /** How long to wait for the listening line (default 15 s). */
+  timeout?: Duration;
   /** Variables added to this process's environment (HOME, PATH and the rest stay). */
   env?: NodeJS.ProcessEnv;
 }
@@ -253,35 +292,42 @@ export interface StartOptions {
 /** Starts newsmock on 127.0.0.1 at a free port; resolves once it listens, rejects with a NewsmockError if it cannot. */
 export declare function start(options?: StartOptions): Promise<Newsmock>;
 
+/** A hook registrar of a test runner (Jest's, Vitest's or node:test's beforeEach, ...). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Hook = (fn: (...args: any[]) => any, ...rest: any[]) => unknown;
+
 /** The hooks setup() registers on; node:test's before and after may stand for beforeAll and afterAll. */
 export interface Hooks {
-  beforeAll?: (fn: () => unknown) => unknown;
-  afterAll?: (fn: () => unknown) => unknown;
-  before?: (fn: () => unknown) => unknown;
-  after?: (fn: () => unknown) => unknown;
-  beforeEach: (fn: () => unknown) => unknown;
-  afterEach: (fn: () => unknown) => unknown;
+  beforeAll?: Hook;
+  afterAll?: Hook;
+  before?: Hook;
+  after?: Hook;
+  beforeEach: Hook;
+  afterEach: Hook;
 }
 
 export interface SetupOptions extends StartOptions {
-  /** Default: Jest's or Vitest's globals when present, else node:test's hooks. */
+  /** A newsmock already running (with -world-per-key) to use instead of starting one; default $NEWSMOCK_URL. */
+  url?: string;
+  /** Default: Jest's or Vitest's (also without Vitest's globals), else node:test's hooks. */
   hooks?: Hooks;
 }
 
 /** The control API of the running test's world, as setup() gives it. */
 export interface TestWorld extends Control {
-  /** The running test's key: send it as api_key. null between tests. */
-  readonly apiKey: string | null;
-  /** The running newsmock (null before the first test). */
-  readonly server: Newsmock | null;
+  /** The running test's key: send it as api_key. Throws between tests, and in tests that run at the same time. */
+  readonly apiKey: string;
+  /** The running newsmock, started or at options.url (null before the first test). */
+  readonly server: Newsmock | Remote | null;
   /** This test's world is not verified after it. */
   skipVerify(): void;
 }
 
 /**
- * One newsmock for the test file (-world-per-key; started before the tests, stopped after them) and a world of
- * its own for each test; after each test the world's verify must be met, else the test fails with newsmock's
- * message (skipVerify() opts a test out). Call it at the top of a test file.
+ * One newsmock for the test file (-world-per-key; started before the tests, stopped after them; or the one at
+ * options.url or $NEWSMOCK_URL) and a world of its own for each test; after each test the world's verify must
+ * be met, else the test fails with newsmock's message (skipVerify() opts a test out). Tests that run at the
+ * same time fail saying so: give each mock.newWorld(). Call it at the top of a test file.
  */
 export declare function setup(options?: SetupOptions): TestWorld;
 /** The newsmock binary start() runs. Throws a NewsmockError saying why when the platform package is missing. */

@@ -10,6 +10,9 @@ const LISTEN_PREFIX = 'newsmock listening on ';
 const KEY_HEADER = 'X-Newsmock-Key';
 // Control paths about the whole server, not one world.
 const SERVER_PATHS = /^\/_mock\/(worlds|health|record)(\/|\?|$)/;
+// The variables the helpers read; a started newsmock never sees them.
+const CLIENT_VARIABLES = ['NEWSMOCK_URL', 'NEWSMOCK_BINARY'];
+const USER_AGENT = `newsmock-node/${require('./package.json').version}`;
 const PLATFORMS = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'];
 
 class NewsmockError extends Error {
@@ -30,13 +33,38 @@ class VerifyError extends Error {
   }
 }
 
-/** The query of GET /_mock/journal: body members as body.<name>, wait in milliseconds or a Go duration. */
+/**
+ * A Go duration from a duration the helpers take: the one rule of both packages (Python's too) is that a
+ * number is seconds and a string a Go duration ('90s', '1h30m', '250ms').
+ */
+function goDuration(d) {
+  return typeof d === 'number' ? `${Math.round(d * 1000)}ms` : d;
+}
+
+const UNITS = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60000, h: 3600000 };
+/** Milliseconds of a duration (a number of seconds, or a Go duration string), for the timers of this module. */
+function millis(d, name) {
+  if (typeof d === 'number' && d >= 0) return d * 1000;
+  const parts = typeof d === 'string' ? [...d.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)] : [];
+  if (!parts.length || parts.map((p) => p[0]).join('') !== d) {
+    throw new NewsmockError(`${name}: ${JSON.stringify(d)} is not a duration: give seconds (15) or a Go duration ('15s')`);
+  }
+  return parts.reduce((ms, p) => ms + Number(p[1]) * UNITS[p[2]], 0);
+}
+
+/** The query of GET /_mock/journal: body members as body.<name>, wait in seconds or a Go duration. */
 function journalQuery({ body, wait, ...query } = {}) {
   for (const [name, value] of Object.entries(body || {})) {
     query[`body.${name}`] = typeof value === 'string' ? value : JSON.stringify(value);
   }
-  if (wait !== undefined) query.wait = typeof wait === 'number' ? `${Math.round(wait)}ms` : wait;
+  if (wait !== undefined) query.wait = goDuration(wait);
   return query;
+}
+
+/** The frames of the stack that are not this module's: where the test called a helper. */
+function callerFrames() {
+  return (new Error().stack || '').split('\n').slice(1).filter((line) => !line.includes(__filename) &&
+    !line.includes('node:internal') && line.includes(' at ')).join('\n');
 }
 
 /** The newsmock binary: $NEWSMOCK_BINARY, else the one of @newssearch/newsmock-<platform>-<arch>. */
@@ -95,7 +123,18 @@ function missingCause(pkg) {
 class Control {
   constructor(url, apiKey = null) {
     this.url = url.replace(/\/+$/, '');
-    this.apiKey = apiKey;
+    this._key = apiKey;
+    /** Where expectations and fault rules were declared (stack frames of the test's calls), for VerifyError. */
+    this.declared = [];
+  }
+
+  /** The key whose world this acts on (header X-Newsmock-Key); null for the default world. */
+  get apiKey() { return this._key; }
+  set apiKey(key) { this._key = key; }
+
+  _declare() {
+    const frames = callerFrames();
+    if (frames && !this.declared.includes(frames)) this.declared.push(frames);
   }
 
   /** The same control API acting on the world of apiKey (header X-Newsmock-Key). */
@@ -104,6 +143,11 @@ class Control {
       throw new NewsmockError(`world(${JSON.stringify(apiKey)}): give the api_key your requests send, a non-empty string`);
     }
     return new Control(this.url, apiKey);
+  }
+
+  /** The control API of a world of a fresh key (prefix-<uuid>), e.g. for each of concurrent tests. */
+  newWorld(prefix = 'world') {
+    return this.world(`${prefix}-${crypto.randomUUID()}`);
   }
 
   /** The control API acting on the default world, even under -world-per-key (where no keyed request reaches it). */
@@ -120,7 +164,7 @@ class Control {
       for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) q.set(k, String(v));
       if ([...q].length) url += '?' + q;
     }
-    const headers = { 'Content-Type': 'application/json' };
+    const headers = { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT };
     let body;
     if (text !== undefined) {
       headers['Content-Type'] = 'text/plain';
@@ -129,7 +173,8 @@ class Control {
     } else if (json !== undefined) {
       body = JSON.stringify(json);
     }
-    if (this.apiKey !== null) headers[KEY_HEADER] = this.apiKey;
+    const key = this.apiKey;
+    if (key !== null) headers[KEY_HEADER] = key;
     const res = await fetch(url, { method, headers, body });
     const raw = await res.text();
     let answer;
@@ -143,17 +188,31 @@ class Control {
 
   // Faults: a rule is an object (docs/control-api.md "Faults") or a string in -fault syntax.
   async faults() { return (await this.call('GET', '/_mock/faults')).rules; }
-  async setFaults(rules) { return (await this.call('PUT', '/_mock/faults', { json: { rules } })).rules; }
+  async setFaults(rules) { this._declare(); return (await this.call('PUT', '/_mock/faults', { json: { rules } })).rules; }
+  /** rule: 'endpoint=query;times=1;status=503' or { endpoint, body: { query: 'storm' }, fault: { status: 503 } }. */
   async addFault(rule) {
+    this._declare();
     const opts = typeof rule === 'string' ? { text: rule } : { json: rule };
     return (await this.call('POST', '/_mock/faults', opts)).rules;
   }
   async removeFault(index) { return (await this.call('DELETE', `/_mock/faults/${index}`)).rules; }
   async clearFaults() { return (await this.call('DELETE', '/_mock/faults')).rules; }
 
-  // Clock (a manual one: newsmock -clock manual).
+  // Clock: manual for the whole mock (-clock manual), or for this world (useManualClock).
   clock() { return this.call('GET', '/_mock/clock'); }
-  advanceClock(duration) { return this.call('POST', '/_mock/clock', { json: { advance: duration } }); }
+  /** Switches this world to a manual clock (the others keep theirs), at start or at its current time. */
+  async useManualClock(start) {
+    const at = start === undefined ? '' : `=${start instanceof Date ? start.toISOString() : start}`;
+    await this.call('PATCH', '/_mock/settings', { json: { clock: `manual${at}` } });
+    return this.clock();
+  }
+  /** Switches this world back to real time. */
+  async useRealClock() {
+    await this.call('PATCH', '/_mock/settings', { json: { clock: 'real' } });
+    return this.clock();
+  }
+  /** duration: seconds (90) or a Go duration ('1h30m'). */
+  advanceClock(duration) { return this.call('POST', '/_mock/clock', { json: { advance: goDuration(duration) } }); }
   setClock(when) {
     return this.call('POST', '/_mock/clock', { json: { set: when instanceof Date ? when.toISOString() : when } });
   }
@@ -172,19 +231,29 @@ class Control {
   clearJournal() { return this.call('DELETE', '/_mock/journal'); }
 
   // Expectations: { endpoint, body, times } or { endpoint, body, min, max }, or an array of them.
-  async expect(expectations) { return (await this.call('POST', '/_mock/expectations', { json: expectations })).expectations; }
+  async expect(expectations) { this._declare(); return (await this.call('POST', '/_mock/expectations', { json: expectations })).expectations; }
   async expectations() { return (await this.call('GET', '/_mock/expectations')).expectations; }
   async clearExpectations() { return (await this.call('DELETE', '/_mock/expectations')).expectations; }
   /** newsmock's verdict on the world; with { check: true } it rejects with a VerifyError when not met. */
   async verify({ check = false } = {}) {
     const result = await this.call('GET', '/_mock/verify');
-    if (check && !result.met) throw new VerifyError(result);
+    if (check && !result.met) {
+      const err = new VerifyError(result);
+      // The stack is the test's: where it declared what was not met (else where it called verify).
+      const frames = this.declared.length ? this.declared.join('\n') : callerFrames();
+      if (frames) err.stack = `${err.name}: ${err.message}\n${frames}`;
+      throw err;
+    }
     return result;
   }
 
-  // Settings: pending_polls, pending, rate_limit, burst, job_ttl, max_jobs, shape (the JSON names).
+  // Settings: pending_polls, pending, rate_limit, burst, job_ttl, max_jobs, shape, strict (the JSON names).
   async settings() { return (await this.call('GET', '/_mock/settings')).settings; }
-  async updateSettings(changes) { return (await this.call('PATCH', '/_mock/settings', { json: changes })).settings; }
+  async updateSettings(changes) {
+    const json = { ...changes };
+    for (const name of ['pending', 'job_ttl']) if (json[name] !== undefined) json[name] = goDuration(json[name]);
+    return (await this.call('PATCH', '/_mock/settings', { json })).settings;
+  }
   async resetSettings() { return (await this.call('DELETE', '/_mock/settings')).settings; }
 
   // Jobs.
@@ -227,8 +296,53 @@ function hookExit() {
   }
 }
 
-/** A running newsmock. stop() ends it; log holds its last lines of standard error. */
-class Newsmock extends Control {
+/**
+ * A whole newsmock. Under -world-per-key the default world is reached by no request with an accepted key:
+ * helpers acting on it would never be seen, so they refuse (once GET /_mock/worlds has said so).
+ */
+class Mock extends Control {
+  constructor(url) {
+    super(url);
+    let worldPerKey;
+    /** Resolves to true when this newsmock runs with -world-per-key. */
+    this.worldPerKey = () => {
+      worldPerKey ??= new Control(this.url).call('GET', '/_mock/worlds').then((a) => a.world_per_key === true,
+        (err) => { worldPerKey = undefined; throw err; });
+      return worldPerKey;
+    };
+    this._guard = async (method, p) => {
+      if (await this.worldPerKey()) {
+        throw new NewsmockError(`${method} ${p} would act on the default world of a newsmock running with ` +
+          '-world-per-key, which no request with an api_key reaches: use mock.world(key) with the api_key ' +
+          'your requests send (or mock.defaultWorld() for the default world itself)');
+      }
+    };
+  }
+}
+
+/** A newsmock already running (a container, a CI service, another process): connect(url) gives one. */
+class Remote extends Mock {
+  /** Does nothing: this process did not start the mock. */
+  async stop() { return null; }
+}
+
+/**
+ * The control API of the newsmock already running at url (e.g. $NEWSMOCK_URL); rejects with a NewsmockError
+ * unless it answers GET /_mock/health.
+ */
+async function connect(url) {
+  const remote = new Remote(url);
+  try {
+    await remote.health();
+  } catch (err) {
+    throw new NewsmockError(`no newsmock answers at ${url} (GET /_mock/health: ${err.cause ? err.cause.message : err.message}): ` +
+      'start it first, or unset NEWSMOCK_URL (setup({ url })) to start one here');
+  }
+  return remote;
+}
+
+/** A running newsmock this process started. stop() ends it; log holds its last lines of standard error. */
+class Newsmock extends Mock {
   constructor(child, url, logLines) {
     super(url);
     this.process = child;
@@ -237,24 +351,13 @@ class Newsmock extends Control {
       if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
       else child.once('exit', (code, signal) => resolve(code ?? signal));
     });
-    let worldPerKey;
-    // Under -world-per-key the default world is reached by no request with an accepted key: helpers acting
-    // on it would never be seen, so they refuse (once GET /_mock/worlds has said so).
-    this._guard = async (method, p) => {
-      worldPerKey ??= new Control(url).call('GET', '/_mock/worlds').then((a) => a.world_per_key === true,
-        (err) => { worldPerKey = undefined; throw err; });
-      if (await worldPerKey) {
-        throw new NewsmockError(`${method} ${p} would act on the default world of a newsmock running with ` +
-          '-world-per-key, which no request with an api_key reaches: use mock.world(key) with the api_key ' +
-          'your requests send (or mock.defaultWorld() for the default world itself)');
-      }
-    };
   }
 
   get log() { return this._log.join('\n'); }
 
-  /** SIGTERM (newsmock drains and exits), then waits; SIGKILL after timeoutMs. Resolves to the exit code. */
-  async stop({ timeoutMs = 15000 } = {}) {
+  /** SIGTERM (newsmock drains and exits), then waits; SIGKILL after timeout (seconds, or a Go duration). */
+  async stop({ timeout = 15 } = {}) {
+    const timeoutMs = millis(timeout, 'stop({ timeout })');
     const child = this.process;
     live.delete(child);
     if (child.exitCode === null && child.signalCode === null) {
@@ -278,10 +381,13 @@ class Newsmock extends Control {
  * this process does, however it ends (SIGKILL included). Neither it nor its pipes keep Node's event loop alive
  * once it listens: a test file that forgets stop() still ends, and newsmock with it.
  */
-async function start({ args = [], binary, timeoutMs = 15000, env } = {}) {
+async function start({ args = [], binary, timeout = 15, env } = {}) {
+  const timeoutMs = millis(timeout, 'start({ timeout })');
   const bin = binary || binaryPath();
+  const childEnv = { ...process.env, ...env };
+  for (const name of CLIENT_VARIABLES) delete childEnv[name];
   const child = spawn(bin, ['-addr', '127.0.0.1:0', '-exit-with-parent', ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'], env: env && { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'], env: childEnv,
   });
   hookExit();
   live.add(child);
@@ -299,7 +405,7 @@ async function start({ args = [], binary, timeoutMs = 15000, env } = {}) {
   let url;
   try {
     url = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => reject(new Error(`no listening line within ${typeof timeout === 'number' ? `${timeout} s` : timeout}`)), timeoutMs);
       let stdoutBuf = '';
       child.stdout.setEncoding('utf8');
       const onData = (chunk) => {
@@ -334,59 +440,124 @@ async function start({ args = [], binary, timeoutMs = 15000, env } = {}) {
   return new Newsmock(child, url, logLines);
 }
 
-/** The hooks of the test runner: Jest's and Vitest's globals when present, else node:test's. */
+/**
+ * The hooks of the test runner: Jest's or Vitest's globals; Vitest's own module when its globals are off;
+ * else node:test's.
+ */
 function runnerHooks() {
-  const g = globalThis;
-  if (['beforeAll', 'afterAll', 'beforeEach', 'afterEach'].every((name) => typeof g[name] === 'function')) {
-    return { beforeAll: g.beforeAll, afterAll: g.afterAll, beforeEach: g.beforeEach, afterEach: g.afterEach };
+  const names = ['beforeAll', 'afterAll', 'beforeEach', 'afterEach'];
+  const pick = (o) => (o && names.every((name) => typeof o[name] === 'function') ?
+    { beforeAll: o.beforeAll, afterAll: o.afterAll, beforeEach: o.beforeEach, afterEach: o.afterEach } : null);
+  // Vitest keeps its module on globalThis for its workers; its hooks register on the running file.
+  const found = pick(globalThis) || pick(globalThis.__vitest_index__);
+  if (found) return found;
+  if (process.env.VITEST || process.env.JEST_WORKER_ID) {
+    throw new NewsmockError(`setup() runs under ${process.env.VITEST ? 'Vitest' : 'Jest'} but finds none of its hooks: ` +
+      'pass them, setup({ hooks: { beforeAll, afterAll, beforeEach, afterEach } })');
   }
   const t = require('node:test');
-  return { beforeAll: t.before, afterAll: t.after, beforeEach: t.beforeEach, afterEach: t.afterEach };
+  return { beforeAll: t.before, afterAll: t.after, beforeEach: t.beforeEach, afterEach: t.afterEach, nodeTest: true };
+}
+
+const CONCURRENT = 'tests of this file ran at the same time (describe.concurrent, test.concurrent, { concurrency }), ' +
+  "and setup()'s mock is the running test's world: it cannot tell which test calls. Run them one at a time, or " +
+  'give each concurrent test a world of its own: const world = mock.newWorld(); send world.apiKey, and end the ' +
+  'test with await world.verify({ check: true })';
+
+/** The control API of the running test's world, as setup() gives it. */
+class TestWorld extends Control {
+  constructor(current, server) {
+    super('');
+    this._current = current;
+    this._server = server;
+  }
+
+  get apiKey() { return this._current().key; }
+  set apiKey(key) { if (key !== null) throw new NewsmockError("setup()'s mock has the running test's key"); }
+  /** The running newsmock (started here, or the one at options.url / $NEWSMOCK_URL); null before the file's tests. */
+  get server() { return this._server(); }
+  _declare() { this._current().declared.push(callerFrames()); }
+  async call(method, p, options) {
+    try { this._current(); } catch (err) { err.message = `${method} ${p}: ${err.message}`; throw err; }
+    return super.call(method, p, options);
+  }
+  /** This test's world is not verified after it. */
+  skipVerify() { this._current().check = false; }
 }
 
 /**
- * One newsmock for the test file (-world-per-key, started in a beforeAll hook, stopped in afterAll), and for
- * each test a world of its own: the object returned is the control API of the running test's world, with
- * url and apiKey (send it in your requests). After each test its verify must be met (expectations, and every
- * fault rule not optional fired), else the test fails with newsmock's message; skipVerify() in a test skips
- * that check. hooks: { beforeAll, afterAll, beforeEach, afterEach } (node:test's before and after are taken
- * too); by default the globals of Jest or Vitest (globals: true), else node:test's. Tests of a file must run
- * one at a time (the runners' default).
+ * One newsmock for the test file (-world-per-key, started in a beforeAll hook, stopped in afterAll; or the one
+ * at options.url or $NEWSMOCK_URL, already running), and for each test a world of its own: the object
+ * returned is the control API of the running test's world, with url and apiKey (send it in your requests).
+ * After each test its verify must be met (expectations, and every fault rule not optional fired), else the test
+ * fails with newsmock's message, its stack at the test's calls; skipVerify() in a test skips that check.
+ * hooks: { beforeAll, afterAll, beforeEach, afterEach } (node:test's before and after are taken too); by
+ * default Jest's or Vitest's, else node:test's. Tests that run at the same time fail with an error saying so.
  */
-function setup({ args = [], hooks, ...startOptions } = {}) {
+function setup({ args = [], hooks, url = process.env.NEWSMOCK_URL, ...startOptions } = {}) {
   const h = hooks || runnerHooks();
-  const world = new Control(''); // its url once the mock listens
   let server = null;
-  let depth = 0; // node:test runs beforeEach for subtests too: they share their test's world
-  let check = true;
-  world._guard = async (method, p) => {
-    if (world.apiKey === null) {
-      throw new NewsmockError(`${method} ${p}: no test is running: the setup() world is the running test's ` +
-        '(when the runner\'s hooks are not globals, as under Vitest without globals: true, pass them: ' +
-        'setup({ hooks: { beforeAll, afterAll, beforeEach, afterEach } }))');
+  const running = []; // the tests running: { name, context, key, check, declared, depth, overlapped }
+  let overlap = false; // tests ran at the same time since the last moment none ran
+  const current = () => {
+    if (overlap) throw new NewsmockError(CONCURRENT);
+    if (!running.length) {
+      throw new NewsmockError("no test is running: setup()'s mock is the running test's world (Jest runs " +
+        'test.concurrent tests before their beforeEach hooks: give such tests mock.newWorld()). When the ' +
+        "runner's hooks are not globals, pass them: setup({ hooks: { beforeAll, afterAll, beforeEach, afterEach } })");
     }
+    return running[running.length - 1];
   };
-  world.skipVerify = () => { check = false; };
-  Object.defineProperty(world, 'server', { get: () => server });
+  const world = new TestWorld(current, () => server);
   (h.beforeAll || h.before)(async () => {
-    server = await start({ ...startOptions, args: ['-world-per-key', ...args] });
+    if (url) {
+      server = await connect(url);
+      if (!(await server.worldPerKey())) {
+        const at = server.url;
+        server = null;
+        throw new NewsmockError(`the newsmock at ${at} runs without -world-per-key, and setup() gives each test a ` +
+          'world of its own key: start it with -world-per-key (in a container: -e NEWSMOCK_WORLD_PER_KEY=true)');
+      }
+    } else {
+      server = await start({ ...startOptions, args: ['-world-per-key', ...args] });
+    }
     world.url = server.url;
   });
   (h.afterAll || h.after)(() => server && server.stop());
-  h.beforeEach(() => {
-    if (depth++ > 0) return;
-    world.apiKey = `test-${crypto.randomUUID()}`;
-    check = true;
+  // (...given): Jest takes a hook with a parameter for one that calls done().
+  h.beforeEach((...given) => {
+    const context = given[0];
+    const name = context && typeof context.fullName === 'string' ? context.fullName : null;
+    const top = running[running.length - 1];
+    if (top) {
+      // node:test runs beforeEach for subtests too: they share their test's world.
+      const subtest = name === null ? h.nodeTest === true : top.name !== null && name.startsWith(`${top.name} > `);
+      if (subtest) { top.depth++; return; }
+      overlap = true;
+      for (const test of running) test.overlapped = true;
+    }
+    running.push({ name, context, key: `test-${crypto.randomUUID()}`, check: true, declared: [], depth: 0,
+      overlapped: overlap });
   });
-  h.afterEach(async () => {
-    if (--depth > 0 || world.apiKey === null || !server) return;
-    const mine = server.world(world.apiKey);
-    world.apiKey = null;
+  h.afterEach(async (...given) => {
+    const context = given[0];
+    let i = running.findIndex((test) => test.context !== undefined && test.context === context);
+    if (i < 0) i = running.length - 1;
+    const test = running[i];
+    if (!test) return;
+    if (test.depth > 0) { test.depth--; return; }
+    running.splice(i, 1);
+    if (!running.length) overlap = false;
+    if (!server) return;
+    const mine = server.world(test.key);
+    mine.declared = test.declared;
     try {
-      if (check) await mine.verify({ check: true });
+      if (test.overlapped) throw new NewsmockError(CONCURRENT);
+      if (test.check) await mine.verify({ check: true });
     } catch (err) {
       if (err instanceof VerifyError) {
         err.message += '\n(setup() checks this after each test; call skipVerify() in the test to skip the check)';
+        err.stack = err.stack.replace(/^[^\n]*(\n|$)/, `${err.name}: ${err.message}$1`);
       }
       throw err;
     } finally {
@@ -396,4 +567,6 @@ function setup({ args = [], hooks, ...startOptions } = {}) {
   return world;
 }
 
-module.exports = { start, setup, binaryPath, Control, Newsmock, NewsmockError, VerifyError, LISTEN_PREFIX, KEY_HEADER };
+module.exports = {
+  start, setup, connect, binaryPath, Control, Newsmock, Remote, NewsmockError, VerifyError, LISTEN_PREFIX, KEY_HEADER,
+};

@@ -7,7 +7,7 @@ import { start, setup, binaryPath, VerifyError } from '@newssearch/newsmock';
 const world = setup({ args: ['-log-level', 'warn'] });
 const keys = [];
 // Outside a test there is no world to act on (it would be the default world, which no test's request reaches).
-await assert.rejects(world.faults(), /GET \/_mock\/faults: no test is running: the setup\(\) world is the running test's/);
+await assert.rejects(world.faults(), /GET \/_mock\/faults: no test is running: setup\(\)'s mock is the running test's world/);
 
 test('setup() from ESM: a world of the test, its expectation met', async () => {
   keys.push(world.apiKey);

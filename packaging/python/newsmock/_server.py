@@ -11,15 +11,41 @@ import subprocess
 import sys
 import sysconfig
 import threading
+import traceback
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 
 LISTEN_PREFIX = "newsmock listening on "
 KEY_HEADER = "X-Newsmock-Key"
 # Control paths about the whole server, not one world.
 _SERVER_PATHS = re.compile(r"^/_mock/(worlds|health|record)(/|\?|$)")
 _EXE = "newsmock.exe" if sys.platform == "win32" else "newsmock"
+# The variables the helpers read; a started newsmock never sees them.
+CLIENT_VARIABLES = ("NEWSMOCK_URL", "NEWSMOCK_BINARY")
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _user_agent():
+    """newsmock-python/<version>: newsmock's errors name the Python way of doing things for this caller."""
+    try:
+        from importlib.metadata import version
+
+        return "newsmock-python/" + version("newsmock")
+    except Exception:  # not installed from a wheel
+        return "newsmock-python/devel"
+
+
+USER_AGENT = _user_agent()
+
+
+def _caller():
+    """file:line of the first frame outside this package: the test's line that made the call."""
+    for frame in reversed(traceback.extract_stack()):
+        if not os.path.abspath(frame.filename).startswith(_HERE + os.sep):
+            return "%s:%d" % (frame.filename, frame.lineno)
+    return None
 
 
 class NewsmockError(Exception):
@@ -35,18 +61,31 @@ class VerifyError(AssertionError):
     """verify(check=True) found the world's expectations unmet: the message is newsmock's (what was expected,
     what came closest), result its whole answer (met, unmet, unfired_faults, unexpected, unexpected_count)."""
 
-    def __init__(self, result):
-        super().__init__(result.get("message") or "newsmock: the requests were not as expected")
+    def __init__(self, result, declared=()):
+        message = result.get("message") or "newsmock: the requests were not as expected"
+        if declared:
+            message += "\n(expectations and fault rules declared at %s)" % ", ".join(declared)
+        super().__init__(message)
         self.result = result
 
 
 def _duration(d):
-    """A Go duration string from a string ("2s"), a number of seconds or a datetime.timedelta."""
+    """A Go duration string from a string ("2s"), a number of seconds or a datetime.timedelta: the one rule of
+    every duration the helpers take (Node's too: numbers are seconds, strings Go durations)."""
     if isinstance(d, datetime.timedelta):
         d = d.total_seconds()
     if isinstance(d, (int, float)) and not isinstance(d, bool):
         return "%dms" % round(d * 1000)
     return d
+
+
+def _rfc3339(when):
+    """An RFC 3339 string from a string or a datetime (UTC when it has no time zone)."""
+    if isinstance(when, datetime.datetime):
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=datetime.timezone.utc)
+        return when.isoformat()
+    return when
 
 
 def find_binary():
@@ -85,12 +124,22 @@ class Control:
         self.url = url.rstrip("/")
         self.api_key = api_key
         self.timeout = timeout
+        self.declared = []  # file:line of the calls that declared expectations and fault rules
+
+    def _declare(self):
+        where = _caller()
+        if where and where not in self.declared:
+            self.declared.append(where)
 
     def world(self, api_key):
         """The same control API acting on the world of api_key (header X-Newsmock-Key)."""
         if not isinstance(api_key, str) or not api_key:
             raise NewsmockError("world(%r): give the api_key your requests send, a non-empty string" % (api_key,))
         return Control(self.url, api_key, self.timeout)
+
+    def new_world(self, prefix="world"):
+        """The control API of a world of a fresh key (prefix-<uuid>), for a test of its own."""
+        return self.world("%s-%s" % (prefix, uuid.uuid4().hex))
 
     def default_world(self):
         """The control API acting on the default world, even under -world-per-key (where no keyed request
@@ -107,10 +156,10 @@ class Control:
         url = self.url + path
         if query:
             url += "?" + urllib.parse.urlencode({k: v for k, v in query.items() if v is not None})
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT}
         data = None
         if text is not None:
-            headers = {"Content-Type": "text/plain", "X-Newsmock-Control": "1"}
+            headers.update({"Content-Type": "text/plain", "X-Newsmock-Control": "1"})
             data = text.encode()
         elif body is not None:
             data = json.dumps(body).encode()
@@ -134,9 +183,13 @@ class Control:
         return self.call("GET", "/_mock/faults")["rules"]
 
     def set_faults(self, rules):
+        self._declare()
         return self.call("PUT", "/_mock/faults", body={"rules": list(rules)})["rules"]
 
     def add_fault(self, rule):
+        """rule: "endpoint=query;times=1;status=503" or {"endpoint": "query", "body": {"query": "storm"},
+        "fault": {"status": 503}} (body: members the request body must hold, as in expect())."""
+        self._declare()
         if isinstance(rule, str):
             return self.call("POST", "/_mock/faults", text=rule)["rules"]
         return self.call("POST", "/_mock/faults", body=rule)["rules"]
@@ -147,7 +200,21 @@ class Control:
     def clear_faults(self):
         return self.call("DELETE", "/_mock/faults")["rules"]
 
-    # Clock (a manual one: newsmock -clock manual).
+    # Clock: manual for the whole mock (-clock manual), or for this world (use_manual_clock).
+    def use_manual_clock(self, start=None):
+        """Switches this world to a manual clock (the others keep theirs), at start (an RFC 3339 string or a
+        datetime) or at the world's current time. Returns clock()."""
+        value = "manual"
+        if start is not None:
+            value += "=" + _rfc3339(start)
+        self.call("PATCH", "/_mock/settings", body={"clock": value})
+        return self.clock()
+
+    def use_real_clock(self):
+        """Switches this world back to real time. Returns clock()."""
+        self.call("PATCH", "/_mock/settings", body={"clock": "real"})
+        return self.clock()
+
     def clock(self):
         return self.call("GET", "/_mock/clock")
 
@@ -157,11 +224,7 @@ class Control:
 
     def set_clock(self, when):
         """when: an RFC 3339 string, or a datetime (UTC when it has no time zone)."""
-        if isinstance(when, datetime.datetime):
-            if when.tzinfo is None:
-                when = when.replace(tzinfo=datetime.timezone.utc)
-            when = when.isoformat()
-        return self.call("POST", "/_mock/clock", body={"set": when})
+        return self.call("POST", "/_mock/clock", body={"set": _rfc3339(when)})
 
     # Articles.
     def articles(self):
@@ -208,8 +271,9 @@ class Control:
     def expect(self, endpoint=None, body=None, times=None, min=None, max=None):
         """Declares what the world must get from now on: requests to endpoint (None: any) whose body holds
         the members of body, exactly times (0: never), or from min to max (max None: no upper bound); none
-        of the three: at least once. Once a world has expectations, a request none matches is unexpected.
-        Returns the world's expectations, each with its count so far."""
+        of the three: at least once. A request none matches is listed as unexpected, and fails verify only in
+        a strict world (update_settings(strict=True)). Returns the world's expectations, each with its count."""
+        self._declare()
         given = {"endpoint": endpoint, "body": body, "times": times, "min": min, "max": max}
         return self.call("POST", "/_mock/expectations",
                          body={k: v for k, v in given.items() if v is not None})["expectations"]
@@ -226,7 +290,7 @@ class Control:
         optional. check=True raises VerifyError, with newsmock's message, when it is not met."""
         result = self.call("GET", "/_mock/verify")
         if check and not result["met"]:
-            raise VerifyError(result)
+            raise VerifyError(result, self.declared)
         return result
 
     # Settings (docs/control-api.md "Settings").
@@ -235,8 +299,9 @@ class Control:
 
     def update_settings(self, **changes):
         """Changes the settings named and keeps the others: pending_polls, pending, rate_limit, burst,
-        job_ttl, max_jobs, shape ({"results": "top-level", "totals": "totalArticles"}). pending and job_ttl
-        take a Go duration, seconds or a timedelta. Returns the settings."""
+        job_ttl, max_jobs, shape ({"results": "top-level", "totals": "totalArticles"}), strict (True: a
+        request no expectation matches fails verify). pending and job_ttl take a Go duration, seconds or a
+        timedelta. Returns the settings."""
         for name in ("pending", "job_ttl"):
             if name in changes:
                 changes[name] = _duration(changes[name])
@@ -320,30 +385,63 @@ def _hook_exit():
         signal.signal(signum, handler)
 
 
-class Server(Control):
-    """A running newsmock: a context manager whose exit stops it. log holds its last lines of stderr.
+class _Mock(Control):
+    """A whole newsmock: under -world-per-key the helpers that act on a world refuse on it (its default world is
+    reached by no request with an api_key): use world(key), or default_world() for the default world."""
 
-    Under -world-per-key, the helpers that act on a world refuse on the Server itself (its default world is
-    reached by no request with an api_key): use world(key), or default_world() for the default world.
-    """
-
-    # What to use instead of the Server's helpers under -world-per-key; the pytest plugin sets its own.
+    # What to use instead of the mock's helpers under -world-per-key; the pytest plugin sets its own.
     refusal_hint = "use server.world(key) with the api_key your requests send"
+    _world_per_key = None
+
+    def world_per_key(self):
+        """True when this newsmock runs with -world-per-key (GET /_mock/worlds says so)."""
+        if self._world_per_key is None:
+            self._world_per_key = self.default_world().call("GET", "/_mock/worlds").get("world_per_key") is True
+        return self._world_per_key
+
+    def _guard(self, method, path):
+        if self.world_per_key():
+            raise NewsmockError(
+                "%s %s would act on the default world of a newsmock running with -world-per-key, which no request "
+                "with an api_key reaches, so it would never be seen: %s (or default_world() for the default world "
+                "itself)" % (method, path, self.refusal_hint))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+class Remote(_Mock):
+    """A newsmock already running (a container, a CI service, another process): connect(url) gives one.
+    stop() leaves it running."""
+
+    def stop(self, timeout=None):
+        """Does nothing: this process did not start the mock."""
+        return None
+
+
+def connect(url, timeout=30.0):
+    """The control API of the newsmock already running at url (e.g. $NEWSMOCK_URL): checks that it answers
+    GET /_mock/health, else raises NewsmockError saying so."""
+    remote = Remote(url, timeout=timeout)
+    try:
+        remote.health()
+    except (OSError, ValueError, NewsmockError) as e:
+        raise NewsmockError("no newsmock answers at %s (GET /_mock/health: %s): start it first, or unset "
+                            "NEWSMOCK_URL (--newsmock-url, newsmock_url) to start one here" % (url, e)) from None
+    return remote
+
+
+class Server(_Mock):
+    """A running newsmock this process started: a context manager whose exit stops it. log holds its last lines
+    of stderr."""
 
     def __init__(self, process, url, log):
         super().__init__(url)
         self.process = process
         self._log = log
-        self._world_per_key = None
-
-    def _guard(self, method, path):
-        if self._world_per_key is None:
-            self._world_per_key = self.default_world().call("GET", "/_mock/worlds").get("world_per_key") is True
-        if self._world_per_key:
-            raise NewsmockError(
-                "%s %s would act on the default world of a newsmock running with -world-per-key, which no request "
-                "with an api_key reaches, so it would never be seen: %s (or default_world() for the default world "
-                "itself)" % (method, path, self.refusal_hint))
 
     @property
     def log(self):
@@ -362,12 +460,6 @@ class Server(Control):
         self.process.stdin.close()
         return self.process.returncode
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-
 
 def start(args=(), binary=None, timeout=15.0, env=None):
     """Starts newsmock on 127.0.0.1 at a free port and waits until it listens.
@@ -380,8 +472,7 @@ def start(args=(), binary=None, timeout=15.0, env=None):
     """
     binary = binary or find_binary()
     cmd = [binary, "-addr", "127.0.0.1:0", "-exit-with-parent"] + list(args)
-    if env is not None:
-        env = {**os.environ, **env}
+    env = {k: v for k, v in {**os.environ, **(env or {})}.items() if k not in CLIENT_VARIABLES}
     _hook_exit()
     try:
         process = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -24,7 +24,7 @@ INNER_TEST = textwrap.dedent('''
     import json, os, threading
     import newsmock as nm
 
-    def test_hold(newsmock, newsmock_server):
+    def test_hold(newsmock_world, newsmock_server):
         extra = nm.start()  # never stopped
         with open(os.environ["READY"], "w") as f:
             f.write(json.dumps({"runner": os.getpid(), "mocks": [
@@ -76,7 +76,9 @@ def run_and_end(tmp_path, cmd, want, sig):
     os.mkfifo(fifo)
     fd = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)  # read and write: never an end of file
     out = open(tmp_path / "output", "w+")
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env={**os.environ, "READY": str(fifo)},
+    # Without NEWSMOCK_URL (a run pointed at a mock of its own): the inner suite must start its newsmock.
+    env = {k: v for k, v in os.environ.items() if k != "NEWSMOCK_URL"}
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env={**env, "READY": str(fifo)},
                             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
     try:
         lines, buf, deadline = [], b"", time.monotonic() + WAIT
