@@ -20,16 +20,12 @@ type AsyncSearchParams struct {
 	SortOrder SortOrder
 }
 
-// validateAsync checks what the client judges of an asynchronous query:
-// the required fields, never KeyPhrases (see CheckKeyPhrases).
-func (p *AsyncSearchParams) validateAsync() error { return p.validate("AsyncSearchParams") }
-
 // SubmitQuery starts an asynchronous search (POST /api/v2/query-async) for
 // long date ranges. Wait for its job with Poll or Results; GetResults
 // fetches any page. It is retried only where no job can have been made:
 // after a reset or a 503 the error is returned.
 func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...CallOption) (*QueryJob, error) {
-	if err := params.validateAsync(); err != nil {
+	if err := params.validate("AsyncSearchParams"); err != nil { // never KeyPhrases: see CheckKeyPhrases
 		return nil, err
 	}
 	ctx, _, err := begin(c, ctx, opts)
@@ -53,7 +49,7 @@ func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts
 		return nil, c.decodeError(pathQueryAsync, resp, pb.bytes(), err)
 	}
 	if wire.State.IsFailure() {
-		return nil, c.stateError(pathQueryAsync, resp, pb.bytes())
+		return nil, c.newAPIError(pathQueryAsync, resp, pb.bytes())
 	}
 	if wire.QueryID == "" {
 		return nil, c.decodeError(pathQueryAsync, resp, pb.bytes(), errNoQueryID)

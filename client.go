@@ -82,8 +82,8 @@ type config struct {
 	baseURL    string // validated, without trailing slash
 	endpoints  map[string]string
 	httpClient *http.Client
-	// defaults are the settings of a call given no option; the
-	// client-only fields (the API key among them) are cleared.
+	// defaults are the settings of a call given no option, without the
+	// API key.
 	defaults settings
 	now      func() time.Time
 	// lim paces attempts (WithRateLimit) and holds them during a
@@ -170,7 +170,6 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	lim.spread = cfg.spread
 	cfg.red = redact.New(apiKey).WithMark(redacted).Glued(minGluedKey)
-	// Only what a call may override is kept, the key not among it.
 	cfg.defaults = *s.forCall()
 	cfg.httpClient = safeHTTPClient(hc, &clientTransport{lim: lim, defaults: &cfg.defaults,
 		next: &attemptGuard{next: next, defaults: &cfg.defaults}})

@@ -122,33 +122,13 @@ func (w *envelopeWire) total() int {
 	return w.resultSet.total()
 }
 
-// envelope is a decoded query or get-results answer.
-type envelope struct {
-	QueryID  string
-	Page     int
-	Total    int
-	Articles []Article
-	State    State
-	Message  string
-}
-
-// decodePage decodes a query or get-results answer into out.
+// decodePage decodes a query or get-results answer into out: the fast path,
+// else the tolerant one.
 func decodePage(data []byte, out *Page) error {
-	var env envelope
-	if err := decodeEnvelope(data, &env); err != nil {
-		return err
-	}
-	*out = Page{QueryID: env.QueryID, Number: env.Page, TotalResults: env.Total,
-		Articles: env.Articles, State: env.State, Message: env.Message}
-	return nil
-}
-
-// decodeEnvelope tries the fast path and falls back to the tolerant one.
-func decodeEnvelope(data []byte, out *envelope) error {
 	var w envelopeWire
 	err := decodeJSON(data, &w)
 	if err == nil {
-		*out = envelope{QueryID: w.QueryID, Page: w.Page.v, Total: w.total(), State: w.State, Message: w.Message}
+		*out = Page{QueryID: w.QueryID, Number: w.Page.v, TotalResults: w.total(), State: w.State, Message: w.Message}
 		list, inResults := w.resultSet.Articles, w.Results.Articles != nil
 		if inResults {
 			list = w.Results.Articles
@@ -456,7 +436,7 @@ func (r *rawSet) member(key, val []byte) bool {
 // decodeEnvelopeTolerant is the slow path for a valid JSON document: every
 // member is decoded on its own, counts may be numeric strings or integral
 // floats, and each article goes through decodeArticleTolerant.
-func decodeEnvelopeTolerant(data []byte, out *envelope) error {
+func decodeEnvelopeTolerant(data []byte, out *Page) error {
 	if i := jsonscan.SkipSpace(data, 0); data[i] != '{' {
 		return errNotObject
 	}
@@ -498,11 +478,11 @@ func decodeEnvelopeTolerant(data []byte, out *envelope) error {
 	if isSet(inner.articles) {
 		articles = inner.articles
 	}
-	*out = envelope{}
+	*out = Page{}
 	if out.QueryID, err = looseString(queryID, "query_id"); err != nil {
 		return err
 	}
-	if out.Page, err = looseInt(page, "page"); err != nil {
+	if out.Number, err = looseInt(page, "page"); err != nil {
 		return err
 	}
 	var st string
@@ -514,9 +494,9 @@ func decodeEnvelopeTolerant(data []byte, out *envelope) error {
 		return err
 	}
 	if isSet(counts.totalResults) {
-		out.Total, err = looseInt(counts.totalResults, "totalResults")
+		out.TotalResults, err = looseInt(counts.totalResults, "totalResults")
 	} else {
-		out.Total, err = looseInt(counts.totalArticles, "totalArticles")
+		out.TotalResults, err = looseInt(counts.totalArticles, "totalArticles")
 	}
 	if err != nil || !isSet(articles) {
 		return err
@@ -634,9 +614,4 @@ func hasMember(data []byte, names []string) bool {
 		return valueEnd(data, v)
 	})
 	return found
-}
-
-// stateError reports a 2xx answer whose state is a failure.
-func (c *Client) stateError(endpoint string, resp *http.Response, body []byte) error {
-	return c.newAPIError(endpoint, resp, body)
 }

@@ -31,7 +31,7 @@ func (c *Client) Headlines(ctx context.Context, opts ...CallOption) (*HeadlinesR
 		return nil, c.decodeError(pathHeadlines, resp, pb.bytes(), noMembersError(headlinesMembers))
 	}
 	if wire.State.IsFailure() {
-		return nil, c.stateError(pathHeadlines, resp, pb.bytes())
+		return nil, c.newAPIError(pathHeadlines, resp, pb.bytes())
 	}
 	return &HeadlinesResponse{Headlines: wire.Headlines, State: wire.State}, nil
 }

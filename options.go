@@ -90,11 +90,9 @@ type settings struct {
 	apiKey     string
 	baseURL    string
 	httpClient *http.Client
-	httpSet    bool
 	ignoreEnv  bool
 	rate       float64
 	burst      int
-	rateSet    bool
 	middleware []func(http.RoundTripper) http.RoundTripper
 	seeded     bool
 	seed       [2]uint64
@@ -136,21 +134,9 @@ func clientDefaults() settings {
 
 // forCall returns a copy of s over which a call's options apply.
 func (s *settings) forCall() *settings {
-	c := &settings{
-		maxRetries:     s.maxRetries,
-		waitMin:        s.waitMin,
-		waitMax:        s.waitMax,
-		logger:         s.logger,
-		header:         s.header, // cloned on first change
-		stall:          s.stall,
-		attemptTimeout: s.attemptTimeout,
-		attemptSet:     s.attemptSet,
-		poll:           s.poll,
-		page:           s.page,
-		rng:            s.rng,
-		into:           s.into,
-	}
-	return c
+	c := *s                   // the header map is shared until WithHeader clones it
+	c.own, c.apiKey = nil, "" // the key stays in the Client's config
+	return &c
 }
 
 // Response describes the HTTP exchange behind a call; see WithResponseInto.
@@ -203,7 +189,7 @@ func WithHTTPClient(hc *http.Client) Option {
 			s.fail("WithHTTPClient", "the client is nil: pass a non-nil *http.Client or leave the option out")
 			return
 		}
-		s.httpClient, s.httpSet = hc, true
+		s.httpClient = hc
 	})
 }
 
@@ -218,7 +204,7 @@ func WithRateLimit(perSecond float64, burst int) Option {
 				"): pass a rate of requests per second >= 0 (0 turns pacing off) and, with a positive rate, a burst >= 1")
 			return
 		}
-		s.rate, s.burst, s.rateSet = perSecond, burst, true
+		s.rate, s.burst = perSecond, burst
 	})
 }
 
@@ -353,11 +339,10 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 // Given to NewClient, every call stores there.
 func WithResponseInto(dst *Response) CallOption {
 	return optionFunc(func(s *settings) {
-		if dst == nil {
-			s.into = nil
-			return
+		s.into = nil
+		if dst != nil {
+			s.into = &responseSink{dst: dst}
 		}
-		s.into = &responseSink{dst: dst}
 	})
 }
 

@@ -76,10 +76,11 @@ func (o *PageOptions) apply(s *settings) {
 
 // check validates o (nil: the defaults).
 func (o *PageOptions) check() error {
-	if o == nil {
-		return nil
+	if o != nil && (o.Prefetch < 0 || o.Prefetch > maxPrefetch) {
+		return &ValidationError{Field: "PageOptions.Prefetch", Problem: strconv.Itoa(o.Prefetch) + " is outside 0.." + strconv.Itoa(maxPrefetch) +
+			": pass 0 to fetch one page at a time, or e.g. newssearch.DefaultPrefetch"}
 	}
-	return checkPrefetch("PageOptions.Prefetch", o.Prefetch)
+	return nil
 }
 
 // onPage returns the page callback (o may be nil).
@@ -96,15 +97,6 @@ func (o *PageOptions) prefetch() int {
 		return 0
 	}
 	return o.Prefetch
-}
-
-// checkPrefetch validates a prefetch count.
-func checkPrefetch(field string, n int) error {
-	if n < 0 || n > maxPrefetch {
-		return &ValidationError{Field: field, Problem: strconv.Itoa(n) + " is outside 0.." + strconv.Itoa(maxPrefetch) +
-			": pass 0 to fetch one page at a time, or e.g. newssearch.DefaultPrefetch"}
-	}
-	return nil
 }
 
 // walkPages yields the pages of src in order until the pages cover the
@@ -129,10 +121,10 @@ func walkPages(ctx context.Context, src pageSource) iter.Seq2[*Page, error] {
 		if src.prefetch > 0 {
 			ahead.depth = newAIMD(src.prefetch, 0)
 		}
-		defer ahead.wait()
+		defer ahead.wg.Wait() // after cancel: every fetch goroutine ends
 		defer cancel()
 
-		r := ahead.observe(1, src.first)
+		r := ahead.observe(src.first)
 		var prev *Page
 		var prevFirst string                // the ID of prev's first article, as served
 		before := map[articleKey]struct{}{} // prev's articles
@@ -147,7 +139,7 @@ func walkPages(ctx context.Context, src pageSource) iter.Seq2[*Page, error] {
 			}
 			if err == nil && len(page.Articles) == 0 && page.Number <= pagesFor(total) {
 				if !refetched { // an empty page before the total: once more
-					r, refetched, n = ahead.observe(page.Number, func(ctx context.Context) (*Page, error) { return src.next(ctx, page.Number) }), true, n-1
+					r, refetched, n = ahead.observe(func(ctx context.Context) (*Page, error) { return src.next(ctx, page.Number) }), true, n-1
 					continue
 				}
 				err = fmt.Errorf("%w: page %d came back empty twice, although the total of %d articles fills %d pages: stopping short; fetch again later",
@@ -230,9 +222,9 @@ type prefetcher struct {
 	launched int                     // highest page launched
 }
 
-// observe fetches page n with fetch, noting a 429 to it in the depth
+// observe fetches a page with fetch, noting a 429 to it in the depth
 // controller under the generation the fetch started in.
-func (p *prefetcher) observe(n int, fetch func(ctx context.Context) (*Page, error)) pageResult {
+func (p *prefetcher) observe(fetch func(ctx context.Context) (*Page, error)) pageResult {
 	ctx := p.ctx
 	var throttled atomic.Bool
 	if p.depth != nil {
@@ -269,7 +261,7 @@ func (p *prefetcher) launch(from, to int) {
 		p.pending[n] = ch
 		p.launched = n
 		p.wg.Go(func() {
-			ch <- p.observe(n, func(ctx context.Context) (*Page, error) { return p.fetch(ctx, n) })
+			ch <- p.observe(func(ctx context.Context) (*Page, error) { return p.fetch(ctx, n) })
 		})
 	}
 }
@@ -280,12 +272,8 @@ func (p *prefetcher) get(n int) pageResult {
 		delete(p.pending, n)
 		return <-ch
 	}
-	return p.observe(n, func(ctx context.Context) (*Page, error) { return p.fetch(ctx, n) })
+	return p.observe(func(ctx context.Context) (*Page, error) { return p.fetch(ctx, n) })
 }
-
-// wait waits for every fetch goroutine to end; call it after cancelling
-// their context.
-func (p *prefetcher) wait() { p.wg.Wait() }
 
 // failedArticles is an article iterator that yields err once.
 func failedArticles(err error) iter.Seq2[Article, error] {
@@ -354,10 +342,7 @@ func (c *Client) Results(ctx context.Context, queryID string, opts ...ResultsOpt
 	if err != nil {
 		return failedArticles(err)
 	}
-	cfg, err := cs.poll.resolve()
-	if err != nil {
-		return failedArticles(err)
-	}
+	cfg, _ := cs.poll.resolve() // begin validated it
 	ctx = withOutageBudget(ctx, cfg.maxWait)
 	return articlesOf(c.jobPages(ctx, queryID, cs.page.prefetch(), func(ctx context.Context) (*Page, error) {
 		return c.poll(ctx, queryID, 1, &cfg, false)

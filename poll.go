@@ -174,16 +174,8 @@ func (o *PollOptions) apply(s *settings) {
 
 // resolve applies the defaults to o and validates the result.
 func (o *PollOptions) resolve() (pollConfig, error) {
-	cfg := pollConfig{
-		minDelay:   defaultPollMinDelay,
-		maxDelay:   defaultPollMaxDelay,
-		maxWait:    defaultPollMaxWait,
-		multiplier: defaultPollMultiplier,
-		jitter:     defaultPollJitter,
-		pending:    State.IsPending,
-	}
 	if o == nil {
-		return cfg, nil
+		o = &PollOptions{}
 	}
 	invalid := func(field, problem string) (pollConfig, error) {
 		return pollConfig{}, &ValidationError{Field: "PollOptions." + field, Problem: problem}
@@ -200,28 +192,21 @@ func (o *PollOptions) resolve() (pollConfig, error) {
 	case math.IsNaN(o.Jitter) || o.Jitter >= 1:
 		return invalid("Jitter", strconv.FormatFloat(o.Jitter, 'g', -1, 64)+" is not a fraction below 1: pass e.g. 0.2 for ±20%, 0 for the default, or a negative value for no jitter")
 	}
-	if o.MinDelay > 0 {
-		cfg.minDelay = o.MinDelay
-	}
-	if o.MaxDelay > 0 {
-		cfg.maxDelay = o.MaxDelay
-	}
-	if o.MaxWait > 0 {
-		cfg.maxWait = o.MaxWait
-	}
-	if o.Multiplier != 0 {
-		cfg.multiplier = o.Multiplier
-	}
-	if o.Jitter != 0 {
-		cfg.jitter = max(o.Jitter, 0)
+	cfg := pollConfig{
+		minDelay:   cmp.Or(o.MinDelay, defaultPollMinDelay),
+		maxDelay:   cmp.Or(o.MaxDelay, defaultPollMaxDelay),
+		maxWait:    cmp.Or(o.MaxWait, defaultPollMaxWait),
+		multiplier: cmp.Or(o.Multiplier, defaultPollMultiplier),
+		jitter:     max(cmp.Or(o.Jitter, defaultPollJitter), 0),
+		pending:    o.Pending,
+		onPoll:     o.OnPoll,
 	}
 	if cfg.minDelay > cfg.maxDelay {
 		return invalid("MinDelay", "the first wait "+cfg.minDelay.String()+" exceeds the cap MaxDelay "+cfg.maxDelay.String()+": set MaxDelay at or above MinDelay")
 	}
-	if o.Pending != nil {
-		cfg.pending = o.Pending
+	if cfg.pending == nil {
+		cfg.pending = State.IsPending
 	}
-	cfg.onPoll = o.OnPoll
 	return cfg, nil
 }
 
@@ -269,10 +254,7 @@ func (c *Client) Poll(ctx context.Context, queryID string, opts ...PollOption) (
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := cs.poll.resolve()
-	if err != nil {
-		return nil, err
-	}
+	cfg, _ := cs.poll.resolve() // begin validated it
 	return c.poll(ctx, queryID, 1, &cfg, true)
 }
 

@@ -121,7 +121,7 @@ func (c *Client) Search(ctx context.Context, params SearchParams, opts ...CallOp
 		return nil, c.decodeError(pathQuery, resp, pb.bytes(), noMembersError(pageMembers))
 	}
 	if out.State.IsFailure() {
-		return nil, c.stateError(pathQuery, resp, pb.bytes())
+		return nil, c.newAPIError(pathQuery, resp, pb.bytes())
 	}
 	// The synchronous answer carries neither; the page is the one asked for.
 	out.QueryID, out.Number = "", body.Page

@@ -161,26 +161,19 @@ func (o *RangeOptions) apply(s *settings) {
 // resolve applies the defaults to o and validates the result (without
 // the poll and page settings, which the call resolves).
 func (o *RangeOptions) resolve() (rangeConfig, error) {
-	cfg := rangeConfig{window: defaultRangeWindow, concurrency: defaultRangeConcurrency}
 	if o == nil {
-		return cfg, nil
+		o = &RangeOptions{}
 	}
 	switch {
 	case o.Window < 0 || (o.Window > 0 && o.Window < time.Second):
-		return cfg, &ValidationError{Field: "RangeOptions.Window", Problem: o.Window.String() +
+		return rangeConfig{}, &ValidationError{Field: "RangeOptions.Window", Problem: o.Window.String() +
 			" is not a window: pass a span of at least 1s, e.g. 24*time.Hour, or 0 for the default of 7 days"}
 	case o.Concurrency < 0:
-		return cfg, &ValidationError{Field: "RangeOptions.Concurrency", Problem: strconv.Itoa(o.Concurrency) +
+		return rangeConfig{}, &ValidationError{Field: "RangeOptions.Concurrency", Problem: strconv.Itoa(o.Concurrency) +
 			" is negative: pass the number of windows to search at once, or 0 for the default " + strconv.Itoa(defaultRangeConcurrency)}
 	}
-	if o.Window > 0 {
-		cfg.window = o.Window
-	}
-	if o.Concurrency > 0 {
-		cfg.concurrency = o.Concurrency
-	}
-	cfg.onProgress, cfg.done = o.OnProgress, o.Done
-	return cfg, nil
+	return rangeConfig{window: cmp.Or(o.Window, defaultRangeWindow), concurrency: cmp.Or(o.Concurrency, defaultRangeConcurrency),
+		onProgress: o.OnProgress, done: o.Done}, nil
 }
 
 // window is one slice of the range.
@@ -214,7 +207,7 @@ func rangeWindows(params *AsyncSearchParams, w time.Duration) ([]window, error) 
 	case params.Page > 1:
 		return nil, &ValidationError{Field: "AsyncSearchParams.Page", Problem: "SearchRange pages every window itself: leave Page at 0"}
 	}
-	if err := params.validateAsync(); err != nil {
+	if err := params.validate("AsyncSearchParams"); err != nil {
 		return nil, err
 	}
 	return splitRange(params.StartDate, params.EndDate, w)
@@ -299,19 +292,13 @@ func (c *Client) SearchRange(ctx context.Context, params AsyncSearchParams, opts
 	if len(failed) == 0 && stop == nil {
 		return articles, nil
 	}
-	var missing []RangeWindow
-	for i, w := range r.windows {
-		if !delivered[i] {
-			missing = append(missing, RangeWindow{Start: w.start, End: w.end})
-		}
-	}
 	// Window errors in date order (they came newest first, whatever the
 	// timing), the context's last.
 	slices.Reverse(failed)
 	if stop != nil {
 		failed = append(failed, stop)
 	}
-	return articles, &RangeError{Windows: len(r.windows), Finished: finished, Missing: missing, Err: windowErrors(failed)}
+	return articles, &RangeError{Windows: len(r.windows), Finished: finished, Missing: r.missing(delivered), Err: windowErrors(failed)}
 }
 
 // SearchRangeSeq is SearchRange as an iterator over the windows, newest

@@ -39,13 +39,8 @@ func (c *Client) startRange(ctx context.Context, method string, params AsyncSear
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := cs.rng.resolve()
-	if err != nil {
-		return nil, err
-	}
-	if cfg.poll, err = cs.poll.resolve(); err != nil {
-		return nil, err
-	}
+	cfg, _ := cs.rng.resolve() // begin validated both
+	cfg.poll, _ = cs.poll.resolve()
 	cfg.prefetch = cs.page.prefetch()
 	windows, err := rangeWindows(&params, cfg.window)
 	if err != nil {
@@ -73,6 +68,16 @@ func (rc *rangeCall) seq() iter.Seq2[WindowResult, error] {
 func (rc *rangeCall) index(w RangeWindow) int {
 	k, _ := slices.BinarySearchFunc(rc.windows, w.Start, func(w window, t time.Time) int { return w.start.Compare(t) })
 	return k
+}
+
+// missing lists the windows not marked in delivered, in date order.
+func (rc *rangeCall) missing(delivered []bool) (out []RangeWindow) {
+	for i, w := range rc.windows {
+		if !delivered[i] {
+			out = append(out, RangeWindow{Start: w.start, End: w.end})
+		}
+	}
+	return out
 }
 
 // compare orders articles as the call's sort order asks.
@@ -129,13 +134,7 @@ func (r *rangeRun) run(parent context.Context, yield func(WindowResult, error) b
 	}
 	yielded := make([]bool, len(rc.windows))
 	stop := func(err error) {
-		var missing []RangeWindow
-		for i, w := range rc.windows {
-			if !yielded[i] {
-				missing = append(missing, RangeWindow{Start: w.start, End: w.end})
-			}
-		}
-		yield(WindowResult{}, &RangeError{Windows: len(rc.windows), Missing: missing, Err: &stoppedError{err}})
+		yield(WindowResult{}, &RangeError{Windows: len(rc.windows), Missing: rc.missing(yielded), Err: &stoppedError{err}})
 	}
 	outcomes := make([]chan windowOutcome, len(todo))
 	ready := make([]chan struct{}, len(todo))

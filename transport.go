@@ -33,12 +33,6 @@ func (e *attemptTimeoutError) Is(target error) bool { return target == ErrAttemp
 // Timeout reports true, as net.Error timeouts do.
 func (e *attemptTimeoutError) Timeout() bool { return true }
 
-// stalledHeaders and stalledBody build the errors of a stalled attempt.
-func stalledError(limit time.Duration, what string) error {
-	return &attemptTimeoutError{what: "no " + what + " for " + limit.String() +
-		" (the client's stall timeout): the service or a proxy on the way stopped answering; raise it with newssearch.WithStallTimeout"}
-}
-
 // clientTimeoutError builds the error of an attempt that outlasted the
 // *http.Client's Timeout while the caller's context was still live.
 func clientTimeoutError(err error) error {
@@ -115,7 +109,8 @@ func (w *watch) stalled() {
 	w.mu.Lock()
 	what := w.what
 	w.mu.Unlock()
-	w.fire(stalledError(w.stall, what))
+	w.fire(&attemptTimeoutError{what: "no " + what + " for " + w.stall.String() +
+		" (the client's stall timeout): the service or a proxy on the way stopped answering; raise it with newssearch.WithStallTimeout"})
 }
 
 // fire cancels the attempt with err, unless a limit ran out already.
