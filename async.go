@@ -22,8 +22,8 @@ type AsyncSearchParams struct {
 
 // SubmitQuery starts an asynchronous search (POST /api/v2/query-async) for
 // long date ranges. Wait for its job with Poll or Results; GetResults
-// fetches any page. It is retried only where no job can have been made:
-// after a reset or a 503 the error is returned.
+// fetches any page. It is retried only where no job can have been made,
+// so never after a reset or a 503.
 func (c *Client) SubmitQuery(ctx context.Context, params AsyncSearchParams, opts ...CallOption) (*QueryJob, error) {
 	if err := params.validate("AsyncSearchParams"); err != nil { // never KeyPhrases: see CheckKeyPhrases
 		return nil, err

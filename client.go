@@ -54,7 +54,7 @@ const (
 )
 
 // Client calls the news search service. Create one with NewClient and share
-// it: a Client is safe for concurrent use by multiple goroutines.
+// it: it is safe for concurrent use.
 //
 // A failed attempt is retried, up to WithMaxRetries times, when retrying
 // cannot repeat an effect: reads (Search, GetResults, Headlines) after a

@@ -23,11 +23,9 @@ type Option interface {
 
 // CallOption is an option every call takes, after its required arguments,
 // overriding the Client's default for that call: the With functions other
-// than the Options above return CallOptions. The structs of options take
-// part only where they work, and the compiler refuses them elsewhere:
-// *PageOptions in SearchAll (a PageOption), *PollOptions in Poll (a
-// PollOption), both in Results (a ResultsOption), and those and
-// *RangeOptions in SearchRange and SearchRangeSeq (a RangeOption).
+// than the Options above return CallOptions. The compiler accepts the
+// options structs only where they work: see PageOption, PollOption,
+// ResultsOption and RangeOption.
 //
 // Options apply in order, a later one over an earlier one, except that
 // WithHeader adds to the headers set before; a PollOptions overrides the
@@ -178,8 +176,8 @@ func WithoutEnvironment() Option {
 }
 
 // WithHTTPClient sets the HTTP client of every attempt. The Client never
-// modifies it, never closes its idle connections, and never follows a
-// redirect to another host (it would resend the API key there). Without
+// modifies it, closes its idle connections, or follows a redirect to
+// another host (it would resend the API key there). Without
 // it, the Client uses the default transport and DefaultAttemptTimeout;
 // pass http.DefaultClient to follow a later replacement of
 // http.DefaultTransport (httpmock.Activate).

@@ -241,11 +241,11 @@ func (c *Client) checkCall(ctx context.Context, method string) error {
 	return nil
 }
 
-// Poll waits for the job queryID to finish and returns its first page. It
-// asks for it after a first wait and again after ever longer ones (see
-// PollOptions), riding out short outages, and returns a *JobFailedError for
-// a failed job, a *PollTimeoutError when MaxWait runs out, and otherwise an
-// error naming the job, which may still run: Poll again to resume.
+// Poll waits for the job queryID to finish and returns its first page,
+// asking after a first wait and then ever longer ones (PollOptions), riding
+// out short outages. A failed job is a *JobFailedError, MaxWait running out
+// a *PollTimeoutError; any other error names the job, which may still run:
+// Poll again to resume.
 func (c *Client) Poll(ctx context.Context, queryID string, opts ...PollOption) (*Page, error) {
 	if err := c.checkCall(ctx, "Poll"); err != nil {
 		return nil, err

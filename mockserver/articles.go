@@ -31,10 +31,10 @@ func (s *Server) counts() articleCountsBody {
 }
 
 // AddArticles adds articles to the world's corpus and returns how many: JSON
-// Lines or one JSON array, each article in LoadCorpus's form with the same
-// required fields, and an _id not in the corpus yet. The first bad article
-// fails the call, naming its line or item, and nothing is added. An article is
-// served at the datePublished given, whatever the date shift.
+// Lines or one JSON array, in LoadCorpus's form and required fields, each _id
+// new to the corpus. The first bad article fails the call, naming its line or
+// item, and nothing is added. Articles keep their datePublished, whatever the
+// date shift.
 func (s *Server) AddArticles(r io.Reader) (int, error) {
 	s.addMu.Lock()
 	defer s.addMu.Unlock()

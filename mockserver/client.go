@@ -13,7 +13,7 @@ import (
 
 // ClientOptions returns the options Client gives newssearch.NewClient: the
 // server's URL, APIKey and HTTPClient, no environment, and retry and poll
-// waits of 1 to 20 ms, so that tests of retries and polling stay fast.
+// waits of 1 to 20 ms, to keep tests fast.
 func (s *Server) ClientOptions() []newssearch.Option {
 	return []newssearch.Option{
 		newssearch.WithoutEnvironment(),

@@ -74,8 +74,8 @@ var defaultCorpus = sync.OnceValue(func() *Corpus {
 // DefaultCorpus returns the embedded corpus, built in memory once per process.
 func DefaultCorpus() *Corpus { return defaultCorpus() }
 
-// LoadCorpus reads a corpus for WithCorpus: JSON Lines, one article object per
-// line in the wire form of a search result. Required: _id (24 hex digits,
+// LoadCorpus reads a corpus for WithCorpus: JSON Lines of article objects in
+// the wire form of a search result. Required: _id (24 hex digits,
 // unique), title, url (absolute http or https), site and datePublished;
 // language defaults to "en". The first bad line fails the load with an error
 // naming it.

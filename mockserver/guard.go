@@ -12,8 +12,7 @@ import (
 )
 
 // ControlHeader lets a POST to /_mock/ carry a body that is not JSON, such as
-// a -fault rule as text/plain. A control POST needs JSON or this header, which
-// no web page can send to another site.
+// a -fault rule as text/plain; no web page can send it to another site.
 const ControlHeader = "X-Newsmock-Control"
 
 // inProcessRemoteAddr is the RemoteAddr of requests through Transport: they

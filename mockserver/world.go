@@ -158,8 +158,8 @@ func (s *Server) addWorld(owner jobs.Owner) (*world, bool) {
 
 // World returns the handle of key's world, making it if needed: the
 // requests and control calls (KeyHeader) with key see that world alone. Its
-// methods act on the world, its Client sends key and its Close drops the
-// world. World panics if the server does not accept key.
+// methods act on the world, its Client sends key, its Close drops the world.
+// It panics if the server does not accept key.
 func (s *Server) World(key string) *Server {
 	if strings.TrimSpace(key) == "" {
 		panic("mockserver: World(\"\"): pass the API key whose world you want, such as t.Name()")
