@@ -154,8 +154,10 @@ func TestLoad(t *testing.T) {
 			IdleConnTimeout:     30 * time.Second,
 		}
 		defer transport.CloseIdleConnections()
+		// Waits up to 2 s: a 429 says Retry-After: 1, and a call that may not
+		// wait that long ends at once with the 429.
 		c := srv.Client(newssearch.WithHTTPClient(&http.Client{Transport: countingTransport{transport, &sent}}),
-			newssearch.WithMaxRetries(10))
+			newssearch.WithMaxRetries(10), newssearch.WithRetryWait(time.Millisecond, 2*time.Second))
 		rng := rand.New(rand.NewPCG(99, uint64(w)))
 		wg.Go(func() {
 			for sent.Load() < total && ctx.Err() == nil {
