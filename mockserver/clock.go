@@ -254,6 +254,9 @@ func (s *Server) adminMoveClock(c *adminCall) (any, *apiError) {
 		}
 		_, err = s.SetClock(t)
 	}
+	if errors.Is(err, ErrRealClock) { // switched to real since the check above
+		return nil, &apiError{status: http.StatusConflict, msg: realClockMessage(c.r)}
+	}
 	if err != nil {
 		return nil, controlError(err)
 	}
