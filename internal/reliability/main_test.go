@@ -43,7 +43,7 @@ var clock = time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
 
 // safety bounds every test's calls: a safety net against a hang, never an
 // assertion.
-const safety = 3 * time.Minute
+const safety = 8 * time.Minute
 
 // fastPoll polls jobs with millisecond waits.
 var fastPoll = &newssearch.PollOptions{MinDelay: time.Millisecond, MaxDelay: 4 * time.Millisecond, MaxWait: time.Minute}
