@@ -85,7 +85,7 @@ func run(ctx context.Context, w io.Writer) error {
 		status := ""
 		for _, kv := range s.Attributes() {
 			if kv.Key == attribute.Key("http.response.status_code") {
-				status = kv.Value.Emit()
+				status = kv.Value.String()
 			}
 		}
 		counts[s.Name()] = append(counts[s.Name()], status)
