@@ -92,10 +92,7 @@ func (s *Server) arrive(x *exchange, q search.Query) *Corpus {
 	}
 	site := "arrivals.example"
 	if len(q.Sites) > 0 {
-		site = strings.TrimRight(strings.ToLower(strings.TrimSpace(q.Sites[0])), "/")
-		if i := strings.Index(site, "://"); i >= 0 {
-			site = site[i+len("://"):]
-		}
+		site = search.NormalizeSite(q.Sites[0])
 	}
 	text := strings.TrimSpace(strings.ReplaceAll(q.Text, `"`, " "))
 	if text == matchAll {

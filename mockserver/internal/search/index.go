@@ -102,7 +102,7 @@ func New(c *corpus.Corpus) *Index {
 			ix.langs[code] = l
 		}
 		ix.lang[d] = l
-		site := normalizeSite(a.Site)
+		site := NormalizeSite(a.Site)
 		s, ok := ix.sites[site]
 		if !ok {
 			s = int32(len(ix.siteDocs))
@@ -285,9 +285,9 @@ func compareSites(a, b siteTraffic) int {
 	return cmp.Or(cmp.Compare(b.traffic, a.traffic), strings.Compare(a.domain, b.domain))
 }
 
-// normalizeSite reduces a site as a caller may write it
+// NormalizeSite reduces a site as a caller may write it
 // ("https://www.BBC.co.uk/") to the corpus's domain ("bbc.co.uk").
-func normalizeSite(s string) string {
+func NormalizeSite(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if i := strings.Index(s, "://"); i >= 0 {
 		s = s[i+len("://"):]

@@ -106,7 +106,7 @@ func (p *plan) planKeyPhrases(expr *keyphrase.Expr) bool {
 func (p *plan) planSites(sites []string) bool {
 	var lists [][]int32
 	for _, name := range sites {
-		if s, ok := p.ix.sites[normalizeSite(name)]; ok {
+		if s, ok := p.ix.sites[NormalizeSite(name)]; ok {
 			lists = append(lists, within(p.ix.siteDocs[s], p.lo, p.hi))
 		}
 	}
