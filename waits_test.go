@@ -21,6 +21,22 @@ import (
 
 // The tests of issue 42's items 3-7: each failed on f90dc3c.
 
+// throttledOnce answers the first query with a 429 and Retry-After:
+// retryAfter, and the others with a page, appending to sent when each came.
+func throttledOnce(sent *[]time.Time, retryAfter string) *httpmock.MockTransport {
+	mt := httpmock.NewMockTransport()
+	mt.RegisterResponder(http.MethodPost, mockURL(pathQuery), func(r *http.Request) (*http.Response, error) {
+		*sent = append(*sent, time.Now())
+		if len(*sent) == 1 {
+			resp := httpmock.NewStringResponse(429, failedMsg)
+			resp.Header.Set("Retry-After", retryAfter)
+			return resp, nil
+		}
+		return httpmock.NewStringResponse(200, okSearch), nil
+	})
+	return mt
+}
+
 // TestRetryAfterBeyondWhatTheCallMayWait: a Retry-After longer than the
 // call's cap (WithRetryWait's maximum, the call's own over the Client's) or
 // than its deadline ends the call at once with the 429 and its RetryAfter;
@@ -47,17 +63,8 @@ func TestRetryAfterBeyondWhatTheCallMayWait(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			synctest.Test(t, func(t *testing.T) {
-				mt := httpmock.NewMockTransport()
 				var sent []time.Time
-				mt.RegisterResponder(http.MethodPost, mockURL(pathQuery), func(r *http.Request) (*http.Response, error) {
-					sent = append(sent, time.Now())
-					if len(sent) == 1 {
-						resp := httpmock.NewStringResponse(429, `{"state":"FAILED","message":"slow down"}`)
-						resp.Header.Set("Retry-After", tc.retryAfter)
-						return resp, nil
-					}
-					return httpmock.NewStringResponse(200, okSearch), nil
-				})
+				mt := throttledOnce(&sent, tc.retryAfter)
 				c := mockClient(t, mt, tc.client...)
 				ctx := context.Background()
 				if tc.deadline > 0 {
@@ -94,17 +101,8 @@ func TestRetryAfterBeyondWhatTheCallMayWait(t *testing.T) {
 func TestPauseBeyondWhatAnotherCallMayWait(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
-		mt := httpmock.NewMockTransport()
 		var sent []time.Time
-		mt.RegisterResponder(http.MethodPost, mockURL(pathQuery), func(r *http.Request) (*http.Response, error) {
-			sent = append(sent, time.Now())
-			if len(sent) == 1 {
-				resp := httpmock.NewStringResponse(429, failedMsg)
-				resp.Header.Set("Retry-After", "4")
-				return resp, nil
-			}
-			return httpmock.NewStringResponse(200, okSearch), nil
-		})
+		mt := throttledOnce(&sent, "4")
 		c := mockClient(t, mt, WithMaxRetries(0))
 		start := time.Now()
 		if _, err := c.Search(t.Context(), SearchParams{Query: "q"}); !errors.Is(err, ErrRateLimited) {
