@@ -251,17 +251,22 @@ func TestClockSwitchConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for i := range 100 {
 				var r reply
+				var err error
 				switch (g + i) % 5 {
 				case 0:
-					r = call(t, s, http.MethodPatch, "/_mock/settings", `{"clock": "manual"}`, KeyHeader, "shared")
+					r, err = tryCall(s, http.MethodPatch, "/_mock/settings", `{"clock": "manual"}`, KeyHeader, "shared")
 				case 1:
-					r = call(t, s, http.MethodPatch, "/_mock/settings", `{"clock": "real"}`, KeyHeader, "shared")
+					r, err = tryCall(s, http.MethodPatch, "/_mock/settings", `{"clock": "real"}`, KeyHeader, "shared")
 				case 2:
-					r = call(t, s, http.MethodPost, "/_mock/clock", `{"advance": "1m"}`, KeyHeader, "shared")
+					r, err = tryCall(s, http.MethodPost, "/_mock/clock", `{"advance": "1m"}`, KeyHeader, "shared")
 				case 3:
-					r = call(t, s, http.MethodPost, "/_mock/reset", "", KeyHeader, "shared")
+					r, err = tryCall(s, http.MethodPost, "/_mock/reset", "", KeyHeader, "shared")
 				default:
-					r = call(t, s, http.MethodPost, "/api/v2/query-async", `{"api_key": "shared", "query": "election"}`)
+					r, err = tryCall(s, http.MethodPost, "/api/v2/query-async", `{"api_key": "shared", "query": "election"}`)
+				}
+				if err != nil { // t.Fatal may not run here, off the test's goroutine
+					t.Errorf("goroutine %d call %d: %v", g, i, err)
+					return
 				}
 				if r.Status != 200 && r.Status != http.StatusConflict {
 					t.Errorf("goroutine %d call %d: %d %s", g, i, r.Status, r.Body)
