@@ -1,11 +1,11 @@
 package newssearch
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -73,7 +73,7 @@ func (m *messy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			ids = append(ids, id)
 		}
 	}
-	slices.SortFunc(ids, func(a, b string) int { return cmpOrID(m.at[b].Compare(m.at[a]), a, b) })
+	slices.SortFunc(ids, func(a, b string) int { return cmp.Or(m.at[b].Compare(m.at[a]), strings.Compare(a, b)) })
 	extra := m.grow * (n - 1) // arrivals since page 1, at the top
 	for i := range extra {
 		ids = slices.Insert(ids, 0, fmt.Sprintf("new-%d", i))
@@ -98,21 +98,6 @@ func (m *messy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, 200, map[string]any{"query_id": q.QueryID, "page": n, "totalResults": total, "articles": page, "state": "SUCCESS"})
-}
-
-func cmpOrID(c int, a, b string) int {
-	if c != 0 {
-		return c
-	}
-	return strings.Compare(a, b)
-}
-
-// serveMessy starts m and returns a client for it.
-func serveMessy(t *testing.T, m *messy) *Client {
-	t.Helper()
-	srv := httptest.NewServer(m)
-	t.Cleanup(srv.Close)
-	return newTestClient(t, srv.URL, srv.Client())
 }
 
 // idsOf returns the IDs of articles, and the first repeated one.
@@ -140,7 +125,7 @@ func TestSearchRangeSubSecondBoundary(t *testing.T) {
 		"boundary": start.Add(7*24*time.Hour + 300*time.Millisecond),
 		"late":     start.Add(12 * 24 * time.Hour),
 	}}
-	c := serveMessy(t, m)
+	c := serve(t, m)
 	params := AsyncSearchParams{SearchParams: SearchParams{Query: "cars", StartDate: start, EndDate: start.Add(14 * 24 * time.Hour)}}
 	one := oneQuery(t, c, params)
 	got, err := c.SearchRange(t.Context(), params, fastPoll)
@@ -167,7 +152,7 @@ func TestSearchRangeWholeDayBounds(t *testing.T) {
 	}, widen: func(s, e time.Time) (time.Time, time.Time) {
 		return s.Truncate(day), e.Truncate(day).Add(day - time.Millisecond)
 	}}
-	c := serveMessy(t, m)
+	c := serve(t, m)
 	params := AsyncSearchParams{SearchParams: SearchParams{Query: "cars", StartDate: start, EndDate: start.Add(14 * day)}}
 	want := []string{"edge", "first", "last", "mid"}
 	got, err := c.SearchRange(t.Context(), params, fastPoll)
@@ -221,8 +206,8 @@ func TestPagesEmptyBeforeTotal(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			m := &messy{at: manyAt(75), empty: map[int]int{2: tc.times}}
-			c := serveMessy(t, m)
-			sync, serr := collect(c.SearchAll(t.Context(), SearchParams{Query: "cars"}))
+			c := serve(t, m)
+			paged, serr := collect(c.SearchAll(t.Context(), SearchParams{Query: "cars"}))
 			m.mu.Lock()
 			m.empty[2] = tc.times
 			m.mu.Unlock()
@@ -230,7 +215,7 @@ func TestPagesEmptyBeforeTotal(t *testing.T) {
 			for name, r := range map[string]struct {
 				n   int
 				err error
-			}{"SearchAll": {len(sync), serr}, "Results": {len(job), jerr}} {
+			}{"SearchAll": {len(paged), serr}, "Results": {len(job), jerr}} {
 				if r.n != tc.want || errText(r.err) != tc.err || (tc.err != "" && !errors.Is(r.err, ErrInconsistentPages)) {
 					t.Errorf("%s: %d articles, %v; want %d, %q", name, r.n, r.err, tc.want, tc.err)
 				}
@@ -252,7 +237,7 @@ func errText(err error) string {
 func TestPagesOverlapAndGrowth(t *testing.T) {
 	t.Parallel()
 	for _, m := range []*messy{{at: manyAt(75), overlap: 3}, {at: manyAt(75), grow: 2}} {
-		c := serveMessy(t, m)
+		c := serve(t, m)
 		got, err := collect(c.SearchAll(t.Context(), SearchParams{Query: "cars"}))
 		ids, rep := idsOf(got)
 		// The arrivals sit above the pages read; the last four of the 75

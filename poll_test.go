@@ -306,11 +306,12 @@ func testArticles(n int, first time.Time, step time.Duration) []Article {
 	return out
 }
 
-// serve starts an httptest server for f and returns a client for it. The
-// server and its connections are closed at the end of the test.
-func serve(t testing.TB, f *fakeService, opts ...Option) *Client {
+// serve starts an httptest server for h (a fakeService, or another fake
+// service) and returns a client for it. The server and its connections are
+// closed at the end of the test.
+func serve(t testing.TB, h http.Handler, opts ...Option) *Client {
 	t.Helper()
-	srv := httptest.NewServer(f)
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return newTestClient(t, srv.URL, srv.Client(), opts...)
 }
