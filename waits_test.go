@@ -122,13 +122,20 @@ func TestPauseBeyondWhatAnotherCallMayWait(t *testing.T) {
 	})
 }
 
-// refusingTransport fails every request as a dial to a closed port does,
-// counting them.
-func refusingTransport(calls *atomic.Int32) http.RoundTripper {
-	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+// refusingClient is a Client whose every request fails as a dial to a
+// closed port does, counted in calls.
+func refusingClient(t *testing.T, calls *atomic.Int32, opts ...Option) *Client {
+	t.Helper()
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		calls.Add(1)
 		return nil, dialRefused
 	})
+	c, err := NewClient(append([]Option{WithAPIKey(sdkKey), WithoutEnvironment(), WithBaseURL("http://127.0.0.1:1"),
+		WithHTTPClient(&http.Client{Transport: rt}), withJitterSeed(1, 2)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // TestWrongBaseURLFailsFast: SearchAll, Results, Poll and SearchRange
@@ -166,15 +173,11 @@ func TestWrongBaseURLFailsFast(t *testing.T) {
 			t.Parallel()
 			synctest.Test(t, func(t *testing.T) {
 				var n atomic.Int32
-				c, err := NewClient(WithAPIKey(sdkKey), WithoutEnvironment(), WithBaseURL("http://127.0.0.1:1"),
-					WithHTTPClient(&http.Client{Transport: refusingTransport(&n)}), withJitterSeed(1, 2))
-				if err != nil {
-					t.Fatal(err)
-				}
+				c := refusingClient(t, &n)
 				ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 				defer cancel()
 				began := time.Now()
-				err = call(ctx, c)
+				err := call(ctx, c)
 				took := time.Since(began)
 				if !errors.Is(err, syscall.ECONNREFUSED) || !strings.Contains(err.Error(), "connection refused") {
 					t.Errorf("error = %v, want one naming the refused connection", err)
@@ -193,15 +196,10 @@ func TestWrongBaseURLFailsFast(t *testing.T) {
 func TestDeadlineNamesTheLastCause(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
-		var n atomic.Int32
-		c, err := NewClient(WithAPIKey(sdkKey), WithoutEnvironment(), WithBaseURL("http://127.0.0.1:1"),
-			WithHTTPClient(&http.Client{Transport: refusingTransport(&n)}), WithMaxRetries(100), withJitterSeed(1, 2))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := refusingClient(t, new(atomic.Int32), WithMaxRetries(100))
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_, err = c.Search(ctx, SearchParams{Query: "q"})
+		_, err := c.Search(ctx, SearchParams{Query: "q"})
 		if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, syscall.ECONNREFUSED) || !strings.Contains(err.Error(), "connection refused") {
 			t.Errorf("error = %v, want the deadline and the refused connection", err)
 		}
