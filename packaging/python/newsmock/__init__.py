@@ -10,13 +10,7 @@ newsmock already running. Control(url, api_key) is the control API of one world.
 newsmock_world (one world per test, verified after it) and newsmock_server come with the wheel
 (newsmock.pytest_plugin); NEWSMOCK_URL points them at a running newsmock.
 """
+from ._server import VERSION as __version__
 from ._server import Control, NewsmockError, Remote, Server, VerifyError, connect, find_binary, start
 
 __all__ = ["Control", "NewsmockError", "Remote", "Server", "VerifyError", "connect", "find_binary", "start"]
-
-try:
-    from importlib.metadata import version as _version
-
-    __version__ = _version("newsmock")
-except Exception:  # not installed from a wheel
-    __version__ = "devel"

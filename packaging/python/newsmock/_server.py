@@ -27,17 +27,18 @@ CLIENT_VARIABLES = ("NEWSMOCK_URL", "NEWSMOCK_BINARY")
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _user_agent():
-    """newsmock-python/<version>: newsmock's errors name the Python way of doing things for this caller."""
+def _version():
     try:
         from importlib.metadata import version
 
-        return "newsmock-python/" + version("newsmock")
+        return version("newsmock")
     except Exception:  # not installed from a wheel
-        return "newsmock-python/devel"
+        return "devel"
 
 
-USER_AGENT = _user_agent()
+VERSION = _version()
+# newsmock's errors name the Python way of doing things for this caller.
+USER_AGENT = "newsmock-python/" + VERSION
 
 
 def _caller():
