@@ -568,5 +568,5 @@ function setup({ args = [], hooks, url = process.env.NEWSMOCK_URL, ...startOptio
 }
 
 module.exports = {
-  start, setup, connect, binaryPath, Control, Newsmock, Remote, NewsmockError, VerifyError, LISTEN_PREFIX, KEY_HEADER,
+  start, setup, connect, binaryPath, Control, Mock, Newsmock, Remote, NewsmockError, VerifyError, LISTEN_PREFIX, KEY_HEADER,
 };

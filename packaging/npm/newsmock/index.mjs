@@ -2,6 +2,6 @@
 import cjs from './index.js';
 
 export const {
-  start, setup, connect, binaryPath, Control, Newsmock, Remote, NewsmockError, VerifyError, LISTEN_PREFIX, KEY_HEADER,
+  start, setup, connect, binaryPath, Control, Mock, Newsmock, Remote, NewsmockError, VerifyError, LISTEN_PREFIX, KEY_HEADER,
 } = cjs;
 export default cjs;
