@@ -161,7 +161,6 @@ test('setup() under node:test: an unmet expectation fails the test, a met one pa
   assert.match(out, /^not ok 3 - fault never fired$/m);
 });
 
- // a node_modules with jest and vitest (tools/dist/runner-examples)
 const noRunners = !runners && (process.env.CI === 'true' ? false :
   'RUNNER_MODULES is not set: npm ci in tools/dist/runner-examples, then RUNNER_MODULES=<it>/node_modules');
 
