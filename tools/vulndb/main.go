@@ -143,14 +143,14 @@ func goModDownload(query string) (*download, error) {
 	cmd.Stderr = &stderr
 	b, err := cmd.Output()
 	var d download
-	if jerr := json.Unmarshal(b, &d); jerr == nil && d.Error != "" {
+	jerr := json.Unmarshal(b, &d) // a failed download still writes its JSON, with Error
+	switch {
+	case jerr == nil && d.Error != "":
 		return nil, fmt.Errorf("go mod download %s: %s", query, d.Error)
-	}
-	if err != nil {
+	case err != nil:
 		return nil, fmt.Errorf("go mod download %s: %v: %s", query, err, stderr.String())
-	}
-	if err := json.Unmarshal(b, &d); err != nil {
-		return nil, fmt.Errorf("go mod download %s: %v", query, err)
+	case jerr != nil:
+		return nil, fmt.Errorf("go mod download %s: %v", query, jerr)
 	}
 	return &d, nil
 }
